@@ -1,0 +1,16 @@
+// Out-of-line array factories (implementation unit only).
+#include "fusejit/api/factories.hpp"
+
+namespace fj {
+
+Array full(const Shape& shape, double value, DType dtype) {
+  const auto n = static_cast<std::size_t>(shape.size());
+  auto buf = runtime::allocate(n * size_of(dtype));
+  visit_dtype(dtype, [&](auto x) {
+    using T = decltype(x);
+    std::fill_n(static_cast<T*>(buf->data), n, static_cast<T>(value));
+  });
+  return Array::from_buffer(std::move(buf), ir::Aval{dtype, shape, false});
+}
+
+}  // namespace fj

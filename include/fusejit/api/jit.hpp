@@ -1,0 +1,246 @@
+// fj::jit: trace once per (argument avals, static values), compile, and reuse.
+#pragma once
+#include <memory>
+#include <mutex>
+#include <sstream>
+#include <string>
+#include <typeinfo>
+
+#include "fusejit/api/trace_function.hpp"
+#include "fusejit/runtime/cache_stats.hpp"
+
+namespace fj {
+
+namespace detail {
+
+/// One cache entry: the key (dynamic avals and static values) and its compiled graph.
+struct JitEntry {
+  std::vector<ir::Aval> avals;
+  std::size_t static_hash = 0;
+  std::shared_ptr<const void> statics;  // a std::tuple of the static values
+  const std::type_info* statics_type = nullptr;
+  std::vector<std::string> static_strs;
+  Compiled compiled;
+};
+
+/// The per-function cache, shared by copies of one jitted function.
+struct JitState {
+  std::string name;
+  std::mutex mu;
+  std::vector<std::shared_ptr<const JitEntry>> entries;
+  const JitEntry* last = nullptr;
+  std::uint64_t generation = 0;
+  int traces = 0;
+};
+
+/// Why a call missed the cache, for FUSEJIT_LOG_COMPILES.
+std::string miss_reason(const JitState& st, const std::vector<ir::Aval>& avals,
+                        const std::vector<std::size_t>& dyn_index,
+                        const std::vector<std::string>& static_strs,
+                        const std::vector<std::size_t>& static_index);
+void log_trace(const std::string& name, const std::string& reason);
+bool log_compiles_enabled();
+/// Compiles a traced graph with the default backend, counting the compile.
+Compiled compile_traced(TraceResult&& r);
+
+template <class T>
+std::string static_str(const T& v) {
+  if constexpr (requires(std::ostream & os) { os << v; }) {
+    std::ostringstream os;
+    os << v;
+    return os.str();
+  } else {
+    return "<value of " + std::string(typeid(T).name()) + ">";
+  }
+}
+
+}  // namespace detail
+
+/// A jitted function. Copies share one cache.
+template <class F, class Statics = static_argnums_t<>>
+class Jitted {
+ public:
+  Jitted(F f, std::string name) : f_(std::move(f)), st_(std::make_shared<detail::JitState>()) {
+    st_->name = std::move(name);
+  }
+
+  template <class... Args>
+  auto operator()(const Args&... args) const {
+    static_assert(Statics::count == 0 || Statics::max_index() < sizeof...(Args),
+                  "fj::jit: a static_argnums index is out of range for this call's arguments");
+    check_statics<Args...>(std::index_sequence_for<Args...>{});
+    using R =
+        typename detail::call_result<Statics, F, std::index_sequence_for<Args...>, Args...>::type;
+    detail::check_output_type<R>();
+    if (detail::current_trace()) return inline_call<R>(args...);
+    return cached_call<R>(args...);
+  }
+
+  /// How many times the function has been traced (once per new cache key).
+  int trace_count() const {
+    std::lock_guard lock(st_->mu);
+    return st_->traces;
+  }
+  /// Number of (avals, static values) keys compiled so far.
+  std::size_t cache_size() const {
+    std::lock_guard lock(st_->mu);
+    return st_->entries.size();
+  }
+  const std::string& name() const { return st_->name; }
+
+ private:
+  template <class... Args, std::size_t... I>
+  static constexpr void check_statics(std::index_sequence<I...>) {
+    (check_static<I, Args>(), ...);
+  }
+  template <std::size_t I, class A>
+  static constexpr void check_static() {
+    using D = std::remove_cvref_t<A>;
+    if constexpr (Statics::contains(I))
+      static_assert(
+          StaticValue<D>,
+          "fj::jit: a static argument's type must be hashable (std::hash) and equality-comparable");
+    else
+      detail::check_arg_kind<Statics, D>(I);
+  }
+
+  // Called inside another trace: the function is traced into the enclosing graph.
+  template <class R, class... Args>
+  auto inline_call(const Args&... args) const {
+    auto to_arg = [](const auto& a) {
+      using D = std::remove_cvref_t<decltype(a)>;
+      if constexpr (std::is_same_v<D, Array>)
+        return a;
+      else if constexpr (detail::Expr<D>)
+        return Array(a);
+      else
+        return detail::literal_array(ir::Literal::of(a, !std::is_same_v<D, bool>));
+    };
+    auto result = [&]<std::size_t... I>(std::index_sequence<I...>) {
+      auto pass = [&]<std::size_t J, class A>(std::integral_constant<std::size_t, J>, const A& a) {
+        if constexpr (Statics::contains(J))
+          return std::cref(a);
+        else
+          return to_arg(a);
+      };
+      auto call_args = std::make_tuple(pass(std::integral_constant<std::size_t, I>{}, args)...);
+      return std::apply([&](auto&... a) { return f_(unwrap(a)...); }, call_args);
+    }
+    (std::index_sequence_for<Args...>{});
+    detail::TraceState& ts = *detail::current_trace();
+    detail::LowerCtx ctx{ts.builder, &ts};
+    std::vector<ir::Atom> outs;
+    detail::flatten_output(ctx, result, outs);
+    std::vector<Array> arrays;
+    for (auto& o : outs)
+      arrays.push_back(o.is_literal() ? detail::literal_array(o.lit)
+                                      : Array::from_trace(detail::trace_stack().back(), o.var));
+    return detail::unflatten_result<R>(std::move(arrays));
+  }
+  template <class T>
+  static T& unwrap(T& a) {
+    return a;
+  }
+  template <class T>
+  static const T& unwrap(std::reference_wrapper<const T> a) {
+    return a.get();
+  }
+
+  template <class R, class... Args>
+  auto cached_call(const Args&... args) const {
+    std::vector<ir::Aval> avals;
+    std::vector<backend::Value> values;
+    std::vector<std::size_t> dyn_index, static_index;
+    std::size_t static_hash = 0x9e3779b97f4a7c15ull;
+    auto visit = [&]<std::size_t I, class A>(std::integral_constant<std::size_t, I>, const A& a) {
+      if constexpr (Statics::contains(I)) {
+        static_hash = static_hash * 1000003u ^ std::hash<A>{}(a);
+        static_index.push_back(I);
+      } else if constexpr (detail::Expr<A>) {
+        Array m = a;
+        avals.push_back(detail::arg_aval(m, I));
+        values.push_back(detail::arg_value(m, avals.back()));
+        dyn_index.push_back(I);
+      } else {
+        avals.push_back(detail::arg_aval(a, I));
+        values.push_back(detail::arg_value(a, avals.back()));
+        dyn_index.push_back(I);
+      }
+    };
+    [&]<std::size_t... I>(std::index_sequence<I...>) {
+      (visit(std::integral_constant<std::size_t, I>{}, args), ...);
+    }
+    (std::index_sequence_for<Args...>{});
+
+    using StaticTuple = decltype(static_tuple(args...));
+    auto& stats = detail::stat_counters();
+    std::unique_lock lock(st_->mu);
+    if (const auto gen = stats.generation.load(); gen != st_->generation)
+      st_->entries.clear(), st_->last = nullptr, st_->generation = gen;
+    std::shared_ptr<const detail::JitEntry> hit;
+    for (auto& e : st_->entries) {
+      if (e->static_hash != static_hash || e->avals != avals) continue;
+      if constexpr (Statics::count > 0) {
+        if (e->statics_type != &typeid(StaticTuple) ||
+            !(*static_cast<const StaticTuple*>(e->statics.get()) == static_tuple(args...)))
+          continue;
+      }
+      hit = e;
+      break;
+    }
+    if (hit) {
+      stats.hits.fetch_add(1, std::memory_order_relaxed);
+    } else {
+      stats.misses.fetch_add(1, std::memory_order_relaxed);
+      auto e = std::make_shared<detail::JitEntry>();
+      e->avals = avals;
+      e->static_hash = static_hash;
+      e->statics = std::make_shared<const StaticTuple>(static_tuple(args...));
+      e->statics_type = &typeid(StaticTuple);
+      std::apply([&](const auto&... s) { (e->static_strs.push_back(detail::static_str(s)), ...); },
+                 static_tuple(args...));
+      if (detail::log_compiles_enabled())
+        detail::log_trace(
+            st_->name, detail::miss_reason(*st_, avals, dyn_index, e->static_strs, static_index));
+      e->compiled =
+          detail::compile_traced(detail::trace_function<Statics>(f_, st_->name, avals, args...));
+      ++st_->traces;
+      hit = e;
+      st_->entries.push_back(std::move(e));
+    }
+    st_->last = hit.get();
+    lock.unlock();  // `hit` keeps the entry alive even if clear_caches() runs meanwhile
+    return detail::unflatten_result<R>(detail::run_compiled(hit->compiled, values));
+  }
+
+  template <class... Args>
+  static auto static_tuple(const Args&... args) {
+    return [&]<std::size_t... I>(std::index_sequence<I...>) {
+      return std::tuple_cat(pick_static<I>(args)...);
+    }
+    (std::index_sequence_for<Args...>{});
+  }
+  template <std::size_t I, class A>
+  static auto pick_static(const A& a) {
+    if constexpr (Statics::contains(I))
+      return std::tuple<A>(a);
+    else
+      return std::tuple<>();
+  }
+
+  F f_;
+  std::shared_ptr<detail::JitState> st_;
+};
+
+/// Wraps f so that each call runs a compiled trace of it. Options: fj::static_argnums<I...>,
+/// and a name (const char* / std::string) used in jaxprs and logs.
+template <class F, std::size_t... I>
+auto jit(F f, static_argnums_t<I...>, std::string name = "<lambda>") {
+  return Jitted<F, static_argnums_t<I...>>(std::move(f), std::move(name));
+}
+template <class F>
+auto jit(F f, std::string name = "<lambda>") {
+  return Jitted<F>(std::move(f), std::move(name));
+}
+
+}  // namespace fj

@@ -1,0 +1,59 @@
+// fj::make_jaxpr: the traced graph of a function, printable in JAX's exact text.
+#pragma once
+#include <ostream>
+#include <string>
+
+#include "fusejit/api/trace_function.hpp"
+#include "fusejit/ir/printer.hpp"
+
+namespace fj {
+
+/// A traced graph (JAX's ClosedJaxpr): `.str()` and `operator<<` give the jaxpr text.
+class Jaxpr {
+ public:
+  explicit Jaxpr(ir::GraphPtr g) : graph_(std::move(g)) {}
+  std::string str() const { return ir::print_jaxpr(*graph_); }
+  const ir::Graph& graph() const { return *graph_; }
+  friend std::ostream& operator<<(std::ostream& os, const Jaxpr& j) { return os << j.str(); }
+
+ private:
+  ir::GraphPtr graph_;
+};
+
+template <class F, class Statics = static_argnums_t<>>
+class JaxprMaker {
+ public:
+  JaxprMaker(F f, std::string name) : f_(std::move(f)), name_(std::move(name)) {}
+  template <class... Args>
+  Jaxpr operator()(const Args&... args) const {
+    std::vector<ir::Aval> avals;
+    [&]<std::size_t... I>(std::index_sequence<I...>) { (add_aval<I>(avals, args), ...); }
+    (std::index_sequence_for<Args...>{});
+    return Jaxpr(detail::trace_function<Statics>(f_, name_, avals, args...).graph);
+  }
+
+ private:
+  template <std::size_t I, class A>
+  static void add_aval(std::vector<ir::Aval>& avals, const A& a) {
+    if constexpr (!Statics::contains(I)) {
+      if constexpr (detail::Expr<A>)
+        avals.push_back(detail::arg_aval(Array(a), I));
+      else
+        avals.push_back(detail::arg_aval(a, I));
+    }
+  }
+  F f_;
+  std::string name_;
+};
+
+/// make_jaxpr(f)(args...) traces f with the arguments' avals and returns its jaxpr.
+template <class F, std::size_t... I>
+auto make_jaxpr(F f, static_argnums_t<I...>, std::string name = "<lambda>") {
+  return JaxprMaker<F, static_argnums_t<I...>>(std::move(f), std::move(name));
+}
+template <class F>
+auto make_jaxpr(F f, std::string name = "<lambda>") {
+  return JaxprMaker<F>(std::move(f), std::move(name));
+}
+
+}  // namespace fj

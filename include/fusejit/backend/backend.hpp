@@ -1,0 +1,50 @@
+// The backend interface: what a backend lowers itself, compile(graph) -> Executable, run.
+#pragma once
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "fusejit/ir/graph.hpp"
+#include "fusejit/runtime/buffer.hpp"
+
+namespace fj::backend {
+
+/// Concrete array data as a backend sees it: a buffer plus its aval (row-major, contiguous).
+struct Value {
+  runtime::BufferPtr buf;
+  ir::Aval aval;
+};
+
+/// A compiled graph. run() is thread-safe: one executable serves concurrent callers.
+class Executable {
+ public:
+  virtual ~Executable() = default;
+  /// inputs are the graph's constvars followed by its invars; returns one Value per outvar.
+  virtual std::vector<Value> run(std::span<const Value> inputs) const = 0;
+};
+
+class Backend {
+ public:
+  virtual ~Backend() = default;
+  virtual std::string_view name() const = 0;
+  /// Whether the backend lowers primitive p itself (the rest are decomposed by shared rules).
+  virtual bool supports(ir::Prim p) const = 0;
+  /// Compiles a graph; failures raise fj::CompileError with the backend's log.
+  virtual std::shared_ptr<const Executable> compile(const ir::GraphPtr& graph) = 0;
+};
+
+/// The backend used for new compiles: FUSEJIT_BACKEND, else the best available.
+Backend& default_backend();
+/// Selects the default backend by name ("reference"); unknown names raise fj::ValueError.
+void set_default_backend(std::string_view name);
+/// Names of the registered backends.
+std::vector<std::string> backend_names();
+
+}  // namespace fj::backend
+
+namespace fj {
+/// Selects the backend new compiles use ("reference"); FUSEJIT_BACKEND sets the initial one.
+void set_default_backend(std::string_view name);
+}  // namespace fj

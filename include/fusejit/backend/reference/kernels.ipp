@@ -1,0 +1,191 @@
+// Per-equation kernels and their resolution, at compile time, from primitive and dtypes.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "fusejit/backend/backend.hpp"
+#include "fusejit/backend/reference/elementwise.ipp"
+#include "fusejit/backend/reference/ops.ipp"
+
+namespace fj::detail::reference {
+
+using backend::Value;
+
+/// Runs one equation: reads `in` (one Value per operand) and fills the preallocated `out`.
+using EqnFn = void (*)(const ir::Eqn& eqn, const Value* in, Value* out);
+
+template <class T>
+const T* data_of(const Value& v) {
+  return static_cast<const T*>(v.buf->data);
+}
+template <class T>
+T* data_of(Value& v) {
+  return static_cast<T*>(v.buf->data);
+}
+
+template <class Op>
+Op make_op(const ir::Params& params) {
+  if constexpr (std::is_constructible_v<Op, const ir::Params&>) return Op(params);
+  else return Op{};
+}
+
+template <class Op, class T>
+inline constexpr bool use_simd = std::is_floating_point_v<T> && Op::template vectorized<T>;
+
+template <class Op, class T>
+void run_map(const ir::Eqn& eqn, const Value* in, Value* out) {
+  using Out = typename Op::template result<T>;
+  const Op op = make_op<Op>(eqn.params);
+  const Shape& shape = out[0].aval.shape;
+  const auto kernel = [&op](std::int64_t n, Out* o, const auto*... p) {
+    if constexpr (use_simd<Op, T>) {
+      simd_map<T>(op, n, o, p...);
+    } else {
+      for (std::int64_t i = 0; i < n; ++i) o[i] = op.template scalar<T>(p[i]...);
+    }
+  };
+  const auto name = ir::name(eqn.prim);
+  [&]<std::size_t... I>(std::index_sequence<I...>) {
+    for_each_chunk(shape, data_of<Out>(out[0]), kernel,
+                   broadcast_operand(data_of<T>(in[I]), in[I].aval.shape, shape, name)...);
+  }(std::make_index_sequence<static_cast<std::size_t>(Op::arity)>{});
+}
+
+template <class T>
+void run_select(const ir::Eqn&, const Value* in, Value* out) {
+  const Shape& shape = out[0].aval.shape;
+  const auto kernel = [](std::int64_t n, T* o, const bool* pred, const T* c0, const T* c1) {
+    for (std::int64_t i = 0; i < n; ++i) o[i] = pred[i] ? c1[i] : c0[i];
+  };
+  for_each_chunk(shape, data_of<T>(out[0]), kernel,
+                 broadcast_operand(data_of<bool>(in[0]), in[0].aval.shape, shape, "select_n"),
+                 broadcast_operand(data_of<T>(in[1]), in[1].aval.shape, shape, "select_n"),
+                 broadcast_operand(data_of<T>(in[2]), in[2].aval.shape, shape, "select_n"));
+}
+
+template <class From, class To>
+void run_convert(const ir::Eqn&, const Value* in, Value* out) {
+  const Shape& shape = out[0].aval.shape;
+  if (!(in[0].aval.shape == shape))
+    throw ShapeError("convert_element_type: operand " + in[0].aval.str() + " but output " + out[0].aval.str());
+  const auto kernel = [](std::int64_t n, To* o, const From* p) {
+    for (std::int64_t i = 0; i < n; ++i) o[i] = ops::convert_element_type::cast<To>(p[i]);
+  };
+  for_each_chunk(shape, data_of<To>(out[0]), kernel,
+                 broadcast_operand(data_of<From>(in[0]), shape, shape, "convert_element_type"));
+}
+
+template <class T>
+void run_broadcast_in_dim(const ir::Eqn& eqn, const Value* in, Value* out) {
+  const Shape& shape = out[0].aval.shape;
+  const Shape& from = in[0].aval.shape;
+  const auto& dims = eqn.params.get<std::vector<std::int64_t>>("broadcast_dimensions");
+  // Operand dim i walks output dim dims[i]; output dims it does not map to are broadcast.
+  const Strides src = row_major_strides(from);
+  Strides st{};
+  for (int i = 0; i < from.rank(); ++i) {
+    const auto d = dims[static_cast<std::size_t>(i)];
+    if (from[i] != 1) st[static_cast<std::size_t>(d)] = src[static_cast<std::size_t>(i)];
+  }
+  const auto kernel = [](std::int64_t n, T* o, const T* p) { std::copy_n(p, n, o); };
+  for_each_chunk(shape, data_of<T>(out[0]), kernel, make_operand(data_of<T>(in[0]), from.size(), shape, st));
+}
+
+// ---- resolution --------------------------------------------------------------------------
+
+[[noreturn]] inline void unsupported(ir::Prim p, DType d) {
+  throw DTypeError("reference backend: " + std::string(ir::name(p)) + " does not take " +
+                   std::string(short_name(d)) + " operands");
+}
+
+inline void expect_dtype(const ir::Eqn& e, const char* what, DType got, DType want) {
+  if (got != want)
+    throw DTypeError("reference backend: " + std::string(ir::name(e.prim)) + ": " + what + " is " +
+                     std::string(short_name(got)) + ", expected " + std::string(short_name(want)));
+}
+
+template <class Param>
+const Param& require_param(const ir::Eqn& e, std::string_view key) {
+  const ir::ParamValue* v = e.params.find(key);
+  const Param* p = v ? std::get_if<Param>(v) : nullptr;
+  if (!p) throw ValueError(std::string(ir::name(e.prim)) + ": missing or mistyped param " + std::string(key));
+  return *p;
+}
+
+// Checks params a kernel reads without further checks, so a malformed graph raises here.
+inline void check_broadcast_params(const ir::Graph& g, const ir::Eqn& e) {
+  const Shape out(require_param<std::vector<std::int64_t>>(e, "shape"));
+  const auto& dims = require_param<std::vector<std::int64_t>>(e, "broadcast_dimensions");
+  const Shape& from = g.aval(e.in[0]).shape;
+  if (!(g.aval(e.out[0]).shape == out) || static_cast<int>(dims.size()) != from.rank())
+    throw ShapeError("broadcast_in_dim: params do not match " + g.aval(e.in[0]).str() + " -> " +
+                     g.aval(e.out[0]).str());
+  for (int i = 0; i < from.rank(); ++i) {
+    const auto d = dims[static_cast<std::size_t>(i)];
+    if (d < 0 || d >= out.rank() || (from[i] != 1 && from[i] != out[static_cast<int>(d)]))
+      throw ShapeError("broadcast_in_dim: cannot broadcast " + g.aval(e.in[0]).str() + " to " + out.str());
+  }
+}
+
+/// The kernel for eqn e of graph g; nullptr for jit, which the interpreter runs itself.
+template <ir::PrimKind K, class Op>
+EqnFn resolve_kind(const ir::Graph& g, const ir::Eqn& e) {
+  using ir::PrimKind;
+  if constexpr (K == PrimKind::control) {
+    return nullptr;
+  } else {
+    const DType d0 = g.aval(e.in[0]).dtype;
+    const DType out = g.aval(e.out[0]).dtype;
+    if constexpr (K == PrimKind::select) {
+      expect_dtype(e, "the predicate", d0, DType::bool_);
+      expect_dtype(e, "case 1", g.aval(e.in[2]).dtype, g.aval(e.in[1]).dtype);
+      expect_dtype(e, "the output", out, g.aval(e.in[1]).dtype);
+      return visit_dtype(out, [](auto t) -> EqnFn { return &run_select<decltype(t)>; });
+    } else if constexpr (K == PrimKind::convert) {
+      expect_dtype(e, "the output", out, require_param<DType>(e, "new_dtype"));
+      return visit_dtype(d0, [&](auto from) -> EqnFn {
+        return visit_dtype(out, [](auto to) -> EqnFn { return &run_convert<decltype(from), decltype(to)>; });
+      });
+    } else if constexpr (K == PrimKind::shape) {
+      expect_dtype(e, "the output", out, d0);
+      check_broadcast_params(g, e);
+      return visit_dtype(d0, [](auto t) -> EqnFn { return &run_broadcast_in_dim<decltype(t)>; });
+    } else {
+      for (const ir::Atom& a : e.in) expect_dtype(e, "an operand", g.aval(a).dtype, d0);
+      (void)make_op<Op>(e.params);  // raises on bad params now rather than at run time
+      return visit_dtype(d0, [&](auto t) -> EqnFn {
+        using T = decltype(t);
+        if constexpr (Op::template accepts<T>) {
+          expect_dtype(e, "the output", out, dtype_of_v<typename Op::template result<T>>);
+          return &run_map<Op, T>;
+        } else {
+          unsupported(e.prim, d0);
+        }
+      });
+    }
+  }
+}
+
+/// One case per row of primitives.def: a row without a functor in ops:: fails to compile.
+inline EqnFn resolve(const ir::Graph& g, const ir::Eqn& e) {
+  const ir::PrimInfo& pi = ir::info(e.prim);
+  if ((pi.arity >= 0 && static_cast<int>(e.in.size()) != pi.arity) ||
+      (pi.kind != ir::PrimKind::control && e.out.size() != 1))
+    throw ValueError("reference backend: " + std::string(pi.name) + " with " + std::to_string(e.in.size()) +
+                     " operands and " + std::to_string(e.out.size()) + " outputs");
+  switch (e.prim) {
+// Parameter names must not collide with the tokens in the body (ops::id::arity).
+#define FUSEJIT_PRIMITIVE(id, printed, n_in, kind, flags)                            \
+  case ir::Prim::id:                                                                 \
+    static_assert(ops::id::arity == (n_in), "ops::" #id " disagrees with primitives.def"); \
+    return resolve_kind<ir::PrimKind::kind, ops::id>(g, e);
+#include "fusejit/ir/primitives.def"
+#undef FUSEJIT_PRIMITIVE
+  }
+  throw ValueError("reference backend: unknown primitive " + std::to_string(static_cast<int>(e.prim)));
+}
+
+}  // namespace fj::detail::reference

@@ -1,0 +1,293 @@
+// One functor per primitive of primitives.def: which dtypes it takes and its lax semantics.
+#pragma once
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <type_traits>
+
+#include "fusejit/backend/reference/float_math.ipp"
+#include "fusejit/core/error.hpp"
+#include "fusejit/ir/graph.hpp"
+
+// Each elementwise functor states:
+//   arity, accepts<T> (operand dtypes it lowers), result<T> (output element type),
+//   vectorized<T> (use simd(batch...) for floats, else scalar(T...)),
+// and provides simd() for the float batches and/or scalar() for the rest.
+namespace fj::detail::reference::ops {
+
+template <class T>
+inline constexpr bool is_fp = std::is_floating_point_v<T>;
+template <class T>
+inline constexpr bool is_num = !std::is_same_v<T, bool>;
+template <class T>
+using unsigned_of = std::make_unsigned_t<T>;
+
+// Integer arithmetic wraps like XLA's; going through the unsigned type avoids signed-overflow UB.
+template <class T>
+T wrap_neg(T x) {
+  return static_cast<T>(unsigned_of<T>(0) - static_cast<unsigned_of<T>>(x));
+}
+
+struct FloatUnary {
+  static constexpr int arity = 1;
+  template <class T>
+  static constexpr bool accepts = is_fp<T>;
+  template <class T>
+  static constexpr bool vectorized = true;
+  template <class T>
+  using result = T;
+};
+struct NumUnary : FloatUnary {
+  template <class T>
+  static constexpr bool accepts = is_num<T>;
+};
+struct Arith {
+  static constexpr int arity = 2;
+  template <class T>
+  static constexpr bool accepts = is_num<T>;
+  template <class T>
+  static constexpr bool vectorized = true;
+  template <class T>
+  using result = T;
+};
+struct Compare {
+  static constexpr int arity = 2;
+  template <class T>
+  static constexpr bool accepts = true;
+  template <class T>
+  static constexpr bool vectorized = false;
+  template <class T>
+  using result = bool;
+};
+struct Logical {
+  static constexpr int arity = 2;
+  template <class T>
+  static constexpr bool accepts = !is_fp<T>;
+  template <class T>
+  static constexpr bool vectorized = false;
+  template <class T>
+  using result = T;
+};
+
+// ---- unary -------------------------------------------------------------------------------
+struct neg : NumUnary {
+  template <class B> B simd(const B& x) const { return -x; }
+  template <class T> T scalar(T x) const { return wrap_neg(x); }
+};
+struct exp : FloatUnary {
+  template <class B> B simd(const B& x) const { return math::exp(x); }
+};
+struct log : FloatUnary {
+  template <class B> B simd(const B& x) const { return math::log(x); }
+};
+struct log1p : FloatUnary {
+  template <class B> B simd(const B& x) const { return math::log1p(x); }
+};
+struct expm1 : FloatUnary {
+  template <class B> B simd(const B& x) const { return math::expm1(x); }
+};
+struct sin : FloatUnary {
+  template <class B> B simd(const B& x) const { return xsimd::sin(x); }
+};
+struct cos : FloatUnary {
+  template <class B> B simd(const B& x) const { return xsimd::cos(x); }
+};
+struct tan : FloatUnary {
+  template <class B> B simd(const B& x) const { return xsimd::tan(x); }
+};
+struct tanh : FloatUnary {
+  template <class B> B simd(const B& x) const { return xsimd::tanh(x); }
+};
+struct sqrt : FloatUnary {
+  template <class B> B simd(const B& x) const { return xsimd::sqrt(x); }
+};
+struct rsqrt : FloatUnary {
+  template <class B> B simd(const B& x) const { return math::rsqrt(x); }
+};
+struct logistic : FloatUnary {
+  template <class B> B simd(const B& x) const { return math::logistic(x); }
+};
+// xsimd's f64 erf is up to ~70 ulps off (its polynomials for [0, 0.65) and [2.2, 6) are short),
+// so f64 uses the C library's; the f32 one stays within 3 ulps.
+struct erf : FloatUnary {
+  template <class T>
+  static constexpr bool vectorized = std::is_same_v<T, float>;
+  template <class B> B simd(const B& x) const { return xsimd::erf(x); }
+  template <class T> T scalar(T x) const { return std::erf(x); }
+};
+struct abs : NumUnary {
+  template <class B> B simd(const B& x) const { return xsimd::abs(x); }
+  // abs(INT_MIN) wraps to INT_MIN, as in JAX.
+  template <class T> T scalar(T x) const {
+    if constexpr (std::is_signed_v<T>) return x < 0 ? wrap_neg(x) : x;
+    else return x;
+  }
+};
+struct sign : NumUnary {
+  template <class B> B simd(const B& x) const { return math::sign(x); }
+  template <class T> T scalar(T x) const {
+    if constexpr (std::is_signed_v<T>) return static_cast<T>((x > 0) - (x < 0));
+    else return static_cast<T>(x != 0);
+  }
+};
+struct floor : FloatUnary {
+  template <class B> B simd(const B& x) const { return math::floor(x); }
+};
+struct ceil : FloatUnary {
+  template <class B> B simd(const B& x) const { return math::ceil(x); }
+};
+// rounding_method: 0 rounds halves away from zero (lax's default), 1 to nearest even.
+struct round : FloatUnary {
+  bool to_even = false;
+  round() = default;
+  explicit round(const ir::Params& p) {
+    const ir::ParamValue* v = p.find("rounding_method");
+    if (!v) return;  // absent means lax's default
+    const auto* m = std::get_if<std::int64_t>(v);
+    if (!m || (*m != 0 && *m != 1))
+      throw ValueError("round: rounding_method must be 0 (away from zero) or 1 (to nearest even)");
+    to_even = *m == 1;
+  }
+  template <class B> B simd(const B& x) const { return to_even ? xsimd::nearbyint(x) : xsimd::round(x); }
+};
+
+// ---- binary ------------------------------------------------------------------------------
+struct add : Arith {
+  template <class B> B simd(const B& a, const B& b) const { return a + b; }
+  template <class T> T scalar(T a, T b) const {
+    return static_cast<T>(static_cast<unsigned_of<T>>(a) + static_cast<unsigned_of<T>>(b));
+  }
+};
+struct sub : Arith {
+  template <class B> B simd(const B& a, const B& b) const { return a - b; }
+  template <class T> T scalar(T a, T b) const {
+    return static_cast<T>(static_cast<unsigned_of<T>>(a) - static_cast<unsigned_of<T>>(b));
+  }
+};
+struct mul : Arith {
+  template <class B> B simd(const B& a, const B& b) const { return a * b; }
+  template <class T> T scalar(T a, T b) const {
+    return static_cast<T>(static_cast<unsigned_of<T>>(a) * static_cast<unsigned_of<T>>(b));
+  }
+};
+// Integer division truncates toward zero. The cases C leaves undefined follow XLA's CPU
+// lowering: x / 0 == -1 (all bits set, so UINT_MAX for u32) and INT_MIN / -1 == INT_MIN.
+struct div : Arith {
+  template <class B> B simd(const B& a, const B& b) const { return a / b; }
+  template <class T> T scalar(T a, T b) const {
+    if (b == 0) return static_cast<T>(-1);
+    if constexpr (std::is_signed_v<T>)
+      if (b == -1) return wrap_neg(a);
+    return static_cast<T>(a / b);
+  }
+};
+// C fmod / % semantics: the result has the dividend's sign. Following XLA's CPU lowering,
+// x % 0 == x and INT_MIN % -1 == 0. Floats use std::fmod, which is exact; xsimd's fmod
+// computes a - trunc(a/b)*b and loses every bit for large quotients.
+struct rem : Arith {
+  template <class T>
+  static constexpr bool vectorized = false;
+  template <class T> T scalar(T a, T b) const {
+    if constexpr (is_fp<T>) {
+      return std::fmod(a, b);
+    } else {
+      if (b == 0) return a;
+      if constexpr (std::is_signed_v<T>)
+        if (b == -1) return 0;
+      return static_cast<T>(a % b);
+    }
+  }
+};
+// std::pow: xsimd's is exp(y*log(x)), whose error grows with |y*log(x)| (dozens of ulps for
+// large results) and which gets pow(NaN, 0) == 1 and pow(1, NaN) == 1 wrong.
+struct pow : Arith {
+  template <class T>
+  static constexpr bool accepts = is_fp<T>;
+  template <class T>
+  static constexpr bool vectorized = false;
+  template <class T> T scalar(T a, T b) const { return std::pow(a, b); }
+};
+struct max : Arith {
+  template <class B> B simd(const B& a, const B& b) const { return math::max(a, b); }
+  template <class T> T scalar(T a, T b) const { return a > b ? a : b; }
+};
+struct min : Arith {
+  template <class B> B simd(const B& a, const B& b) const { return math::min(a, b); }
+  template <class T> T scalar(T a, T b) const { return a < b ? a : b; }
+};
+
+// ---- compare (NaN compares unequal to everything, so only ne is true) --------------------
+struct lt : Compare {
+  template <class T> bool scalar(T a, T b) const { return a < b; }
+};
+struct le : Compare {
+  template <class T> bool scalar(T a, T b) const { return a <= b; }
+};
+struct gt : Compare {
+  template <class T> bool scalar(T a, T b) const { return a > b; }
+};
+struct ge : Compare {
+  template <class T> bool scalar(T a, T b) const { return a >= b; }
+};
+struct eq : Compare {
+  template <class T> bool scalar(T a, T b) const { return a == b; }
+};
+struct ne : Compare {
+  template <class T> bool scalar(T a, T b) const { return a != b; }
+};
+
+// ---- logical: bool is logical, integers bitwise -------------------------------------------
+struct and_ : Logical {
+  template <class T> T scalar(T a, T b) const {
+    if constexpr (std::is_same_v<T, bool>) return a && b;
+    else return static_cast<T>(a & b);
+  }
+};
+struct or_ : Logical {
+  template <class T> T scalar(T a, T b) const {
+    if constexpr (std::is_same_v<T, bool>) return a || b;
+    else return static_cast<T>(a | b);
+  }
+};
+struct not_ : Logical {
+  static constexpr int arity = 1;
+  template <class T> T scalar(T a) const {
+    if constexpr (std::is_same_v<T, bool>) return !a;
+    else return static_cast<T>(~a);
+  }
+};
+
+// ---- the structural primitives; their kernels live in kernels.ipp ------------------------
+struct select_n {
+  static constexpr int arity = 3;
+};
+struct broadcast_in_dim {
+  static constexpr int arity = 1;
+};
+struct jit {
+  static constexpr int arity = -1;
+};
+// Float -> integer truncates toward zero, NaN becomes 0 and out-of-range values saturate (XLA's
+// CPU conversion); any -> bool is x != 0; everything else is the C++ conversion (integers wrap).
+struct convert_element_type {
+  static constexpr int arity = 1;
+  template <class To, class From>
+  static To cast(From x) {
+    if constexpr (std::is_same_v<To, bool>) {
+      return x != From(0);
+    } else if constexpr (is_fp<From> && !is_fp<To>) {
+      if (x != x) return To(0);
+      // Both bounds are powers of two (or 0), so they are exact in From.
+      const From lo = static_cast<From>(std::numeric_limits<To>::min());
+      const From hi = std::ldexp(From(1), std::numeric_limits<To>::digits);
+      if (x < lo) return std::numeric_limits<To>::min();
+      if (x >= hi) return std::numeric_limits<To>::max();
+      return static_cast<To>(x);
+    } else {
+      return static_cast<To>(x);
+    }
+  }
+};
+
+}  // namespace fj::detail::reference::ops

@@ -1,0 +1,48 @@
+// The exception hierarchy: every failure the library reports derives from fj::Error.
+#pragma once
+#include <stdexcept>
+#include <string>
+
+namespace fj {
+
+/// Base of every error fusejit raises. Nothing in the library aborts the host process.
+class Error : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// Incompatible or invalid shapes (broadcasting, item() on a non-scalar, ...). Raised at trace
+/// time.
+class ShapeError : public Error {
+  using Error::Error;
+};
+/// A dtype that an operation or accessor cannot take.
+class DTypeError : public Error {
+  using Error::Error;
+};
+/// A bad argument value that is neither a shape nor a dtype problem (e.g. static_argnums).
+class ValueError : public Error {
+  using Error::Error;
+};
+/// A value of the wrong kind, e.g. a jitted function returning an empty Array.
+class TypeError : public Error {
+  using Error::Error;
+};
+/// A backend failed to compile a kernel; the message carries the backend's log.
+class CompileError : public Error {
+  using Error::Error;
+};
+/// A missing device or driver, or a failed allocation.
+class DeviceError : public Error {
+  using Error::Error;
+};
+/// Concrete data was asked of a traced array (data(), item(), to_vector() inside a trace).
+class ConcretizationError : public Error {
+  using Error::Error;
+};
+/// A traced array was used after the trace that created it had ended.
+class UnexpectedTracerError : public Error {
+  using Error::Error;
+};
+
+}  // namespace fj

@@ -1,0 +1,94 @@
+// Shape: up to 8 extents, row-major, stored inline so that copying one never allocates.
+#pragma once
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <initializer_list>
+#include <string>
+#include <vector>
+
+#include "fusejit/core/error.hpp"
+
+namespace fj {
+
+inline constexpr int kMaxRank = 8;
+
+class Shape {
+ public:
+  constexpr Shape() = default;
+  Shape(std::initializer_list<std::int64_t> dims) { assign(dims.begin(), dims.end()); }
+  explicit Shape(const std::vector<std::int64_t>& dims) { assign(dims.begin(), dims.end()); }
+
+  constexpr int rank() const { return rank_; }
+  constexpr std::int64_t operator[](int i) const { return dims_[static_cast<std::size_t>(i)]; }
+  constexpr std::int64_t& operator[](int i) { return dims_[static_cast<std::size_t>(i)]; }
+  const std::int64_t* begin() const { return dims_.data(); }
+  const std::int64_t* end() const { return dims_.data() + rank_; }
+  std::int64_t size() const {
+    std::int64_t n = 1;
+    for (int i = 0; i < rank_; ++i) n *= dims_[static_cast<std::size_t>(i)];
+    return n;
+  }
+  void push_back(std::int64_t d) {
+    if (rank_ == kMaxRank) throw ShapeError("fj::Shape: rank above the maximum of 8");
+    dims_[static_cast<std::size_t>(rank_++)] = d;
+  }
+  std::vector<std::int64_t> to_vector() const { return {begin(), end()}; }
+
+  friend bool operator==(const Shape& a, const Shape& b) {
+    return a.rank_ == b.rank_ && std::equal(a.begin(), a.end(), b.begin());
+  }
+
+  /// "(3, 4)" as NumPy prints a shape tuple.
+  std::string str() const {
+    std::string s = "(";
+    for (int i = 0; i < rank_; ++i)
+      s += (i ? ", " : "") + std::to_string(dims_[static_cast<std::size_t>(i)]);
+    return s + (rank_ == 1 ? ",)" : ")");
+  }
+  /// "3,4" as jaxpr types print it inside brackets.
+  std::string csv() const {
+    std::string s;
+    for (int i = 0; i < rank_; ++i)
+      s += (i ? "," : "") + std::to_string(dims_[static_cast<std::size_t>(i)]);
+    return s;
+  }
+
+ private:
+  template <class It>
+  void assign(It b, It e) {
+    if (e - b > kMaxRank)
+      throw ShapeError("fj::Shape: rank " + std::to_string(e - b) + " is above the maximum of 8");
+    for (; b != e; ++b) {
+      if (*b < 0) throw ShapeError("fj::Shape: negative extent " + std::to_string(*b));
+      dims_[static_cast<std::size_t>(rank_++)] = *b;
+    }
+  }
+  std::array<std::int64_t, kMaxRank> dims_{};
+  int rank_ = 0;
+};
+
+/// Row-major strides in elements.
+inline std::array<std::int64_t, kMaxRank> row_major_strides(const Shape& s) {
+  std::array<std::int64_t, kMaxRank> st{};
+  std::int64_t acc = 1;
+  for (int i = s.rank() - 1; i >= 0; --i) st[static_cast<std::size_t>(i)] = acc, acc *= s[i];
+  return st;
+}
+
+/// NumPy broadcasting of two shapes; `what` names the operation for the error message.
+inline Shape broadcast_shapes(const Shape& a, const Shape& b, const char* what) {
+  const int r = std::max(a.rank(), b.rank());
+  Shape out;
+  for (int i = 0; i < r; ++i) {
+    const int ia = i - (r - a.rank()), ib = i - (r - b.rank());
+    const std::int64_t da = ia >= 0 ? a[ia] : 1, db = ib >= 0 ? b[ib] : 1;
+    if (da != db && da != 1 && db != 1)
+      throw ShapeError(std::string(what) + ": incompatible shapes for broadcasting: " + a.str() +
+                       " and " + b.str());
+    out.push_back(da == 1 ? db : da);
+  }
+  return out;
+}
+
+}  // namespace fj

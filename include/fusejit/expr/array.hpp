@@ -1,0 +1,122 @@
+// fj::Array, the one array type users hold: concrete (a buffer) outside a trace, symbolic inside.
+#pragma once
+#include <cstring>
+#include <memory>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "fusejit/core/dtype.hpp"
+#include "fusejit/core/error.hpp"
+#include "fusejit/core/shape.hpp"
+#include "fusejit/expr/trace_state.hpp"
+#include "fusejit/ir/graph.hpp"
+#include "fusejit/runtime/buffer.hpp"
+
+namespace fj {
+
+class Array;
+
+namespace detail {
+struct ExprBase {};
+template <class T>
+concept Expr = std::is_base_of_v<ExprBase, std::remove_cvref_t<T>>;
+template <class E>
+Array materialize(const E& e);
+}  // namespace detail
+
+class Array {
+ public:
+  /// An empty array: holds nothing, neither data nor a trace variable.
+  Array() = default;
+
+  /// Evaluates an expression as one fused computation, or records it when tracing.
+  template <detail::Expr E>
+  Array(const E& e) : Array(detail::materialize(e)) {}
+  template <detail::Expr E>
+  Array& operator=(const E& e) {
+    Array r = detail::materialize(e);  // evaluate first: e may read *this
+    return *this = std::move(r);
+  }
+
+  const Shape& shape() const { return aval_.shape; }
+  DType dtype() const { return aval_.dtype; }
+  int ndim() const { return aval_.shape.rank(); }
+  std::int64_t size() const { return aval_.shape.size(); }
+  bool weak_type() const { return aval_.weak; }
+  const ir::Aval& aval() const { return aval_; }
+
+  bool is_empty() const { return !buf_ && !trace_; }
+  bool is_traced() const { return static_cast<bool>(trace_); }
+
+  /// Pointer to the elements; T must be the array's element type.
+  template <Element T>
+  const T* data() const {
+    require_concrete("data");
+    if (dtype_of_v<T> != dtype())
+      throw DTypeError("fj::Array::data<" + std::string(short_name(dtype_of_v<T>)) +
+                       ">: the array's dtype is " + std::string(long_name(dtype())) + ", shape " +
+                       shape().str());
+    return static_cast<const T*>(buf_->data);
+  }
+  template <Element T>
+  std::vector<T> to_vector() const {
+    const T* p = data<T>();
+    return std::vector<T>(p, p + size());
+  }
+  /// The single element of a rank-0 or size-1 array, converted to T.
+  template <class T>
+  T item() const {
+    require_concrete("item");
+    if (size() != 1)
+      throw ShapeError("fj::Array::item: needs an array of size 1, got shape " + shape().str());
+    return visit_dtype(dtype(), [&](auto x) {
+      return static_cast<T>(*static_cast<const decltype(x)*>(buf_->data));
+    });
+  }
+  /// Waits for pending work; the CPU backends run synchronously, so this returns at once.
+  void block_until_ready() const { require_concrete("block_until_ready"); }
+
+  // Internals shared with the front end and the backends.
+  static Array from_buffer(runtime::BufferPtr b, ir::Aval a) {
+    Array r;
+    r.buf_ = std::move(b);
+    r.aval_ = std::move(a);
+    return r;
+  }
+  static Array from_trace(std::shared_ptr<detail::TraceState> t, ir::VarId v) {
+    Array r;
+    r.aval_ = t->builder.graph.aval(v);
+    r.trace_ = std::move(t);
+    r.var_ = v;
+    return r;
+  }
+  const runtime::BufferPtr& buffer() const { return buf_; }
+  detail::TraceState* trace() const { return trace_.get(); }
+  ir::VarId var() const { return var_; }
+  /// The aval as `JitTracer(float32[3])` prints, for errors and printing of tracers.
+  std::string tracer_str() const {
+    return "JitTracer(" + std::string(aval_.weak ? "~" : "") + std::string(long_name(dtype())) +
+           "[" + shape().csv() + "])";
+  }
+
+ private:
+  void require_concrete(const char* what) const {
+    if (trace_)
+      throw ConcretizationError(std::string("fj::Array::") + what + ": the array is a tracer " +
+                                tracer_str() + " inside the trace of '" + trace_->fn_name +
+                                "'; its value is not known until the function runs. Use fj::where, "
+                                "fj::lax::cond or fj::static_argnums instead.");
+    if (!buf_) throw TypeError(std::string("fj::Array::") + what + ": the array is empty");
+  }
+
+  runtime::BufferPtr buf_;
+  std::shared_ptr<detail::TraceState> trace_;
+  ir::Aval aval_;
+  ir::VarId var_ = -1;
+};
+
+/// The name used where code is only ever traced; it is the same type as Array.
+using Tracer = Array;
+
+}  // namespace fj

@@ -1,0 +1,36 @@
+// jnp semantics on top of lax primitives: dtype promotion, rank promotion, and the composite
+// functions (where, clip, round, %) that JAX stages as named sub-graphs.
+#pragma once
+#include "fusejit/core/promotion.hpp"
+#include "fusejit/ir/builder.hpp"
+
+namespace fj::detail {
+
+using ir::Atom;
+using ir::GraphBuilder;
+using ir::Prim;
+
+/// convert_element_type to `to`, or nothing when the atom already has that dtype and weak flag.
+/// A literal is retyped in place, as JAX converts a Python scalar before staging it.
+Atom convert(GraphBuilder& b, Atom a, TypedDType to);
+/// broadcast_in_dim of `a` to `shape` (trailing-aligned, NumPy style); nothing if equal.
+Atom broadcast_to(GraphBuilder& b, Atom a, const Shape& shape);
+
+Atom lower_unary(GraphBuilder& b, Prim p, Atom a);
+/// Arithmetic, comparison and bitwise binary ops with JAX's promotion and rank promotion.
+Atom lower_binary(GraphBuilder& b, Prim p, Atom x, Atom y);
+Atom lower_true_divide(GraphBuilder& b, Atom x, Atom y);
+Atom lower_pow(GraphBuilder& b, Atom x, Atom y);
+Atom lower_logical(GraphBuilder& b, Prim p, Atom x, Atom y);
+Atom lower_logical_not(GraphBuilder& b, Atom x);
+Atom lower_astype(GraphBuilder& b, Atom x, DType to);
+/// jnp.where: a `jit[name=_where]` equation around select_n.
+Atom lower_where(GraphBuilder& b, Atom c, Atom x, Atom y);
+/// jnp.clip: a `jit[name=clip]` equation around max and min.
+Atom lower_clip(GraphBuilder& b, Atom x, Atom lo, Atom hi);
+/// jnp.round: a `jit[name=round]` equation around round[rounding_method=1] (half to even).
+Atom lower_round(GraphBuilder& b, Atom x);
+/// Python's %: a `jit[name=remainder]` equation; the result has the divisor's sign.
+Atom lower_remainder(GraphBuilder& b, Atom x, Atom y);
+
+}  // namespace fj::detail

@@ -1,0 +1,200 @@
+// Definitions of the jnp-level lowerings (implementation unit only).
+#include <functional>
+#include <map>
+#include <mutex>
+
+#include "fusejit/expr/lowering.hpp"
+
+namespace fj::detail {
+
+namespace {
+
+TypedDType typed(const GraphBuilder& b, const Atom& a) {
+  auto av = b.aval(a);
+  return {av.dtype, av.weak};
+}
+
+TypedDType to_inexact(TypedDType t) {
+  if (is_float(t.dtype)) return t;
+  return {DType::f32, t.weak};
+}
+
+// Named composites are traced once per operand avals and shared, as JAX caches the jaxpr of
+// an inner jit; the printer hoists a sub-graph used twice into `let name = ... in`.
+Atom call_named(GraphBuilder& b, const std::string& name, const std::vector<Atom>& ops,
+                const std::function<Atom(GraphBuilder&, const std::vector<Atom>&)>& body) {
+  std::string key = name;
+  std::vector<ir::Aval> avals;
+  for (auto& a : ops) {
+    avals.push_back(b.aval(a));
+    key += " " + avals.back().str() + (avals.back().weak ? "~" : "");
+  }
+  static std::mutex mu;
+  static std::map<std::string, ir::GraphPtr> cache;
+  ir::GraphPtr sub;
+  {
+    std::lock_guard lock(mu);
+    if (auto it = cache.find(key); it != cache.end()) sub = it->second;
+  }
+  if (!sub) {
+    GraphBuilder inner;
+    std::vector<Atom> ins;
+    for (auto& av : avals) ins.push_back(Atom::of_var(inner.add_invar(av)));
+    inner.graph.outvars.push_back(body(inner, ins));
+    sub = std::make_shared<const ir::Graph>(std::move(inner.graph));
+    std::lock_guard lock(mu);
+    sub = cache.try_emplace(key, sub).first->second;
+  }
+  ir::Params p;
+  p.items.push_back({"name", name, true});
+  p.items.push_back({"jaxpr", sub, true});
+  return b.emit1(Prim::jit, ops, std::move(p));
+}
+
+// jnp's promote_shapes: operands of lower rank (but not rank 0) get leading 1s.
+Atom rank_promote(GraphBuilder& b, Atom a, int rank) {
+  const Shape s = b.aval(a).shape;
+  if (s.rank() == 0 || s.rank() == rank) return a;
+  Shape padded;
+  for (int i = 0; i < rank - s.rank(); ++i) padded.push_back(1);
+  for (auto d : s) padded.push_back(d);
+  return broadcast_to(b, a, padded);
+}
+
+}  // namespace
+
+Atom convert(GraphBuilder& b, Atom a, TypedDType to) {
+  if (typed(b, a) == to) return a;
+  if (a.is_literal()) return Atom::of_literal(a.lit.cast(to.dtype, to.weak));
+  ir::Params p;
+  p.items.push_back({"new_dtype", to.dtype, true});
+  p.items.push_back({"weak_type", to.weak, true});
+  return b.emit1(Prim::convert_element_type, {a}, std::move(p));
+}
+
+Atom broadcast_to(GraphBuilder& b, Atom a, const Shape& shape) {
+  const Shape s = b.aval(a).shape;
+  if (s == shape) return a;
+  if (s.rank() > shape.rank())
+    throw ShapeError("broadcast_to: cannot broadcast " + s.str() + " to " + shape.str());
+  std::vector<std::int64_t> dims;
+  for (int i = 0; i < s.rank(); ++i) dims.push_back(shape.rank() - s.rank() + i);
+  ir::Params p;
+  p.items.push_back({"shape", shape.to_vector(), false});
+  p.items.push_back({"broadcast_dimensions", dims, !dims.empty()});
+  return b.emit1(Prim::broadcast_in_dim, {a}, std::move(p));
+}
+
+Atom lower_unary(GraphBuilder& b, Prim p, Atom a) {
+  if (ir::is_float_only(p)) a = convert(b, a, to_inexact(typed(b, a)));
+  return b.emit1(p, {a});
+}
+
+Atom lower_binary(GraphBuilder& b, Prim p, Atom x, Atom y) {
+  const TypedDType t = promote_types(typed(b, x), typed(b, y));
+  x = convert(b, x, t);
+  y = convert(b, y, t);
+  const ir::Aval ax = b.aval(x), ay = b.aval(y);
+  if (ax.shape.rank() != 0 && ay.shape.rank() != 0) {
+    // Check NumPy broadcasting up front so the error names the user's shapes.
+    broadcast_shapes(ax.shape, ay.shape, std::string(ir::name(p)).c_str());
+    const int r = std::max(ax.shape.rank(), ay.shape.rank());
+    x = rank_promote(b, x, r);
+    y = rank_promote(b, y, r);
+  }
+  return b.emit1(p, {x, y});
+}
+
+Atom lower_true_divide(GraphBuilder& b, Atom x, Atom y) {
+  const TypedDType t = to_inexact(promote_types(typed(b, x), typed(b, y)));
+  return lower_binary(b, Prim::div, convert(b, x, t), convert(b, y, t));
+}
+
+Atom lower_pow(GraphBuilder& b, Atom x, Atom y) {
+  const TypedDType t = to_inexact(promote_types(typed(b, x), typed(b, y)));
+  return lower_binary(b, Prim::pow, convert(b, x, t), convert(b, y, t));
+}
+
+Atom lower_logical(GraphBuilder& b, Prim p, Atom x, Atom y) {
+  auto to_bool = [&](Atom a) {
+    if (typed(b, a).dtype == DType::bool_) return a;
+    return lower_binary(b, Prim::ne, a, Atom::of_literal(ir::Literal::of(0, true)));
+  };
+  return lower_binary(b, p, to_bool(x), to_bool(y));
+}
+
+Atom lower_logical_not(GraphBuilder& b, Atom x) {
+  if (typed(b, x).dtype != DType::bool_)
+    return lower_binary(b, Prim::eq, x, Atom::of_literal(ir::Literal::of(0, true)));
+  return b.emit1(Prim::not_, {x});
+}
+
+Atom lower_astype(GraphBuilder& b, Atom x, DType to) {
+  if (x.is_literal()) {
+    // A literal cast is still an equation in JAX (astype of a traced scalar is staged).
+    ir::Params p;
+    p.items.push_back({"new_dtype", to, true});
+    p.items.push_back({"weak_type", false, true});
+    return b.emit1(Prim::convert_element_type, {x}, std::move(p));
+  }
+  return convert(b, x, {to, false});
+}
+
+Atom lower_where(GraphBuilder& b, Atom c, Atom x, Atom y) {
+  return call_named(b, "_where", {c, x, y}, [](GraphBuilder& g, const std::vector<Atom>& in) {
+    Atom cond = in[0];
+    if (g.aval(cond).dtype != DType::bool_)
+      cond = lower_binary(g, Prim::ne, cond, Atom::of_literal(ir::Literal::of(0, true)));
+    const TypedDType t = promote_types(typed(g, in[1]), typed(g, in[2]));
+    Atom xv = convert(g, in[1], t), yv = convert(g, in[2], t);
+    Shape s = broadcast_shapes(g.aval(cond).shape, g.aval(xv).shape, "fj::where");
+    s = broadcast_shapes(s, g.aval(yv).shape, "fj::where");
+    cond = broadcast_to(g, cond, s);
+    xv = broadcast_to(g, xv, s);
+    yv = broadcast_to(g, yv, s);
+    return g.emit1(Prim::select_n, {cond, yv, xv});
+  });
+}
+
+Atom lower_clip(GraphBuilder& b, Atom x, Atom lo, Atom hi) {
+  return call_named(b, "clip", {x, lo, hi}, [](GraphBuilder& g, const std::vector<Atom>& in) {
+    Atom r = lower_binary(g, Prim::max, in[1], in[0]);
+    return lower_binary(g, Prim::min, in[2], r);
+  });
+}
+
+Atom lower_round(GraphBuilder& b, Atom x) {
+  if (!is_float(typed(b, x).dtype)) return x;
+  return call_named(b, "round", {x}, [](GraphBuilder& g, const std::vector<Atom>& in) {
+    ir::Params p;
+    p.items.push_back({"rounding_method", std::int64_t{1}, true});
+    return g.emit1(Prim::round, {in[0]}, std::move(p));
+  });
+}
+
+Atom lower_remainder(GraphBuilder& b, Atom x, Atom y) {
+  return call_named(b, "remainder", {x, y}, [](GraphBuilder& g, const std::vector<Atom>& in) {
+    const TypedDType t = promote_types(typed(g, in[0]), typed(g, in[1]));
+    Atom xv = convert(g, in[0], t), yv = convert(g, in[1], t);
+    // Constants take the operands' dtype, strongly typed, as JAX's _constant_like makes them.
+    auto constant = [&](int v) {
+      return Atom::of_literal(ir::Literal::of(v, true).cast(t.dtype, false));
+    };
+    const Atom zero = constant(0);
+    if (!is_float(t.dtype)) {
+      // Integer division by zero is undefined; JAX divides by 1 instead.
+      Atom is_zero = lower_binary(g, Prim::eq, yv, zero);
+      yv = lower_where(g, is_zero, constant(1), yv);
+    }
+    Atom r = lower_binary(g, Prim::rem, xv, yv);
+    Atom nonzero = lower_binary(g, Prim::ne, r, zero);
+    Atom r_neg = lower_binary(g, Prim::lt, r, zero);
+    Atom y_neg = lower_binary(g, Prim::lt, yv, zero);
+    Atom signs_differ = lower_binary(g, Prim::ne, r_neg, y_neg);
+    Atom fix = lower_binary(g, Prim::and_, signs_differ, nonzero);
+    Atom shifted = lower_binary(g, Prim::add, r, yv);
+    return g.emit1(Prim::select_n, {fix, r, shifted});
+  });
+}
+
+}  // namespace fj::detail

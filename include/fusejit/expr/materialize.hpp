@@ -1,0 +1,89 @@
+// Turning an expression into an Array: recorded into the active trace, or evaluated eagerly
+// through a per-expression-type cache of compiled graphs.
+#pragma once
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "fusejit/backend/backend.hpp"
+#include "fusejit/expr/node.hpp"
+
+namespace fj::detail {
+
+/// A graph compiled for one cache key, with the concrete constants it captured.
+struct Compiled {
+  ir::GraphPtr graph;
+  std::shared_ptr<const backend::Executable> exe;
+  std::vector<backend::Value> consts;
+};
+
+/// The cache slot of one expression type: leaf avals -> compiled graph.
+class ExprCache {
+ public:
+  const Compiled& get(const std::vector<ir::Aval>& avals, const std::function<ir::Graph()>& build);
+
+ private:
+  std::mutex mu_;
+  std::uint64_t generation_ = 0;
+  std::vector<std::pair<std::vector<ir::Aval>, std::unique_ptr<Compiled>>> entries_;
+};
+
+/// A leaf's concrete value, for eager evaluation. Scalars get a 1-element buffer of a weak
+/// 64-bit type, so that `f64_array * 0.1` keeps the double.
+backend::Value leaf_value(const Array& a);
+template <class T>
+backend::Value leaf_value(T v) {
+  using S =
+      std::conditional_t<std::is_same_v<T, bool>, bool,
+                         std::conditional_t<std::is_floating_point_v<T>, double, std::int64_t>>;
+  auto buf = runtime::allocate(sizeof(S));
+  *static_cast<S*>(buf->data) = static_cast<S>(v);
+  return {std::move(buf), ir::Aval{dtype_of_v<S>, Shape{}, !std::is_same_v<T, bool>}};
+}
+
+/// Runs a compiled graph on its inputs (constants first) and wraps the outputs.
+std::vector<Array> run_compiled(const Compiled& c, std::vector<backend::Value>& args);
+/// A concrete rank-0 array holding a literal; it lowers back to the same literal when traced.
+Array literal_array(const ir::Literal& l);
+/// Lowers one output of a traced function into the active trace.
+ir::Atom lower_output(LowerCtx& ctx, const Array& a);
+/// Finishes an eager graph: weak 64-bit leaf types that reached the output become 32-bit.
+void finish_eager_graph(ir::GraphBuilder& b, ir::Atom out);
+
+template <class E>
+Array record(const E& e, TraceState& t) {
+  LowerCtx ctx{t.builder, &t};
+  ir::Atom out = e.lower(ctx);
+  if (out.is_literal()) return literal_array(out.lit);
+  return Array::from_trace(trace_stack().back(), out.var);
+}
+
+template <class E>
+Array evaluate(const E& e) {
+  std::vector<backend::Value> args;
+  std::vector<ir::Aval> avals;
+  e.for_each_leaf([&](const auto& leaf) {
+    args.push_back(leaf_value(leaf));
+    avals.push_back(args.back().aval);
+  });
+  static ExprCache cache;  // one slot per expression type, keyed further by leaf avals
+  const Compiled& c = cache.get(avals, [&] {
+    ir::GraphBuilder b;
+    std::vector<ir::Atom> ins;
+    for (auto& av : avals) ins.push_back(ir::Atom::of_var(b.add_invar(av)));
+    LowerCtx ctx{b, nullptr, &ins};
+    finish_eager_graph(b, e.lower(ctx));
+    return std::move(b.graph);
+  });
+  return run_compiled(c, args)[0];
+}
+
+template <class E>
+Array materialize(const E& e) {
+  // Omnistaging: inside a trace every expression is recorded, even one of constants only.
+  if (TraceState* t = current_trace()) return record(e, *t);
+  return evaluate(e);
+}
+
+}  // namespace fj::detail

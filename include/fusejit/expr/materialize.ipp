@@ -1,0 +1,117 @@
+// Leaf lowering, eager caches and running compiled graphs (implementation unit only).
+#include "fusejit/expr/materialize.hpp"
+#include "fusejit/runtime/cache_stats.hpp"
+
+namespace fj::detail {
+
+void throw_escaped_tracer(const Array& a) {
+  throw UnexpectedTracerError(
+      "fj: a tracer " + a.tracer_str() + " created while tracing '" + a.trace()->fn_name +
+      "' was used after that trace ended. A traced value must not escape its "
+      "function (e.g. by being stored in a captured variable).");
+}
+
+void throw_empty_array(const char* where) {
+  throw TypeError(std::string(where) +
+                  ": an empty fj::Array (default-constructed, holding no data) was used");
+}
+
+ir::Atom LowerCtx::array_leaf(const Array& a) {
+  if (!trace) return (*inputs)[next++];
+  if (a.is_empty()) throw_empty_array("fj: expression");
+  if (a.is_traced()) {
+    if (a.trace() != trace) throw_escaped_tracer(a);
+    return ir::Atom::of_var(a.var());
+  }
+  if (a.ndim() == 0) {
+    // A concrete scalar is inlined as a literal, as JAX inlines NumPy scalars.
+    ir::Literal l;
+    l.dtype = a.dtype();
+    l.weak = a.weak_type();
+    visit_dtype(a.dtype(), [&](auto x) {
+      using T = decltype(x);
+      const T v = *static_cast<const T*>(a.buffer()->data);
+      if constexpr (std::is_floating_point_v<T>)
+        l.f = static_cast<double>(v);
+      else
+        l.i = static_cast<std::int64_t>(v);
+    });
+    return ir::Atom::of_literal(l);
+  }
+  for (std::size_t i = 0; i < trace->const_buffers.size(); ++i)
+    if (trace->const_buffers[i] == a.buffer()) return ir::Atom::of_var(trace->const_vars[i]);
+  const ir::VarId v = trace->builder.add_constvar(ir::Aval{a.dtype(), a.shape(), false});
+  trace->const_buffers.push_back(a.buffer());
+  trace->const_vars.push_back(v);
+  return ir::Atom::of_var(v);
+}
+
+backend::Value leaf_value(const Array& a) {
+  if (a.is_empty()) throw_empty_array("fj: expression");
+  if (a.is_traced()) throw_escaped_tracer(a);
+  return {a.buffer(), a.aval()};
+}
+
+Array literal_array(const ir::Literal& l) {
+  auto buf = runtime::allocate(size_of(l.dtype));
+  visit_dtype(l.dtype, [&](auto x) {
+    using T = decltype(x);
+    *static_cast<T*>(buf->data) = is_float(l.dtype) ? static_cast<T>(l.f) : static_cast<T>(l.i);
+  });
+  return Array::from_buffer(std::move(buf), ir::Aval{l.dtype, Shape{}, l.weak});
+}
+
+ir::Atom lower_output(LowerCtx& ctx, const Array& a) {
+  if (a.is_empty())
+    throw TypeError(
+        "fj::jit: the function '" + ctx.trace->fn_name +
+        "' returned an empty fj::Array; it must return arrays, tracers, expressions or scalars");
+  return ctx.array_leaf(a);
+}
+
+void finish_eager_graph(ir::GraphBuilder& b, ir::Atom out) {
+  const ir::Aval av = b.aval(out);
+  // Eager scalar leaves are weak 64-bit so that they promote without rounding; a result made of
+  // scalars alone takes JAX's default 32-bit types instead.
+  if (av.weak && (av.dtype == DType::f64 || av.dtype == DType::i64))
+    out = convert(b, out, {av.dtype == DType::f64 ? DType::f32 : DType::i32, true});
+  b.graph.outvars.push_back(out);
+}
+
+const Compiled& ExprCache::get(const std::vector<ir::Aval>& avals,
+                               const std::function<ir::Graph()>& build) {
+  auto& stats = stat_counters();
+  std::lock_guard lock(mu_);
+  const std::uint64_t gen = stats.generation.load(std::memory_order_relaxed);
+  if (gen != generation_) entries_.clear(), generation_ = gen;
+  for (auto& [k, c] : entries_)
+    if (k == avals) {
+      stats.hits.fetch_add(1, std::memory_order_relaxed);
+      return *c;
+    }
+  stats.misses.fetch_add(1, std::memory_order_relaxed);
+  stats.traces.fetch_add(1, std::memory_order_relaxed);
+  auto c = std::make_unique<Compiled>();
+  c->graph = std::make_shared<const ir::Graph>(build());
+  c->exe = backend::default_backend().compile(c->graph);
+  stats.compiles.fetch_add(1, std::memory_order_relaxed);
+  entries_.emplace_back(avals, std::move(c));
+  return *entries_.back().second;
+}
+
+std::vector<Array> run_compiled(const Compiled& c, std::vector<backend::Value>& args) {
+  std::vector<backend::Value> outs;
+  if (c.consts.empty()) {
+    outs = c.exe->run(args);
+  } else {
+    std::vector<backend::Value> all(c.consts);
+    all.insert(all.end(), args.begin(), args.end());
+    outs = c.exe->run(all);
+  }
+  std::vector<Array> res;
+  res.reserve(outs.size());
+  for (auto& o : outs) res.push_back(Array::from_buffer(std::move(o.buf), std::move(o.aval)));
+  return res;
+}
+
+}  // namespace fj::detail

@@ -1,0 +1,168 @@
+// Expression-template nodes: immutable data whose C++ type is the fused graph's structure.
+#pragma once
+#include <array>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+#include "fusejit/expr/array.hpp"
+#include "fusejit/expr/lowering.hpp"
+
+namespace fj::detail {
+
+template <class>
+inline constexpr bool always_false = false;
+
+/// Where leaves go when an expression is lowered: into a trace, or into an eager graph whose
+/// inputs are the leaves in visiting order.
+struct LowerCtx {
+  ir::GraphBuilder& b;
+  TraceState* trace = nullptr;                    // recording into a trace when set
+  const std::vector<ir::Atom>* inputs = nullptr;  // eager: the graph's invars, one per leaf
+  std::size_t next = 0;
+
+  ir::Atom array_leaf(const Array& a);
+  template <class T>
+  ir::Atom scalar_leaf(T v) {
+    if (!trace) return (*inputs)[next++];
+    return ir::Atom::of_literal(ir::Literal::of(v, !std::is_same_v<T, bool>));
+  }
+};
+
+/// Defined in the implementation unit: turns a traced-array misuse into the right fj::Error.
+[[noreturn]] void throw_escaped_tracer(const Array& a);
+[[noreturn]] void throw_empty_array(const char* where);
+
+// Converting an expression to bool cannot be traced; making it a compile error tells the user
+// where JAX would raise TracerBoolConversionError at run time.
+#define FUSEJIT_NO_BOOL_CONVERSION(dep)                                                   \
+  template <class D = void>                                                               \
+  explicit operator bool() const {                                                        \
+    static_assert(                                                                        \
+        always_false<D> && sizeof(dep*),                                                  \
+        "TracerBoolConversionError: a traced fusejit expression has no value while "      \
+        "tracing, so it cannot decide a C++ `if` or loop. Use fj::where(cond, a, b) for " \
+        "values, fj::lax::cond / fj::lax::while_loop for control flow, or mark the "      \
+        "argument static with fj::static_argnums.");                                      \
+    return false;                                                                         \
+  }
+
+struct ArrayValLeaf : ExprBase {
+  Array a;
+  template <class F>
+  void for_each_leaf(F&& f) const {
+    f(a);
+  }
+  ir::Atom lower(LowerCtx& c) const { return c.array_leaf(a); }
+};
+template <class T>
+struct ScalarLeaf : ExprBase {
+  T v;
+  template <class F>
+  void for_each_leaf(F&& f) const {
+    f(v);
+  }
+  ir::Atom lower(LowerCtx& c) const { return c.scalar_leaf(v); }
+};
+
+/// An operation applied to child expressions; Op lowers the children's atoms.
+template <class Op, class... Kids>
+struct Node : ExprBase {
+  Op op;
+  std::tuple<Kids...> kids;
+  template <class F>
+  void for_each_leaf(F&& f) const {
+    std::apply([&](const auto&... k) { (k.for_each_leaf(f), ...); }, kids);
+  }
+  ir::Atom lower(LowerCtx& c) const {
+    // Children lower left to right, the order for_each_leaf visits them in.
+    return std::apply([&](const auto&... k) { return lower_in_order(c, k...); }, kids);
+  }
+  FUSEJIT_NO_BOOL_CONVERSION(Op)
+
+ private:
+  template <class... K>
+  ir::Atom lower_in_order(LowerCtx& c, const K&... k) const {
+    const std::array<ir::Atom, sizeof...(K)> atoms{k.lower(c)...};  // braced: evaluated in order
+    return [&]<std::size_t... I>(std::index_sequence<I...>) { return op(c.b, atoms[I]...); }
+    (std::index_sequence_for<K...>{});
+  }
+};
+
+template <class T>
+concept ArrayLike = Expr<T> || std::same_as<std::remove_cvref_t<T>, Array>;
+template <class T>
+concept Operand = ArrayLike<T> || std::is_arithmetic_v<std::remove_cvref_t<T>>;
+
+/// The node that holds an operand. Arrays are held by value (a shared buffer, no copy of data),
+/// so an expression returned from a function never dangles on the function's locals.
+template <class T>
+auto as_node(T&& x) {
+  using D = std::remove_cvref_t<T>;
+  if constexpr (Expr<D>)
+    return D(std::forward<T>(x));
+  else if constexpr (std::is_same_v<D, Array>)
+    return ArrayValLeaf{{}, std::forward<T>(x)};
+  else
+    return ScalarLeaf<D>{{}, x};
+}
+template <class T>
+using node_t = decltype(as_node(std::declval<T>()));
+
+template <class Op, class... T>
+auto make_node(Op op, T&&... xs) {
+  return Node<Op, node_t<T>...>{{}, op, {as_node(std::forward<T>(xs))...}};
+}
+
+// The operations. Each is a tag (with any runtime parameter) that lowers atoms.
+template <ir::Prim P>
+struct UnaryOp {
+  ir::Atom operator()(GraphBuilder& b, ir::Atom a) const { return lower_unary(b, P, a); }
+};
+template <ir::Prim P>
+struct BinaryOp {
+  ir::Atom operator()(GraphBuilder& b, ir::Atom x, ir::Atom y) const {
+    return lower_binary(b, P, x, y);
+  }
+};
+template <ir::Prim P>
+struct LogicalOp {
+  ir::Atom operator()(GraphBuilder& b, ir::Atom x, ir::Atom y) const {
+    return lower_logical(b, P, x, y);
+  }
+};
+struct TrueDivideOp {
+  ir::Atom operator()(GraphBuilder& b, ir::Atom x, ir::Atom y) const {
+    return lower_true_divide(b, x, y);
+  }
+};
+struct PowOp {
+  ir::Atom operator()(GraphBuilder& b, ir::Atom x, ir::Atom y) const { return lower_pow(b, x, y); }
+};
+struct RemainderOp {
+  ir::Atom operator()(GraphBuilder& b, ir::Atom x, ir::Atom y) const {
+    return lower_remainder(b, x, y);
+  }
+};
+struct LogicalNotOp {
+  ir::Atom operator()(GraphBuilder& b, ir::Atom x) const { return lower_logical_not(b, x); }
+};
+struct RoundOp {
+  ir::Atom operator()(GraphBuilder& b, ir::Atom x) const { return lower_round(b, x); }
+};
+struct AstypeOp {
+  DType to;
+  ir::Atom operator()(GraphBuilder& b, ir::Atom x) const { return lower_astype(b, x, to); }
+};
+struct WhereOp {
+  ir::Atom operator()(GraphBuilder& b, ir::Atom c, ir::Atom x, ir::Atom y) const {
+    return lower_where(b, c, x, y);
+  }
+};
+struct ClipOp {
+  ir::Atom operator()(GraphBuilder& b, ir::Atom x, ir::Atom lo, ir::Atom hi) const {
+    return lower_clip(b, x, lo, hi);
+  }
+};
+
+}  // namespace fj::detail

@@ -1,0 +1,101 @@
+// Operators and free functions over fj::Array, fj::Tracer, expressions and C++ scalars.
+#pragma once
+#include "fusejit/expr/node.hpp"
+
+namespace fj {
+namespace detail {
+
+// At least one operand must be an array or expression, so `2 + 3` stays C++ arithmetic.
+#define FUSEJIT_BINARY_OPERATOR(sym, OpType)                               \
+  template <Operand A, Operand B>                                          \
+  requires(ArrayLike<A> || ArrayLike<B>) auto operator sym(A&& a, B&& b) { \
+    return make_node(OpType{}, std::forward<A>(a), std::forward<B>(b));    \
+  }
+FUSEJIT_BINARY_OPERATOR(+, BinaryOp<ir::Prim::add>)
+FUSEJIT_BINARY_OPERATOR(-, BinaryOp<ir::Prim::sub>)
+FUSEJIT_BINARY_OPERATOR(*, BinaryOp<ir::Prim::mul>)
+FUSEJIT_BINARY_OPERATOR(/, TrueDivideOp)
+FUSEJIT_BINARY_OPERATOR(%, RemainderOp)
+FUSEJIT_BINARY_OPERATOR(<, BinaryOp<ir::Prim::lt>)
+FUSEJIT_BINARY_OPERATOR(<=, BinaryOp<ir::Prim::le>)
+FUSEJIT_BINARY_OPERATOR(>, BinaryOp<ir::Prim::gt>)
+FUSEJIT_BINARY_OPERATOR(>=, BinaryOp<ir::Prim::ge>)
+FUSEJIT_BINARY_OPERATOR(==, BinaryOp<ir::Prim::eq>)
+FUSEJIT_BINARY_OPERATOR(!=, BinaryOp<ir::Prim::ne>)
+#undef FUSEJIT_BINARY_OPERATOR
+
+template <ArrayLike A>
+auto operator-(A&& a) {
+  return make_node(UnaryOp<ir::Prim::neg>{}, std::forward<A>(a));
+}
+
+}  // namespace detail
+
+using detail::operator+;
+using detail::operator-;
+using detail::operator*;
+using detail::operator/;
+using detail::operator%;
+using detail::operator<;
+using detail::operator<=;
+using detail::operator>;
+using detail::operator>=;
+using detail::operator==;
+using detail::operator!=;
+
+#define FUSEJIT_UNARY_FUNCTION(fn, OpType)                  \
+  template <detail::Operand A>                              \
+  auto fn(A&& a) {                                          \
+    return detail::make_node(OpType{}, std::forward<A>(a)); \
+  }
+FUSEJIT_UNARY_FUNCTION(exp, detail::UnaryOp<ir::Prim::exp>)
+FUSEJIT_UNARY_FUNCTION(log, detail::UnaryOp<ir::Prim::log>)
+FUSEJIT_UNARY_FUNCTION(log1p, detail::UnaryOp<ir::Prim::log1p>)
+FUSEJIT_UNARY_FUNCTION(expm1, detail::UnaryOp<ir::Prim::expm1>)
+FUSEJIT_UNARY_FUNCTION(sin, detail::UnaryOp<ir::Prim::sin>)
+FUSEJIT_UNARY_FUNCTION(cos, detail::UnaryOp<ir::Prim::cos>)
+FUSEJIT_UNARY_FUNCTION(tan, detail::UnaryOp<ir::Prim::tan>)
+FUSEJIT_UNARY_FUNCTION(tanh, detail::UnaryOp<ir::Prim::tanh>)
+FUSEJIT_UNARY_FUNCTION(sqrt, detail::UnaryOp<ir::Prim::sqrt>)
+FUSEJIT_UNARY_FUNCTION(rsqrt, detail::UnaryOp<ir::Prim::rsqrt>)
+FUSEJIT_UNARY_FUNCTION(abs, detail::UnaryOp<ir::Prim::abs>)
+FUSEJIT_UNARY_FUNCTION(sign, detail::UnaryOp<ir::Prim::sign>)
+FUSEJIT_UNARY_FUNCTION(floor, detail::UnaryOp<ir::Prim::floor>)
+FUSEJIT_UNARY_FUNCTION(ceil, detail::UnaryOp<ir::Prim::ceil>)
+FUSEJIT_UNARY_FUNCTION(logistic, detail::UnaryOp<ir::Prim::logistic>)
+FUSEJIT_UNARY_FUNCTION(erf, detail::UnaryOp<ir::Prim::erf>)
+FUSEJIT_UNARY_FUNCTION(round, detail::RoundOp)
+FUSEJIT_UNARY_FUNCTION(logical_not, detail::LogicalNotOp)
+#undef FUSEJIT_UNARY_FUNCTION
+
+#define FUSEJIT_BINARY_FUNCTION(fn, OpType)                                     \
+  template <detail::Operand A, detail::Operand B>                               \
+  auto fn(A&& a, B&& b) {                                                       \
+    return detail::make_node(OpType{}, std::forward<A>(a), std::forward<B>(b)); \
+  }
+FUSEJIT_BINARY_FUNCTION(pow, detail::PowOp)
+FUSEJIT_BINARY_FUNCTION(maximum, detail::BinaryOp<ir::Prim::max>)
+FUSEJIT_BINARY_FUNCTION(minimum, detail::BinaryOp<ir::Prim::min>)
+FUSEJIT_BINARY_FUNCTION(logical_and, detail::LogicalOp<ir::Prim::and_>)
+FUSEJIT_BINARY_FUNCTION(logical_or, detail::LogicalOp<ir::Prim::or_>)
+#undef FUSEJIT_BINARY_FUNCTION
+
+/// Elementwise `cond ? x : y`, broadcasting all three (jnp.where).
+template <detail::Operand C, detail::Operand A, detail::Operand B>
+auto where(C&& c, A&& x, B&& y) {
+  return detail::make_node(detail::WhereOp{}, std::forward<C>(c), std::forward<A>(x),
+                           std::forward<B>(y));
+}
+/// Elementwise min(max(x, lo), hi) (jnp.clip).
+template <detail::Operand A, detail::Operand L, detail::Operand H>
+auto clip(A&& x, L&& lo, H&& hi) {
+  return detail::make_node(detail::ClipOp{}, std::forward<A>(x), std::forward<L>(lo),
+                           std::forward<H>(hi));
+}
+/// Conversion to another dtype; floats to ints truncate toward zero.
+template <detail::Operand A>
+auto astype(A&& x, DType to) {
+  return detail::make_node(detail::AstypeOp{to}, std::forward<A>(x));
+}
+
+}  // namespace fj

@@ -1,0 +1,25 @@
+// The one include of fusejit. Define FUSEJIT_IMPLEMENTATION in exactly one translation unit
+// (the fusejit::fusejit CMake target does) to compile the library's implementation into it.
+#pragma once
+
+#include "fusejit/core/dtype.hpp"
+#include "fusejit/core/error.hpp"
+#include "fusejit/core/promotion.hpp"
+#include "fusejit/core/shape.hpp"
+#include "fusejit/ir/graph.hpp"
+#include "fusejit/ir/printer.hpp"
+#include "fusejit/runtime/cache_stats.hpp"
+#include "fusejit/backend/backend.hpp"
+#include "fusejit/expr/array.hpp"
+#include "fusejit/expr/operators.hpp"
+#include "fusejit/expr/materialize.hpp"
+#include "fusejit/api/factories.hpp"
+#include "fusejit/api/print.hpp"
+#include "fusejit/api/eigen.hpp"
+#include "fusejit/api/static_argnums.hpp"
+#include "fusejit/api/jit.hpp"
+#include "fusejit/api/make_jaxpr.hpp"
+
+#ifdef FUSEJIT_IMPLEMENTATION
+#include "fusejit/implementation.ipp"
+#endif

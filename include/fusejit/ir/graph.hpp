@@ -1,0 +1,148 @@
+// ir::Graph, a jaxpr: typed input variables, single-assignment equations, outputs.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "fusejit/core/dtype.hpp"
+#include "fusejit/core/shape.hpp"
+#include "fusejit/ir/primitive.hpp"
+
+namespace fj::ir {
+
+/// Abstract value: what a trace knows of an array.
+struct Aval {
+  DType dtype = DType::f32;
+  Shape shape;
+  bool weak = false;
+  friend bool operator==(const Aval&, const Aval&) = default;
+  /// "f32[3,4]" as jaxprs print types.
+  std::string str() const { return std::string(short_name(dtype)) + "[" + shape.csv() + "]"; }
+};
+
+/// A rank-0 constant inlined into an equation, printed as `2.0:f32[]`.
+struct Literal {
+  DType dtype = DType::f32;
+  bool weak = false;
+  double f = 0;        // value when dtype is a float
+  std::int64_t i = 0;  // value when dtype is bool or an integer
+  /// The same value converted to dtype `to`, as NumPy's astype converts it.
+  Literal cast(DType to, bool to_weak) const;
+  double as_double() const { return is_float(dtype) ? f : static_cast<double>(i); }
+  template <class T>
+  static Literal of(T v, bool weak);
+};
+
+using VarId = std::int32_t;
+
+/// An equation operand: a variable of the enclosing graph or a literal.
+struct Atom {
+  VarId var = -1;
+  Literal lit;
+  bool is_literal() const { return var < 0; }
+  static Atom of_var(VarId v) { return Atom{v, {}}; }
+  static Atom of_literal(Literal l) { return Atom{-1, l}; }
+};
+
+struct Graph;
+using GraphPtr = std::shared_ptr<const Graph>;
+
+/// A parameter value; tuples are int vectors, sub-graphs are shared.
+using ParamValue =
+    std::variant<std::int64_t, bool, DType, std::vector<std::int64_t>, std::string, GraphPtr>;
+
+struct Param {
+  std::string name;
+  ParamValue value;
+  bool printed = true;  // JAX hides some params (the shape of broadcast_in_dim) when printing
+};
+
+struct Params {
+  std::vector<Param> items;
+  const ParamValue* find(std::string_view n) const {
+    for (auto& p : items)
+      if (p.name == n) return &p.value;
+    return nullptr;
+  }
+  template <class T>
+  const T& get(std::string_view n) const {
+    return std::get<T>(*find(n));
+  }
+};
+
+struct Eqn {
+  Prim prim;
+  std::vector<Atom> in;
+  std::vector<VarId> out;
+  Params params;
+};
+
+struct Graph {
+  std::vector<Aval> avals;  // indexed by VarId
+  std::vector<VarId> constvars;
+  std::vector<VarId> invars;
+  std::vector<Eqn> eqns;
+  std::vector<Atom> outvars;
+
+  const Aval& aval(VarId v) const { return avals[static_cast<std::size_t>(v)]; }
+  Aval aval(const Atom& a) const {
+    if (a.is_literal()) return Aval{a.lit.dtype, Shape{}, a.lit.weak};
+    return aval(a.var);
+  }
+  VarId new_var(Aval a) {
+    avals.push_back(std::move(a));
+    return static_cast<VarId>(avals.size() - 1);
+  }
+};
+
+template <class T>
+Literal Literal::of(T v, bool weak) {
+  Literal l;
+  l.weak = weak;
+  if constexpr (std::is_same_v<T, bool>) {
+    l.dtype = DType::bool_, l.i = v;
+  } else if constexpr (std::is_floating_point_v<T>) {
+    l.dtype = std::is_same_v<T, double> && !weak ? DType::f64 : DType::f32;
+    l.f =
+        l.dtype == DType::f32 ? static_cast<double>(static_cast<float>(v)) : static_cast<double>(v);
+  } else if constexpr (std::is_same_v<T, std::uint32_t>) {
+    l.dtype = weak ? DType::i32 : DType::u32, l.i = static_cast<std::int64_t>(v);
+  } else {
+    l.dtype = std::is_same_v<T, std::int64_t> && !weak ? DType::i64 : DType::i32;
+    l.i = static_cast<std::int64_t>(v);
+  }
+  return l;
+}
+
+inline Literal Literal::cast(DType to, bool to_weak) const {
+  Literal l;
+  l.dtype = to;
+  l.weak = to_weak;
+  const double d = as_double();
+  switch (to) {
+    case DType::bool_:
+      l.i = is_float(dtype) ? (f != 0) : (i != 0);
+      break;
+    case DType::i32:
+      l.i = is_float(dtype) ? static_cast<std::int32_t>(f) : static_cast<std::int32_t>(i);
+      break;
+    case DType::i64:
+      l.i = is_float(dtype) ? static_cast<std::int64_t>(f) : i;
+      break;
+    case DType::u32:
+      l.i = is_float(dtype) ? static_cast<std::uint32_t>(f) : static_cast<std::uint32_t>(i);
+      break;
+    case DType::f32:
+      l.f = static_cast<double>(static_cast<float>(d));
+      break;
+    case DType::f64:
+      l.f = d;
+      break;
+  }
+  return l;
+}
+
+}  // namespace fj::ir

@@ -1,0 +1,52 @@
+// The primitive enum and its per-primitive facts, generated from primitives.def.
+#pragma once
+#include <cstdint>
+#include <string_view>
+
+namespace fj::ir {
+
+enum class Prim : std::uint16_t {
+#define FUSEJIT_PRIMITIVE(id, name, arity, kind, flags) id,
+#include "fusejit/ir/primitives.def"
+#undef FUSEJIT_PRIMITIVE
+};
+
+enum class PrimKind : std::uint8_t {
+  unary,
+  binary,
+  compare,
+  logical,
+  select,
+  convert,
+  shape,
+  control
+};
+
+namespace prim_flags {
+inline constexpr unsigned C = 1, D = 2, F = 4;
+}
+
+struct PrimInfo {
+  std::string_view name;
+  int arity;
+  PrimKind kind;
+  unsigned flags;
+};
+
+inline constexpr PrimInfo kPrimInfo[] = {
+#define FUSEJIT_PRIMITIVE(id, name, arity, kind, flags) \
+  {name, arity, PrimKind::kind, [] {                    \
+     using namespace prim_flags;                        \
+     return static_cast<unsigned>(flags);               \
+   }()},
+#include "fusejit/ir/primitives.def"
+#undef FUSEJIT_PRIMITIVE
+};
+
+inline constexpr int kNumPrims = sizeof(kPrimInfo) / sizeof(kPrimInfo[0]);
+
+constexpr const PrimInfo& info(Prim p) { return kPrimInfo[static_cast<int>(p)]; }
+constexpr std::string_view name(Prim p) { return info(p).name; }
+constexpr bool is_float_only(Prim p) { return info(p).flags & prim_flags::F; }
+
+}  // namespace fj::ir

@@ -1,0 +1,110 @@
+// Shape and dtype rules of every primitive, as lax states them (implementation unit only).
+#include <string>
+
+#include "fusejit/ir/builder.hpp"
+
+namespace fj::ir {
+
+namespace {
+
+std::string describe(const std::vector<Aval>& in) {
+  std::string s;
+  for (std::size_t i = 0; i < in.size(); ++i) s += (i ? ", " : "") + in[i].str();
+  return s;
+}
+
+// lax's elementwise broadcasting: a rank-0 operand goes with anything; otherwise equal ranks
+// whose extents match or are 1.
+Shape elementwise_shape(Prim p, const Aval& a, const Aval& b) {
+  if (a.shape.rank() == 0) return b.shape;
+  if (b.shape.rank() == 0) return a.shape;
+  if (a.shape.rank() != b.shape.rank())
+    throw ShapeError(std::string(name(p)) + ": operands of different ranks: " + a.str() + " and " +
+                     b.str());
+  return broadcast_shapes(a.shape, b.shape, std::string(name(p)).c_str());
+}
+
+void require_same_dtype(Prim p, const std::vector<Aval>& in) {
+  for (auto& a : in)
+    if (a.dtype != in[0].dtype)
+      throw DTypeError(std::string(name(p)) + ": operands must have one dtype, got " +
+                       describe(in));
+}
+
+}  // namespace
+
+std::vector<Aval> infer_avals(Prim p, const std::vector<Aval>& in, const Params& params) {
+  const PrimInfo& pi = info(p);
+  if (pi.arity >= 0 && static_cast<int>(in.size()) != pi.arity)
+    throw ValueError(std::string(pi.name) + ": expected " + std::to_string(pi.arity) +
+                     " operands, got " + std::to_string(in.size()));
+  switch (pi.kind) {
+    case PrimKind::unary:
+      if (is_float_only(p) && !is_float(in[0].dtype))
+        throw DTypeError(std::string(pi.name) + ": needs a floating operand, got " + in[0].str());
+      if (in[0].dtype == DType::bool_)
+        throw DTypeError(std::string(pi.name) + ": does not take bool operands, got " +
+                         in[0].str());
+      return {in[0]};
+    case PrimKind::binary:
+    case PrimKind::compare: {
+      require_same_dtype(p, in);
+      if (pi.kind == PrimKind::binary && in[0].dtype == DType::bool_)
+        throw DTypeError(std::string(pi.name) + ": does not take bool operands, got " +
+                         describe(in));
+      if (is_float_only(p) && !is_float(in[0].dtype))
+        throw DTypeError(std::string(pi.name) + ": needs floating operands, got " + describe(in));
+      Shape s = elementwise_shape(p, in[0], in[1]);
+      if (pi.kind == PrimKind::compare) return {Aval{DType::bool_, s, false}};
+      return {Aval{in[0].dtype, s, in[0].weak && in[1].weak}};
+    }
+    case PrimKind::logical: {
+      require_same_dtype(p, in);
+      if (is_float(in[0].dtype))
+        throw DTypeError(std::string(pi.name) + ": needs bool or integer operands, got " +
+                         describe(in));
+      if (in.size() == 1) return {in[0]};
+      return {Aval{in[0].dtype, elementwise_shape(p, in[0], in[1]), in[0].weak && in[1].weak}};
+    }
+    case PrimKind::select: {
+      if (in[0].dtype != DType::bool_)
+        throw DTypeError("select_n: the predicate must be bool, got " + in[0].str());
+      if (in[1].dtype != in[2].dtype || !(in[1].shape == in[2].shape))
+        throw ShapeError("select_n: cases must have one shape and dtype, got " + describe(in));
+      if (in[0].shape.rank() != 0 && !(in[0].shape == in[1].shape))
+        throw ShapeError("select_n: predicate shape must be scalar or match the cases, got " +
+                         describe(in));
+      return {Aval{in[1].dtype, in[1].shape, in[1].weak && in[2].weak}};
+    }
+    case PrimKind::convert:
+      return {Aval{params.get<DType>("new_dtype"), in[0].shape, params.get<bool>("weak_type")}};
+    case PrimKind::shape: {
+      const auto& shape = params.get<std::vector<std::int64_t>>("shape");
+      const auto& dims = params.get<std::vector<std::int64_t>>("broadcast_dimensions");
+      Shape out(shape);
+      if (static_cast<int>(dims.size()) != in[0].shape.rank())
+        throw ShapeError("broadcast_in_dim: operand " + in[0].str() +
+                         " needs one broadcast dimension per axis");
+      for (int i = 0; i < in[0].shape.rank(); ++i) {
+        const auto d = dims[static_cast<std::size_t>(i)];
+        if (d < 0 || d >= out.rank() ||
+            (in[0].shape[i] != 1 && in[0].shape[i] != out[static_cast<int>(d)]))
+          throw ShapeError("broadcast_in_dim: cannot broadcast " + in[0].str() + " to " +
+                           out.str());
+      }
+      return {Aval{in[0].dtype, out, in[0].weak}};
+    }
+    case PrimKind::control: {
+      const auto& g = *params.get<GraphPtr>("jaxpr");
+      if (g.invars.size() != in.size())
+        throw ValueError("jit: sub-graph takes " + std::to_string(g.invars.size()) +
+                         " operands, got " + std::to_string(in.size()));
+      std::vector<Aval> outs;
+      for (auto& o : g.outvars) outs.push_back(g.aval(o));
+      return outs;
+    }
+  }
+  throw ValueError(std::string(pi.name) + ": no shape rule");
+}
+
+}  // namespace fj::ir

@@ -1,0 +1,71 @@
+# shellcheck shell=bash
+# Shared by scripts/test and scripts/demo: install missing Debian packages, then configure and build build/.
+#
+# Source it from the repository root. Knobs (environment):
+#   FUSEJIT_BUILD_DIR   build directory (default: build)
+#   FUSEJIT_JOBS        parallel build jobs (default: 2)
+#   FUSEJIT_CMAKE_ARGS  extra arguments for the configure step, e.g. "-DFUSEJIT_WITH_LLVM=ON"
+
+FUSEJIT_DEBIAN_PACKAGES=(
+  llvm-19-dev libzstd-dev libeigen3-dev libxsimd-dev libxxhash-dev
+  doctest-dev libbenchmark-dev cmake g++
+)
+FUSEJIT_BUILD_DIR="${FUSEJIT_BUILD_DIR:-build}"
+FUSEJIT_JOBS="${FUSEJIT_JOBS:-2}"
+
+fusejit_log() { printf '[fusejit] %s\n' "$*" >&2; }
+
+# Installs whichever of FUSEJIT_DEBIAN_PACKAGES is missing; does nothing when all are present.
+fusejit_install_missing_packages() {
+  if ! command -v dpkg-query >/dev/null 2>&1; then
+    fusejit_log "dpkg-query not found (not Debian?): skipping the package check"
+    return 0
+  fi
+  local pkg status missing=()
+  for pkg in "${FUSEJIT_DEBIAN_PACKAGES[@]}"; do
+    # Same test as `dpkg-query -W -f='${Status}' pkg | grep -q "install ok installed"`,
+    # without a pipe that pipefail could trip over.
+    status="$(dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null || true)"
+    if [[ "$status" != *"install ok installed"* ]]; then
+      missing+=("$pkg")
+    fi
+  done
+  if ((${#missing[@]} == 0)); then
+    return 0
+  fi
+
+  fusejit_log "installing missing packages: ${missing[*]}"
+  local sudo=()
+  if [[ "$(id -u)" -ne 0 ]]; then
+    if command -v sudo >/dev/null 2>&1; then
+      sudo=(sudo)
+    else
+      fusejit_log "not root and no sudo: install these yourself: ${missing[*]}"
+      return 1
+    fi
+  fi
+  "${sudo[@]}" apt-get update
+  "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive \
+    apt-get install -y --no-install-recommends "${missing[@]}"
+}
+
+# Configures (Ninja when available, Release) and builds FUSEJIT_BUILD_DIR.
+fusejit_configure_and_build() {
+  local args=(-S . -B "$FUSEJIT_BUILD_DIR" -DCMAKE_BUILD_TYPE=Release)
+  # An existing build dir keeps its generator: CMake refuses to switch generators in place.
+  if [[ ! -f "$FUSEJIT_BUILD_DIR/CMakeCache.txt" ]] && command -v ninja >/dev/null 2>&1; then
+    args+=(-G Ninja)
+  fi
+  if [[ -n "${FUSEJIT_CMAKE_ARGS:-}" ]]; then
+    local extra
+    read -r -a extra <<<"$FUSEJIT_CMAKE_ARGS"
+    args+=("${extra[@]}")
+  fi
+  cmake "${args[@]}"
+  cmake --build "$FUSEJIT_BUILD_DIR" -j"$FUSEJIT_JOBS"
+}
+
+fusejit_setup() {
+  fusejit_install_missing_packages
+  fusejit_configure_and_build
+}
