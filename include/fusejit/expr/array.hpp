@@ -23,7 +23,23 @@ template <class T>
 concept Expr = std::is_base_of_v<ExprBase, std::remove_cvref_t<T>>;
 template <class E>
 Array materialize(const E& e);
+template <class>
+inline constexpr bool always_false = false;
 }  // namespace detail
+
+// Converting an expression to bool cannot be traced; making it a compile error tells the user
+// where JAX would raise TracerBoolConversionError at run time.
+#define FUSEJIT_NO_BOOL_CONVERSION(dep)                                                   \
+  template <class D = void>                                                               \
+  explicit operator bool() const {                                                        \
+    static_assert(                                                                        \
+        detail::always_false<D> && sizeof(dep*),                                          \
+        "TracerBoolConversionError: a traced fusejit expression has no value while "      \
+        "tracing, so it cannot decide a C++ `if` or loop. Use fj::where(cond, a, b) for " \
+        "values, fj::lax::cond / fj::lax::while_loop for control flow, or mark the "      \
+        "argument static with fj::static_argnums.");                                      \
+    return false;                                                                         \
+  }
 
 class Array {
  public:
@@ -74,6 +90,9 @@ class Array {
       return static_cast<T>(*static_cast<const decltype(x)*>(buf_->data));
     });
   }
+  // `if (x)` on an array is the same traced-bool mistake as `if (x > 0)`.
+  FUSEJIT_NO_BOOL_CONVERSION(Array)
+
   /// Waits for pending work; the CPU backends run synchronously, so this returns at once.
   void block_until_ready() const { require_concrete("block_until_ready"); }
 

@@ -10,9 +10,6 @@
 
 namespace fj::detail {
 
-template <class>
-inline constexpr bool always_false = false;
-
 /// Where leaves go when an expression is lowered: into a trace, or into an eager graph whose
 /// inputs are the leaves in visiting order.
 struct LowerCtx {
@@ -32,20 +29,6 @@ struct LowerCtx {
 /// Defined in the implementation unit: turns a traced-array misuse into the right fj::Error.
 [[noreturn]] void throw_escaped_tracer(const Array& a);
 [[noreturn]] void throw_empty_array(const char* where);
-
-// Converting an expression to bool cannot be traced; making it a compile error tells the user
-// where JAX would raise TracerBoolConversionError at run time.
-#define FUSEJIT_NO_BOOL_CONVERSION(dep)                                                   \
-  template <class D = void>                                                               \
-  explicit operator bool() const {                                                        \
-    static_assert(                                                                        \
-        always_false<D> && sizeof(dep*),                                                  \
-        "TracerBoolConversionError: a traced fusejit expression has no value while "      \
-        "tracing, so it cannot decide a C++ `if` or loop. Use fj::where(cond, a, b) for " \
-        "values, fj::lax::cond / fj::lax::while_loop for control flow, or mark the "      \
-        "argument static with fj::static_argnums.");                                      \
-    return false;                                                                         \
-  }
 
 struct ArrayValLeaf : ExprBase {
   Array a;
