@@ -3,6 +3,8 @@
 #include <doctest/doctest.h>
 
 #include <fusejit/fusejit.hpp>
+#include <iostream>
+#include <sstream>
 
 #include "../examples/seed_functions.hpp"
 
@@ -226,7 +228,7 @@ TEST_CASE("jaxpr golden: many_adds") {
 }
 
 TEST_CASE("jaxpr golden: captured_constant") {
-  auto f = [&c](Tracer x) { return std::make_tuple(x + c, x); };
+  auto f = [](Tracer x) { return std::make_tuple(x + c, x); };
   CHECK(fj::make_jaxpr(f)(fj::arange(3.0f)).str() ==
         R"({ lambda a:f32[3]; b:f32[3]. let c:f32[3] = add b a in (c, b) })");
 }
@@ -281,4 +283,23 @@ TEST_CASE("jaxpr golden: logic") {
     f:bool[3] = not e
     g:bool[3] = or d f
   in (g,) })");
+}
+
+TEST_CASE("jaxpr golden: log2_with_print prints at trace time only") {
+  std::ostringstream out;
+  auto* old = std::cout.rdbuf(out.rdbuf());
+  const std::string text =
+      fj::make_jaxpr([](Tracer x) { return seeds::log2_with_print(x); })(3.0).str();
+  auto jitted = fj::jit([](Tracer x) { return seeds::log2_with_print(x); });
+  jitted(fj::array(1.0f));
+  jitted(fj::array(2.0f));
+  std::cout.rdbuf(old);
+  // The text JAX prints for log2, which log2_with_print shares.
+  CHECK(text == R"({ lambda ; a:f32[]. let
+    b:f32[] = log a
+    c:f32[] = log 2.0:f32[]
+    d:f32[] = div b c
+  in (d,) })");
+  // JAX prints `printed x: JitTracer(~float32[])` for a weak scalar argument, then once per trace.
+  CHECK(out.str() == "printed x: JitTracer(~float32[])\nprinted x: JitTracer(float32[])\n");
 }

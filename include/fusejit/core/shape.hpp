@@ -41,20 +41,22 @@ class Shape {
 
   /// "(3, 4)" as NumPy prints a shape tuple.
   std::string str() const {
-    std::string s = "(";
-    for (int i = 0; i < rank_; ++i)
-      s += (i ? ", " : "") + std::to_string(dims_[static_cast<std::size_t>(i)]);
-    return s + (rank_ == 1 ? ",)" : ")");
-  }
-  /// "3,4" as jaxpr types print it inside brackets.
-  std::string csv() const {
-    std::string s;
-    for (int i = 0; i < rank_; ++i)
-      s += (i ? "," : "") + std::to_string(dims_[static_cast<std::size_t>(i)]);
+    std::string s(1, '(');
+    s.append(join(", ")).append(rank_ == 1 ? ",)" : ")");
     return s;
   }
+  /// "3,4" as jaxpr types print it inside brackets.
+  std::string csv() const { return join(","); }
 
  private:
+  std::string join(const char* sep) const {
+    std::string s;
+    for (int i = 0; i < rank_; ++i) {
+      if (i) s.append(sep);
+      s.append(std::to_string(dims_[static_cast<std::size_t>(i)]));
+    }
+    return s;
+  }
   template <class It>
   void assign(It b, It e) {
     if (e - b > kMaxRank)

@@ -80,7 +80,7 @@ class Printer {
       if (!o.is_literal()) used.insert(o.var);
     for (auto it = top.eqns.rbegin(); it != top.eqns.rend(); ++it) {
       for (VarId v : it->out)
-        if (!used.count(v)) names_[Key{&top, v}] = "_";
+        if (!used.count(v)) names_[Key{&top, v}].assign(1, '_');
       for (auto& a : it->in)
         if (!a.is_literal()) used.insert(a.var);
     }
