@@ -1,5 +1,5 @@
 // Every out-of-line definition, compiled once: included by the FUSEJIT_IMPLEMENTATION unit.
-// Backend headers (xsimd now; LLVM and NVRTC later) are reachable from here only.
+// Backend headers (xsimd, LLVM; NVRTC later) are reachable from here only.
 #include "fusejit/ir/shape_rules.ipp"
 #include "fusejit/ir/printer.ipp"
 #include "fusejit/expr/lowering.ipp"
@@ -7,5 +7,9 @@
 #include "fusejit/api/factories.ipp"
 #include "fusejit/api/print.ipp"
 #include "fusejit/api/jit.ipp"
+#include "fusejit/runtime/thread_pool.ipp"
 #include "fusejit/backend/reference/reference_backend.ipp"
+#ifdef FUSEJIT_WITH_LLVM
+#include "fusejit/backend/llvm/llvm_backend.ipp"
+#endif
 #include "fusejit/backend/registry.ipp"

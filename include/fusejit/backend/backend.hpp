@@ -23,6 +23,8 @@ class Executable {
   virtual ~Executable() = default;
   /// inputs are the graph's constvars followed by its invars; returns one Value per outvar.
   virtual std::vector<Value> run(std::span<const Value> inputs) const = 0;
+  /// What was compiled, for inspection (fused graph, generated code); empty if nothing to say.
+  virtual std::string describe() const { return {}; }
 };
 
 class Backend {

@@ -6,6 +6,9 @@
 
 #include "fusejit/backend/backend.hpp"
 #include "fusejit/backend/reference/reference_backend.hpp"
+#ifdef FUSEJIT_WITH_LLVM
+#include "fusejit/backend/llvm/llvm_backend.hpp"
+#endif
 
 namespace fj::backend {
 
@@ -18,8 +21,13 @@ struct Registry {
 
   Registry() {
     add(make_reference_backend());  // one line per backend
+#ifdef FUSEJIT_WITH_LLVM
+    add(make_llvm_backend());
+    current = backends.at("llvm").get();  // the compiling CPU backend is the default
+#else
+    current = backends.at("reference").get();
+#endif
     const char* env = std::getenv("FUSEJIT_BACKEND");
-    current = backends.begin()->second.get();
     if (env && *env) select(env);
   }
   void add(std::unique_ptr<Backend> b) {

@@ -10,12 +10,13 @@ struct CacheStats {
   std::uint64_t traces = 0;        // functions or expressions traced into a graph
   std::uint64_t cache_hits = 0;    // calls served by a per-function or per-expression cache
   std::uint64_t cache_misses = 0;  // calls that had to trace
-  std::uint64_t compiles = 0;      // graphs handed to a backend's compile()
+  std::uint64_t kernel_cache_hits = 0;  // kernels found already compiled (global kernel cache)
+  std::uint64_t compiles = 0;           // kernels (or graphs, on the reference backend) compiled
 };
 
 namespace detail {
 struct StatCounters {
-  std::atomic<std::uint64_t> traces{0}, hits{0}, misses{0}, compiles{0};
+  std::atomic<std::uint64_t> traces{0}, hits{0}, misses{0}, kernel_hits{0}, compiles{0};
   // Bumped by clear_caches(); a cache filled under an older generation empties itself.
   std::atomic<std::uint64_t> generation{0};
 };
@@ -27,7 +28,7 @@ inline StatCounters& stat_counters() {
 
 inline CacheStats cache_stats() {
   auto& c = detail::stat_counters();
-  return {c.traces.load(), c.hits.load(), c.misses.load(), c.compiles.load()};
+  return {c.traces.load(), c.hits.load(), c.misses.load(), c.kernel_hits.load(), c.compiles.load()};
 }
 
 /// Empties every per-function and per-expression cache; the next call of each traces again.
@@ -35,7 +36,8 @@ inline void clear_caches() { detail::stat_counters().generation.fetch_add(1); }
 
 inline std::ostream& operator<<(std::ostream& os, const CacheStats& s) {
   return os << "CacheStats(traces=" << s.traces << ", cache_hits=" << s.cache_hits
-            << ", cache_misses=" << s.cache_misses << ", compiles=" << s.compiles << ")";
+            << ", cache_misses=" << s.cache_misses << ", kernel_cache_hits=" << s.kernel_cache_hits
+            << ", compiles=" << s.compiles << ")";
 }
 
 }  // namespace fj

@@ -1,0 +1,213 @@
+// Kernel code generation: one LLVM function per fused kernel, a row loop around an explicit
+// vector loop and a scalar tail. Extents, strides and constants are parameters, so one
+// compiled function serves every length of the same rank and every value of a constant.
+#pragma once
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Module.h>
+
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "fusejit/backend/llvm/emit_ops.ipp"
+
+namespace fj::backend::llvm_kernel {
+
+/// void kernel(void** buffers /* inputs, then outputs */, const int64_t* iparams /* extents,
+/// then each load's strides */, const int64_t* scalars /* one 8-byte slot per constant */,
+/// int64_t begin, int64_t end /* flat range of the iteration space */)
+using KernelFn = void (*)(void* const*, const std::int64_t*, const std::int64_t*, std::int64_t, std::int64_t);
+
+class KernelBuilder {
+ public:
+  KernelBuilder(const Plan& plan, int lanes, std::string name)
+      : plan_(plan), lanes_(static_cast<unsigned>(lanes)), name_(std::move(name)) {}
+
+  std::pair<std::unique_ptr<llvm::Module>, std::unique_ptr<llvm::LLVMContext>> build(const std::string& cpu,
+                                                                                      const std::string& features) {
+    auto ctx = std::make_unique<llvm::LLVMContext>();
+    auto m = std::make_unique<llvm::Module>(name_, *ctx);
+    llvm::IRBuilder<> b(*ctx);
+    llvm::FastMathFlags fmf;
+    fmf.setAllowContract(true);  // fused multiply-adds; no nnan/ninf: NaN and Inf keep their meaning
+    b.setFastMathFlags(fmf);
+    auto* i64 = b.getInt64Ty();
+    auto* ptr = b.getPtrTy();
+    auto* fty = llvm::FunctionType::get(b.getVoidTy(), {ptr, ptr, ptr, i64, i64}, false);
+    fn_ = llvm::Function::Create(fty, llvm::Function::ExternalLinkage, name_, *m);
+    fn_->addFnAttr("target-cpu", cpu);
+    fn_->addFnAttr("target-features", features);
+    fn_->addFnAttr(llvm::Attribute::NoUnwind);
+    for (unsigned i = 0; i < 3; ++i) fn_->addParamAttr(i, llvm::Attribute::NoAlias);
+    Emitter e{*ctx, b};
+    emit_body(e);
+    return {std::move(m), std::move(ctx)};
+  }
+
+ private:
+  llvm::Value* arg(unsigned i) { return fn_->getArg(i); }
+  llvm::Value* load_i64(llvm::IRBuilder<>& b, llvm::Value* base, std::size_t idx) {
+    return b.CreateLoad(b.getInt64Ty(), b.CreateConstInBoundsGEP1_64(b.getInt64Ty(), base, idx));
+  }
+
+  void emit_body(Emitter& e) {
+    auto& b = e.b;
+    auto* entry = llvm::BasicBlock::Create(e.ctx, "entry", fn_);
+    b.SetInsertPoint(entry);
+    const int r = plan_.rank;
+    const auto n_inputs = static_cast<std::size_t>(plan_.num_inputs);
+    std::vector<llvm::Value*> extents;
+    for (int k = 0; k < r; ++k) extents.push_back(load_i64(b, arg(1), static_cast<std::size_t>(k)));
+    // Constants: loaded once, converted from their 8-byte slots to their dtype.
+    for (std::size_t s = 0; s < plan_.literals.size(); ++s) {
+      const DType d = plan_.literals[s].dtype;
+      llvm::Value* raw = load_i64(b, arg(2), s);
+      llvm::Value* v;
+      if (is_float(d)) v = b.CreateFPTrunc(b.CreateBitCast(raw, b.getDoubleTy()), e.scalar_type(d));
+      else v = b.CreateTrunc(raw, e.scalar_type(d));
+      literal_values_.push_back(v);
+    }
+    // Each load's base pointer and strides along the outer iteration dims.
+    for (std::size_t li = 0; li < plan_.loads.size(); ++li) {
+      const Node& n = plan_.nodes[static_cast<std::size_t>(plan_.loads[li])];
+      load_ptr_.push_back(load_ptr(b, static_cast<std::size_t>(n.input)));
+      std::vector<llvm::Value*> st;
+      for (int k = 0; k + 1 < r; ++k) st.push_back(load_i64(b, arg(1), static_cast<std::size_t>(r) * (li + 1) + k));
+      load_strides_.push_back(st);
+    }
+    for (std::size_t o = 0; o < plan_.outputs.size(); ++o) out_ptr_.push_back(load_ptr(b, n_inputs + o));
+
+    llvm::Value* ncols = extents.back();
+    llvm::Value* begin = arg(3);
+    llvm::Value* end = arg(4);
+    auto* row_head = llvm::BasicBlock::Create(e.ctx, "row", fn_);
+    auto* row_body = llvm::BasicBlock::Create(e.ctx, "row.body", fn_);
+    auto* done = llvm::BasicBlock::Create(e.ctx, "done", fn_);
+    llvm::Value* row0 = b.CreateUDiv(begin, ncols);
+    llvm::Value* col0 = b.CreateURem(begin, ncols);
+    b.CreateBr(row_head);
+
+    b.SetInsertPoint(row_head);
+    auto* pos = b.CreatePHI(b.getInt64Ty(), 2, "pos");
+    auto* row = b.CreatePHI(b.getInt64Ty(), 2, "row");
+    auto* col = b.CreatePHI(b.getInt64Ty(), 2, "col");
+    pos->addIncoming(begin, entry);
+    row->addIncoming(row0, entry);
+    col->addIncoming(col0, entry);
+    b.CreateCondBr(b.CreateICmpSLT(pos, end), row_body, done);
+
+    b.SetInsertPoint(row_body);
+    // The row's multi-index over the outer dims, then each load's offset at the row's start.
+    std::vector<llvm::Value*> idx(static_cast<std::size_t>(std::max(0, r - 1)));
+    llvm::Value* rest = row;
+    for (int k = r - 2; k >= 0; --k) {
+      idx[static_cast<std::size_t>(k)] = b.CreateURem(rest, extents[static_cast<std::size_t>(k)]);
+      rest = b.CreateUDiv(rest, extents[static_cast<std::size_t>(k)]);
+    }
+    row_offset_.clear();
+    broadcast_scalar_.clear();
+    for (std::size_t li = 0; li < plan_.loads.size(); ++li) {
+      llvm::Value* off = b.getInt64(0);
+      for (int k = 0; k + 1 < r; ++k)
+        off = b.CreateAdd(off, b.CreateMul(idx[static_cast<std::size_t>(k)], load_strides_[li][static_cast<std::size_t>(k)]));
+      row_offset_.push_back(off);
+      const Node& n = plan_.nodes[static_cast<std::size_t>(plan_.loads[li])];
+      // A load broadcast along the innermost dim is one scalar per row.
+      broadcast_scalar_.push_back(n.contiguous ? nullptr : load_element(e, n.dtype, load_ptr_[li], off));
+    }
+    llvm::Value* seg = b.CreateSelect(b.CreateICmpSLT(b.CreateSub(ncols, col), b.CreateSub(end, pos)),
+                                      b.CreateSub(ncols, col), b.CreateSub(end, pos));
+    llvm::Value* vec_end = b.CreateSub(seg, b.CreateURem(seg, b.getInt64(lanes_)));
+    counted_loop(e, b.getInt64(0), vec_end, lanes_, [&](llvm::Value* j) { emit_point(e, lanes_, col, pos, j); });
+    counted_loop(e, vec_end, seg, 1, [&](llvm::Value* j) { emit_point(e, 1, col, pos, j); });
+    auto* row_latch = b.GetInsertBlock();
+    pos->addIncoming(b.CreateAdd(pos, seg), row_latch);
+    row->addIncoming(b.CreateAdd(row, b.getInt64(1)), row_latch);
+    col->addIncoming(b.getInt64(0), row_latch);
+    b.CreateBr(row_head);
+
+    b.SetInsertPoint(done);
+    b.CreateRetVoid();
+  }
+
+  llvm::Value* load_ptr(llvm::IRBuilder<>& b, std::size_t i) {
+    return b.CreateLoad(b.getPtrTy(), b.CreateConstInBoundsGEP1_64(b.getPtrTy(), arg(0), i));
+  }
+  llvm::Value* load_element(Emitter& e, DType d, llvm::Value* base, llvm::Value* index) {
+    auto& b = e.b;
+    llvm::Type* mt = e.memory_type(d);
+    llvm::Value* v = b.CreateLoad(mt, b.CreateInBoundsGEP(mt, base, index));
+    return d == DType::bool_ ? b.CreateICmpNE(v, llvm::ConstantInt::get(mt, 0)) : v;
+  }
+
+  // for (j = lo; j < hi; j += step) body(j)
+  void counted_loop(Emitter& e, llvm::Value* lo, llvm::Value* hi, unsigned step,
+                    const std::function<void(llvm::Value*)>& body) {
+    auto& b = e.b;
+    auto* pre = b.GetInsertBlock();
+    auto* head = llvm::BasicBlock::Create(e.ctx, "loop", fn_);
+    auto* bodyb = llvm::BasicBlock::Create(e.ctx, "loop.body", fn_);
+    auto* exit = llvm::BasicBlock::Create(e.ctx, "loop.exit", fn_);
+    b.CreateBr(head);
+    b.SetInsertPoint(head);
+    auto* j = b.CreatePHI(b.getInt64Ty(), 2, "j");
+    j->addIncoming(lo, pre);
+    b.CreateCondBr(b.CreateICmpSLT(j, hi), bodyb, exit);
+    b.SetInsertPoint(bodyb);
+    body(j);
+    j->addIncoming(b.CreateAdd(j, b.getInt64(step)), b.GetInsertBlock());
+    b.CreateBr(head);
+    b.SetInsertPoint(exit);
+  }
+
+  // Computes every node at points [pos + j, pos + j + width) and stores the outputs.
+  void emit_point(Emitter& e, unsigned width, llvm::Value* col, llvm::Value* pos, llvm::Value* j) {
+    auto& b = e.b;
+    e.width = width;
+    std::vector<llvm::Value*> v(plan_.nodes.size());
+    std::size_t li = 0;
+    for (std::size_t k = 0; k < plan_.nodes.size(); ++k) {
+      const Node& n = plan_.nodes[k];
+      if (n.kind == Node::literal) {
+        v[k] = e.splat(literal_values_[static_cast<std::size_t>(n.slot)]);
+      } else if (n.kind == Node::load) {
+        if (!n.contiguous) {
+          v[k] = e.splat(broadcast_scalar_[li]);
+        } else {
+          llvm::Value* index = b.CreateAdd(row_offset_[li], b.CreateAdd(col, j));
+          llvm::Type* mt = e.vec(e.memory_type(n.dtype));
+          llvm::Value* p = b.CreateInBoundsGEP(e.memory_type(n.dtype), load_ptr_[li], index);
+          llvm::Value* x = b.CreateAlignedLoad(mt, p, llvm::Align(size_of(n.dtype)));
+          v[k] = n.dtype == DType::bool_ ? b.CreateICmpNE(x, llvm::Constant::getNullValue(mt)) : x;
+        }
+        ++li;
+      } else {
+        std::vector<llvm::Value*> args;
+        for (int a : n.args) args.push_back(v[static_cast<std::size_t>(a)]);
+        const DType arg_dtype = plan_.nodes[static_cast<std::size_t>(n.args.at(0))].dtype;
+        const DType operand_dtype = n.prim == ir::Prim::select_n
+                                        ? plan_.nodes[static_cast<std::size_t>(n.args.at(1))].dtype
+                                        : arg_dtype;
+        v[k] = kLowerings[static_cast<int>(n.prim)](e, n, args, operand_dtype);
+      }
+    }
+    llvm::Value* flat = b.CreateAdd(pos, j);
+    for (std::size_t o = 0; o < plan_.outputs.size(); ++o) {
+      const DType d = plan_.output_dtypes[o];
+      llvm::Value* x = v[static_cast<std::size_t>(plan_.outputs[o])];
+      llvm::Type* mt = e.vec(e.memory_type(d));
+      if (d == DType::bool_) x = b.CreateZExt(x, mt);
+      llvm::Value* p = b.CreateInBoundsGEP(e.memory_type(d), out_ptr_[o], flat);
+      b.CreateAlignedStore(x, p, llvm::Align(size_of(d)));
+    }
+  }
+
+  const Plan& plan_;
+  unsigned lanes_;
+  std::string name_;
+  llvm::Function* fn_ = nullptr;
+  std::vector<llvm::Value*> literal_values_, load_ptr_, out_ptr_, row_offset_, broadcast_scalar_;
+  std::vector<std::vector<llvm::Value*>> load_strides_;
+};
+
+}  // namespace fj::backend::llvm_kernel

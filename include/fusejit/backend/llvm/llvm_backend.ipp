@@ -1,0 +1,171 @@
+// The LLVM backend: fuses a graph, compiles each kernel once per structure (global kernel cache
+// keyed by an xxHash of its signature and the target), and launches kernels on the thread pool.
+#pragma once
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
+#include <atomic>
+#include <cstdio>
+#include <cstring>
+#include <mutex>
+#include <unordered_map>
+
+#include "fusejit/backend/llvm/codegen.ipp"
+#include "fusejit/backend/llvm/llvm_backend.hpp"
+#include "fusejit/backend/llvm/orc_session.ipp"
+#include "fusejit/ir/passes/fuse.hpp"
+#include "fusejit/ir/printer.hpp"
+#include "fusejit/runtime/cache_stats.hpp"
+#include "fusejit/runtime/thread_pool.hpp"
+
+namespace fj::backend {
+
+namespace llvm_kernel {
+
+struct CompiledKernel {
+  KernelFn fn;
+  std::string signature;
+  std::string ir;  // optimized LLVM IR, for lower().as_text()
+};
+
+/// Process-wide: maps a kernel's structure and the target to its compiled function.
+class KernelCache {
+ public:
+  static KernelCache& get() {
+    static KernelCache c;
+    return c;
+  }
+  std::shared_ptr<const CompiledKernel> kernel(const Plan& plan) {
+    OrcSession& session = OrcSession::get();
+    const std::string key = session.target() + "\n" + plan.signature;
+    const std::uint64_t h = XXH3_64bits(key.data(), key.size());
+    auto& stats = detail::stat_counters();
+    std::lock_guard lock(mu_);  // held while compiling, so a kernel is compiled once
+    for (auto& k : map_[h])
+      if (k->signature == key) {
+        stats.kernel_hits.fetch_add(1, std::memory_order_relaxed);
+        return k;
+      }
+    char name[64];
+    std::snprintf(name, sizeof name, "fj_kernel_%016llx_%zu", static_cast<unsigned long long>(h), map_[h].size());
+    KernelBuilder kb(plan, session.lanes(), name);
+    auto [module, ctx] = kb.build(session.cpu(), session.features());
+    auto [addr, ir] = session.load(std::move(module), std::move(ctx), name);
+    auto k = std::make_shared<CompiledKernel>(CompiledKernel{reinterpret_cast<KernelFn>(addr), key, std::move(ir)});
+    stats.compiles.fetch_add(1, std::memory_order_relaxed);
+    map_[h].push_back(k);
+    return k;
+  }
+
+ private:
+  std::mutex mu_;
+  std::unordered_map<std::uint64_t, std::vector<std::shared_ptr<const CompiledKernel>>> map_;
+};
+
+/// One kernel call of an executable, with every parameter computed at compile time.
+struct Launch {
+  std::shared_ptr<const CompiledKernel> kernel;
+  std::vector<ir::VarId> inputs, outputs;  // top-level vars of the fused graph
+  std::vector<ir::Aval> out_avals;
+  std::vector<std::int64_t> iparams;  // extents, then each load's strides
+  std::vector<std::int64_t> scalars;  // constants, one 8-byte slot each
+  std::int64_t size = 0;
+};
+
+inline Launch make_launch(const ir::Eqn& e) {
+  const ir::Graph& sub = *e.params.get<ir::GraphPtr>("jaxpr");
+  const Plan plan = Planner(sub).run();
+  Launch l;
+  l.kernel = KernelCache::get().kernel(plan);
+  for (auto& a : e.in) l.inputs.push_back(a.var);
+  l.outputs = e.out;
+  for (auto& o : sub.outvars) l.out_avals.push_back(sub.aval(o));
+  const Shape& s = l.out_avals.at(0).shape;
+  l.size = s.size();
+  for (int k = 0; k < plan.rank; ++k) l.iparams.push_back(k < s.rank() ? s[k] : 1);
+  for (int id : plan.loads) {
+    const Node& n = plan.nodes[static_cast<std::size_t>(id)];
+    const Shape& in = sub.aval(sub.invars[static_cast<std::size_t>(n.input)]).shape;
+    const auto st = row_major_strides(in);
+    std::vector<std::int64_t> strides(static_cast<std::size_t>(plan.rank), 0);
+    for (std::size_t d = 0; d < n.map.size(); ++d)
+      if (n.map[d] >= 0) strides[static_cast<std::size_t>(n.map[d])] += st[d];
+    l.iparams.insert(l.iparams.end(), strides.begin(), strides.end());
+  }
+  for (const ir::Literal& lit : plan.literals) {
+    std::int64_t slot = lit.i;
+    if (is_float(lit.dtype)) std::memcpy(&slot, &lit.f, sizeof slot);
+    l.scalars.push_back(slot);
+  }
+  return l;
+}
+
+inline Value literal_value(const ir::Literal& lit) {
+  auto buf = runtime::allocate(size_of(lit.dtype));
+  visit_dtype(lit.dtype, [&](auto x) {
+    using T = decltype(x);
+    *static_cast<T*>(buf->data) = is_float(lit.dtype) ? static_cast<T>(lit.f) : static_cast<T>(lit.i);
+  });
+  return {std::move(buf), ir::Aval{lit.dtype, Shape{}, lit.weak}};
+}
+
+class LlvmExecutable final : public Executable {
+ public:
+  explicit LlvmExecutable(ir::GraphPtr fused) : fused_(std::move(fused)) {
+    for (auto& e : fused_->eqns) launches_.push_back(make_launch(e));
+  }
+
+  std::vector<Value> run(std::span<const Value> inputs) const override {
+    const ir::Graph& g = *fused_;
+    std::vector<Value> env(g.avals.size());
+    std::size_t next = 0;
+    for (ir::VarId v : g.constvars) env[static_cast<std::size_t>(v)] = inputs[next++];
+    for (ir::VarId v : g.invars) env[static_cast<std::size_t>(v)] = inputs[next++];
+    std::vector<void*> bufs;
+    for (const Launch& l : launches_) {
+      bufs.clear();
+      for (ir::VarId v : l.inputs) bufs.push_back(env[static_cast<std::size_t>(v)].buf->data);
+      for (std::size_t o = 0; o < l.outputs.size(); ++o) {
+        const ir::Aval& av = l.out_avals[o];
+        auto buf = runtime::allocate(static_cast<std::size_t>(l.size) * size_of(av.dtype));
+        bufs.push_back(buf->data);
+        env[static_cast<std::size_t>(l.outputs[o])] = {std::move(buf), av};
+      }
+      KernelFn fn = l.kernel->fn;
+      void* const* b = bufs.data();
+      const std::int64_t* ip = l.iparams.data();
+      const std::int64_t* sc = l.scalars.data();
+      // Small kernels run on the calling thread; big ones split into vector-aligned chunks.
+      runtime::parallel_for(l.size, std::int64_t{1} << 15, 64, [&](std::int64_t lo, std::int64_t hi) { fn(b, ip, sc, lo, hi); });
+    }
+    std::vector<Value> out;
+    for (auto& o : g.outvars) out.push_back(o.is_literal() ? literal_value(o.lit) : env[static_cast<std::size_t>(o.var)]);
+    return out;
+  }
+
+  std::string describe() const override {
+    std::string s = "# fused graph\n" + ir::print_jaxpr(*fused_) + "\n";
+    for (std::size_t k = 0; k < launches_.size(); ++k) s += "\n# kernel " + std::to_string(k) + "\n" + launches_[k].kernel->ir;
+    return s;
+  }
+
+ private:
+  ir::GraphPtr fused_;
+  std::vector<Launch> launches_;
+};
+
+}  // namespace llvm_kernel
+
+class LlvmBackend final : public Backend {
+ public:
+  std::string_view name() const override { return "llvm"; }
+  bool supports(ir::Prim p) const override { return p != ir::Prim::jit && p != ir::Prim::fused; }
+  std::shared_ptr<const Executable> compile(const ir::GraphPtr& graph) override {
+    auto fused = std::make_shared<const ir::Graph>(ir::fuse(*graph));
+    return std::make_shared<llvm_kernel::LlvmExecutable>(std::move(fused));
+  }
+};
+
+std::unique_ptr<Backend> make_llvm_backend() { return std::make_unique<LlvmBackend>(); }
+
+}  // namespace fj::backend

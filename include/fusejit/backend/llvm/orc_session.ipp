@@ -1,0 +1,104 @@
+// The process-wide ORC session: created on first use, tuned for the host CPU, thread-safe.
+#pragma once
+#include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
+#include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
+#include <llvm/ExecutionEngine/Orc/LLJIT.h>
+#include <llvm/ExecutionEngine/Orc/ThreadSafeModule.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+#include <llvm/IR/Verifier.h>
+#include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/TargetSelect.h>
+#include <llvm/Support/raw_ostream.h>
+#include <llvm/Target/TargetMachine.h>
+#include <llvm/TargetParser/Host.h>
+
+#include <mutex>
+#include <string>
+
+#include "fusejit/core/error.hpp"
+
+namespace fj::backend::llvm_kernel {
+
+inline std::string llvm_error_text(llvm::Error e) { return llvm::toString(std::move(e)); }
+
+class OrcSession {
+ public:
+  /// The session, created once per process on first use.
+  static OrcSession& get() {
+    static OrcSession session;  // C++ guarantees one thread-safe initialization
+    return session;
+  }
+
+  const std::string& cpu() const { return cpu_; }
+  const std::string& features() const { return features_; }
+  /// 32-bit lanes in one native vector register: 16 with AVX-512, 8 with AVX, else 4.
+  int lanes() const { return lanes_; }
+  std::string target() const { return triple_ + " " + cpu_ + " " + features_; }
+
+  /// Verifies, optimizes (O3) and loads a module; returns the address of `fn` and the
+  /// optimized IR text. Failures raise fj::CompileError with LLVM's message.
+  std::pair<void*, std::string> load(std::unique_ptr<llvm::Module> m, std::unique_ptr<llvm::LLVMContext> ctx,
+                                     const std::string& fn) {
+    std::lock_guard lock(mu_);  // compiles are rare; one at a time keeps LLVM's shared state safe
+    std::string verify_log;
+    llvm::raw_string_ostream vs(verify_log);
+    if (llvm::verifyModule(*m, &vs)) throw CompileError("llvm backend: invalid kernel IR: " + vs.str());
+    m->setDataLayout(jit_->getDataLayout());
+    m->setTargetTriple(triple_);
+    optimize(*m);
+    std::string text;
+    llvm::raw_string_ostream ts(text);
+    m->print(ts, nullptr);
+    if (auto err = jit_->addIRModule(llvm::orc::ThreadSafeModule(std::move(m), std::move(ctx))))
+      throw CompileError("llvm backend: adding the kernel module failed: " + llvm_error_text(std::move(err)));
+    auto sym = jit_->lookup(fn);
+    if (!sym) throw CompileError("llvm backend: kernel symbol lookup failed: " + llvm_error_text(sym.takeError()));
+    return {sym->toPtr<void*>(), ts.str()};
+  }
+
+ private:
+  OrcSession() {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+    auto jtmb = llvm::orc::JITTargetMachineBuilder::detectHost();
+    if (!jtmb) throw CompileError("llvm backend: cannot detect the host: " + llvm_error_text(jtmb.takeError()));
+    jtmb->setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
+    cpu_ = jtmb->getCPU();
+    features_ = jtmb->getFeatures().getString();
+    triple_ = jtmb->getTargetTriple().str();
+    lanes_ = features_.find("+avx512f") != std::string::npos ? 16 : features_.find("+avx") != std::string::npos ? 8 : 4;
+    auto tm = jtmb->createTargetMachine();
+    if (!tm) throw CompileError("llvm backend: no target machine: " + llvm_error_text(tm.takeError()));
+    tm_ = std::move(*tm);
+    auto jit = llvm::orc::LLJITBuilder().setJITTargetMachineBuilder(std::move(*jtmb)).create();
+    if (!jit) throw CompileError("llvm backend: cannot create the ORC JIT: " + llvm_error_text(jit.takeError()));
+    jit_ = std::move(*jit);
+    // Kernels may call libm (fmod for float remainders) from the host process.
+    auto gen = llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(jit_->getDataLayout().getGlobalPrefix());
+    if (!gen) throw CompileError("llvm backend: " + llvm_error_text(gen.takeError()));
+    jit_->getMainJITDylib().addGenerator(std::move(*gen));
+  }
+
+  void optimize(llvm::Module& m) {
+    llvm::LoopAnalysisManager lam;
+    llvm::FunctionAnalysisManager fam;
+    llvm::CGSCCAnalysisManager cgam;
+    llvm::ModuleAnalysisManager mam;
+    llvm::PassBuilder pb(tm_.get());
+    pb.registerModuleAnalyses(mam);
+    pb.registerCGSCCAnalyses(cgam);
+    pb.registerFunctionAnalyses(fam);
+    pb.registerLoopAnalyses(lam);
+    pb.crossRegisterProxies(lam, fam, cgam, mam);
+    pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3).run(m, mam);
+  }
+
+  std::unique_ptr<llvm::orc::LLJIT> jit_;
+  std::unique_ptr<llvm::TargetMachine> tm_;
+  std::string cpu_, features_, triple_;
+  int lanes_ = 4;
+  std::mutex mu_;
+};
+
+}  // namespace fj::backend::llvm_kernel

@@ -1,0 +1,76 @@
+// Fusion: partitions a graph into `fused` kernels, one per output shape. Every primitive in the
+// table today is elementwise (or a broadcast index map), so a kernel recomputes whatever its
+// outputs need and no intermediate is ever written to memory.
+#pragma once
+#include <algorithm>
+#include <map>
+#include <vector>
+
+#include "fusejit/ir/passes/inline_jit.hpp"
+
+namespace fj::ir {
+
+/// The graph with `jit` inlined and its equations grouped into `fused[jaxpr=...]` equations.
+/// Top-level inputs and outputs keep their var ids' meaning; outputs that are inputs or
+/// literals need no kernel.
+inline Graph fuse(const Graph& original) {
+  const Graph g = inline_jit(original);
+  std::vector<int> producer(g.avals.size(), -1);
+  for (std::size_t k = 0; k < g.eqns.size(); ++k)
+    for (VarId v : g.eqns[k].out) producer[static_cast<std::size_t>(v)] = static_cast<int>(k);
+
+  // Outputs computed by equations, grouped by shape in order of first appearance.
+  std::vector<std::vector<VarId>> groups;
+  std::vector<VarId> seen;
+  for (auto& o : g.outvars) {
+    if (o.is_literal() || producer[static_cast<std::size_t>(o.var)] < 0) continue;
+    if (std::find(seen.begin(), seen.end(), o.var) != seen.end()) continue;
+    seen.push_back(o.var);
+    auto it = std::find_if(groups.begin(), groups.end(), [&](auto& grp) { return g.aval(grp[0]).shape == g.aval(o.var).shape; });
+    if (it == groups.end()) groups.push_back({o.var});
+    else it->push_back(o.var);
+  }
+
+  Graph out;
+  out.avals = g.avals;
+  out.constvars = g.constvars;
+  out.invars = g.invars;
+  out.outvars = g.outvars;
+  for (auto& grp : groups) {
+    // Backward slice: the equations this group's outputs need.
+    std::vector<bool> needed(g.eqns.size(), false), live(g.avals.size(), false);
+    for (VarId v : grp) live[static_cast<std::size_t>(v)] = true;
+    for (int k = static_cast<int>(g.eqns.size()) - 1; k >= 0; --k) {
+      const Eqn& e = g.eqns[static_cast<std::size_t>(k)];
+      if (std::none_of(e.out.begin(), e.out.end(), [&](VarId v) { return live[static_cast<std::size_t>(v)]; })) continue;
+      needed[static_cast<std::size_t>(k)] = true;
+      for (auto& a : e.in)
+        if (!a.is_literal()) live[static_cast<std::size_t>(a.var)] = true;
+    }
+    Graph sub;
+    std::map<VarId, VarId> remap;
+    std::vector<Atom> kernel_in;
+    for (std::size_t v = 0; v < g.avals.size(); ++v)
+      if (live[v] && producer[v] < 0) {
+        remap[static_cast<VarId>(v)] = sub.new_var(g.avals[v]);
+        sub.invars.push_back(remap[static_cast<VarId>(v)]);
+        kernel_in.push_back(Atom::of_var(static_cast<VarId>(v)));
+      }
+    auto sub_atom = [&](const Atom& a) { return a.is_literal() ? a : Atom::of_var(remap.at(a.var)); };
+    for (std::size_t k = 0; k < g.eqns.size(); ++k) {
+      if (!needed[k]) continue;
+      const Eqn& e = g.eqns[k];
+      Eqn n{e.prim, {}, {}, e.params};
+      for (auto& a : e.in) n.in.push_back(sub_atom(a));
+      for (VarId v : e.out) n.out.push_back(remap[v] = sub.new_var(g.aval(v)));
+      sub.eqns.push_back(std::move(n));
+    }
+    for (VarId v : grp) sub.outvars.push_back(Atom::of_var(remap.at(v)));
+    Params p;
+    p.items.push_back({"jaxpr", std::make_shared<const Graph>(std::move(sub)), true});
+    out.eqns.push_back(Eqn{Prim::fused, std::move(kernel_in), grp, std::move(p)});
+  }
+  return out;
+}
+
+}  // namespace fj::ir
