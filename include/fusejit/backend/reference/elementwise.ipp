@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <string>
+#include <string_view>
 #include <tuple>
 
 #include <xsimd/xsimd.hpp>
@@ -25,7 +27,8 @@ struct Operand {
 
 /// Classifies an operand given its element strides over the output's dimensions.
 template <class T>
-Operand<T> make_operand(const T* data, std::int64_t operand_size, const Shape& out, const Strides& strides) {
+Operand<T> make_operand(const T* data, std::int64_t operand_size, const Shape& out,
+                        const Strides& strides) {
   Operand<T> op{data, Access::strided, strides};
   if (operand_size == 1) {
     op.access = Access::scalar;
@@ -34,23 +37,29 @@ Operand<T> make_operand(const T* data, std::int64_t operand_size, const Shape& o
   const Strides dense = row_major_strides(out);
   bool contiguous = operand_size == out.size();
   for (int d = 0; d < out.rank() && contiguous; ++d)
-    if (out[d] != 1 && strides[static_cast<std::size_t>(d)] != dense[static_cast<std::size_t>(d)]) contiguous = false;
+    if (out[d] != 1 && strides[static_cast<std::size_t>(d)] != dense[static_cast<std::size_t>(d)])
+      contiguous = false;
   if (contiguous) op.access = Access::contiguous;
   return op;
 }
 
 /// An elementwise operand: rank 0, or the output's rank with extents equal or 1 (lax's rule).
 template <class T>
-Operand<T> broadcast_operand(const T* data, const Shape& shape, const Shape& out, std::string_view prim) {
-  if (shape.size() == 1 || shape == out) return make_operand(data, shape.size(), out, row_major_strides(out));
+Operand<T> broadcast_operand(const T* data, const Shape& shape, const Shape& out,
+                             std::string_view prim) {
+  if (shape.size() == 1 || shape == out)
+    return make_operand(data, shape.size(), out, row_major_strides(out));
   if (shape.rank() != out.rank())
-    throw ShapeError(std::string(prim) + ": operand shape " + shape.str() + " does not broadcast to " + out.str());
+    throw ShapeError(std::string(prim) + ": operand shape " + shape.str() +
+                     " does not broadcast to " + out.str());
   Strides st = row_major_strides(shape);
   for (int d = 0; d < out.rank(); ++d) {
     auto& s = st[static_cast<std::size_t>(d)];
-    if (shape[d] == 1) s = 0;
+    if (shape[d] == 1)
+      s = 0;
     else if (shape[d] != out[d])
-      throw ShapeError(std::string(prim) + ": operand shape " + shape.str() + " does not broadcast to " + out.str());
+      throw ShapeError(std::string(prim) + ": operand shape " + shape.str() +
+                       " does not broadcast to " + out.str());
   }
   return make_operand(data, shape.size(), out, st);
 }
@@ -99,9 +108,12 @@ struct Stream {
   }
   const T* at(const Shape& out, std::int64_t start, std::int64_t n) {
     switch (op.access) {
-      case Access::contiguous: return op.data + start;
-      case Access::scalar: return buf.data();
-      case Access::strided: break;
+      case Access::contiguous:
+        return op.data + start;
+      case Access::scalar:
+        return buf.data();
+      case Access::strided:
+        break;
     }
     gather(op, out, start, n, buf.data());
     return buf.data();
@@ -110,7 +122,8 @@ struct Stream {
 
 /// Runs kernel(n, out, in...) over the whole output, chunked when any operand is not dense.
 template <class Out, class Kernel, class... Ins>
-void for_each_chunk(const Shape& out_shape, Out* out, const Kernel& kernel, const Operand<Ins>&... ins) {
+void for_each_chunk(const Shape& out_shape, Out* out, const Kernel& kernel,
+                    const Operand<Ins>&... ins) {
   const std::int64_t n = out_shape.size();
   if (n == 0) return;
   if (((ins.access == Access::contiguous) && ...)) {

@@ -1,4 +1,4 @@
-// Vectorized f32/f64 math for the reference backend: xsimd 8.1, with the edges it gets wrong patched.
+// Vectorized f32/f64 math over xsimd 8.1, with the edge cases xsimd gets wrong patched.
 #pragma once
 #include <cmath>
 #include <cstddef>
@@ -14,26 +14,31 @@ using batch = xsimd::batch<T>;
 
 // Recomputes the lanes selected by `mask` with the C library's scalar function. Used where
 // xsimd's polynomial is wrong on a narrow edge of the domain; those lanes are rare, so the
-// scalar fallback costs nothing on ordinary data and keeps the oracle accurate everywhere.
+// scalar fallback is kept out of line and the common path pays one movemask per batch.
 template <class T, class F>
-batch<T> patch_lanes(batch<T> r, const xsimd::batch_bool<T>& mask, const batch<T>& x, F scalar) {
-  if (!xsimd::any(mask)) return r;
+[[gnu::noinline]] batch<T> patch_lanes_slow(batch<T> r, const batch<T>& mask_bits,
+                                            const batch<T>& x, F scalar) {
   constexpr std::size_t n = batch<T>::size;
-  alignas(64) T xs[n], rs[n];
+  alignas(64) T xs[n], rs[n], ms[n];
   x.store_aligned(xs);
   r.store_aligned(rs);
-  const auto m = batch<T>(xsimd::select(mask, batch<T>(T(1)), batch<T>(T(0))));
-  alignas(64) T ms[n];
-  m.store_aligned(ms);
+  mask_bits.store_aligned(ms);
   for (std::size_t i = 0; i < n; ++i)
     if (ms[i] != T(0)) rs[i] = scalar(xs[i]);
   return batch<T>::load_aligned(rs);
+}
+template <class T, class F>
+[[gnu::always_inline]] inline batch<T> patch_lanes(const batch<T>& r,
+                                                   const xsimd::batch_bool<T>& mask,
+                                                   const batch<T>& x, F scalar) {
+  if (!xsimd::any(mask)) return r;
+  return patch_lanes_slow(r, xsimd::select(mask, batch<T>(T(1)), batch<T>(T(0))), x, scalar);
 }
 
 // xsimd builds 2^k straight into the exponent field: it returns inf from about 88.38 (f32) /
 // 709.09 (f64), below the true overflow point, and 0 where the result is subnormal.
 template <class T>
-batch<T> exp(const batch<T>& x) {
+[[gnu::always_inline]] inline batch<T> exp(const batch<T>& x) {
   const batch<T> edge(std::is_same_v<T, float> ? T(87) : T(708));
   return patch_lanes(xsimd::exp(x), xsimd::abs(x) > edge, x, [](T v) { return std::exp(v); });
 }
@@ -41,33 +46,39 @@ batch<T> exp(const batch<T>& x) {
 // Same overflow edge as exp; the low side is fine (expm1 saturates to -1 long before).
 // xsimd also turns expm1(-0) and log1p(-0) into +0; both functions are odd at 0.
 template <class T>
-batch<T> expm1(const batch<T>& x) {
+[[gnu::always_inline]] inline batch<T> expm1(const batch<T>& x) {
   const batch<T> edge(std::is_same_v<T, float> ? T(87) : T(708));
   const batch<T> r = patch_lanes(xsimd::expm1(x), x > edge, x, [](T v) { return std::expm1(v); });
   return xsimd::select(x == batch<T>(T(0)), x, r);
 }
 template <class T>
-batch<T> log1p(const batch<T>& x) {
+[[gnu::always_inline]] inline batch<T> log1p(const batch<T>& x) {
   return xsimd::select(x == batch<T>(T(0)), x, xsimd::log1p(x));
 }
 
 // xsimd's f64 log does not normalize subnormal inputs (log(1e-310) comes out as -746.5).
 template <class T>
-batch<T> log(const batch<T>& x) {
+[[gnu::always_inline]] inline batch<T> log(const batch<T>& x) {
   const auto tiny = (x > batch<T>(T(0))) && (x < batch<T>(std::numeric_limits<T>::min()));
   return patch_lanes(xsimd::log(x), tiny, x, [](T v) { return std::log(v); });
 }
 
+// Flips the sign bit: on some targets xsimd's unary minus is 0 - x, which maps +0 to +0.
+template <class T>
+[[gnu::always_inline]] inline batch<T> neg(const batch<T>& x) {
+  return x ^ batch<T>(T(-0.0));
+}
+
 // The rsqrt instruction is a 12-bit approximation; the oracle needs the accurate value.
 template <class T>
-batch<T> rsqrt(const batch<T>& x) {
+[[gnu::always_inline]] inline batch<T> rsqrt(const batch<T>& x) {
   return batch<T>(T(1)) / xsimd::sqrt(x);
 }
 
 // 1/(1+exp(-x)) overflows exp for very negative x and then loses the tiny result; evaluating
 // exp(-|x|) only ever underflows, and e/(1+e) keeps full relative precision on the left tail.
 template <class T>
-batch<T> logistic(const batch<T>& x) {
+[[gnu::always_inline]] inline batch<T> logistic(const batch<T>& x) {
   const batch<T> one(T(1));
   const batch<T> e = exp(-xsimd::abs(x));
   const batch<T> d = one + e;
@@ -76,7 +87,7 @@ batch<T> logistic(const batch<T>& x) {
 
 // lax.sign keeps the sign of zero and passes NaN through, so the fallback lane is x itself.
 template <class T>
-batch<T> sign(const batch<T>& x) {
+[[gnu::always_inline]] inline batch<T> sign(const batch<T>& x) {
   const batch<T> zero(T(0));
   return xsimd::select(x > zero, batch<T>(T(1)), xsimd::select(x < zero, batch<T>(T(-1)), x));
 }
@@ -84,21 +95,21 @@ batch<T> sign(const batch<T>& x) {
 // xsimd's floor/ceil go through trunc and lose the sign of zero (ceil(-0.5) gives +0); the
 // result always has the operand's sign, so copying it back is exact.
 template <class T>
-batch<T> floor(const batch<T>& x) {
+[[gnu::always_inline]] inline batch<T> floor(const batch<T>& x) {
   return xsimd::copysign(xsimd::floor(x), x);
 }
 template <class T>
-batch<T> ceil(const batch<T>& x) {
+[[gnu::always_inline]] inline batch<T> ceil(const batch<T>& x) {
   return xsimd::copysign(xsimd::ceil(x), x);
 }
 
 // lax.max/min propagate NaN from either side, unlike std::max and the SSE max instruction.
 template <class T>
-batch<T> max(const batch<T>& a, const batch<T>& b) {
+[[gnu::always_inline]] inline batch<T> max(const batch<T>& a, const batch<T>& b) {
   return xsimd::select(xsimd::isnan(a), a, xsimd::select(a > b, a, b));
 }
 template <class T>
-batch<T> min(const batch<T>& a, const batch<T>& b) {
+[[gnu::always_inline]] inline batch<T> min(const batch<T>& a, const batch<T>& b) {
   return xsimd::select(xsimd::isnan(a), a, xsimd::select(a < b, a, b));
 }
 

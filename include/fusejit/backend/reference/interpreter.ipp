@@ -27,13 +27,13 @@ inline Value literal_value(const ir::Literal& lit) {
 
 class Plan;
 
-/// One equation, resolved: its kernel (or sub-plan for jit) and its operands.
+/// One equation, resolved: its kernel (or the sub-plan of a jit / fused call) and its operands.
 struct Step {
   const ir::Eqn* eqn = nullptr;
   EqnFn fn = nullptr;
   std::unique_ptr<const Plan> sub;
-  std::vector<ir::VarId> vars;   // per operand; -1 where the operand is a literal
-  std::vector<Value> literals;   // per operand; materialized once here, read-only afterwards
+  std::vector<ir::VarId> vars;     // per operand; -1 where the operand is a literal
+  std::vector<Value> literals;     // per operand; materialized once here, read-only afterwards
   std::vector<ir::VarId> release;  // vars whose last use is this step: freed right after it
 };
 
@@ -53,7 +53,8 @@ class Plan {
       if (a.is_literal()) return;
       check_var(a.var);
       if (!defined[static_cast<std::size_t>(a.var)])
-        throw ValueError("reference backend: variable " + std::to_string(a.var) + " is used before it is assigned");
+        throw ValueError("reference backend: variable " + std::to_string(a.var) +
+                         " is used before it is assigned");
     };
     for (ir::VarId v : g.constvars) define(v);
     for (ir::VarId v : g.invars) define(v);
@@ -81,13 +82,15 @@ class Plan {
         s.vars.push_back(a.is_literal() ? -1 : a.var);
         s.literals.push_back(a.is_literal() ? literal_value(a.lit) : Value{});
       }
-      if (e.prim == ir::Prim::jit) s.sub = compile_jit(e);
-      else s.fn = resolve(g, e);
+      s.fn = resolve(g, e);
+      if (!s.fn) s.sub = compile_call(e);
       for (const ir::Atom& a : e.in)
-        if (!a.is_literal() && last_use[static_cast<std::size_t>(a.var)] == static_cast<std::ptrdiff_t>(k))
+        if (!a.is_literal() &&
+            last_use[static_cast<std::size_t>(a.var)] == static_cast<std::ptrdiff_t>(k))
           s.release.push_back(a.var);
       for (ir::VarId v : e.out)
-        if (last_use[static_cast<std::size_t>(v)] < static_cast<std::ptrdiff_t>(k)) s.release.push_back(v);
+        if (last_use[static_cast<std::size_t>(v)] < static_cast<std::ptrdiff_t>(k))
+          s.release.push_back(v);
       steps_.push_back(std::move(s));
     }
     for (const ir::Atom& a : g.outvars) use(a);
@@ -97,11 +100,12 @@ class Plan {
     const ir::Graph& g = *graph_;
     const std::size_t n_in = g.constvars.size() + g.invars.size();
     if (inputs.size() != n_in)
-      throw ValueError("reference backend: graph takes " + std::to_string(n_in) + " inputs (constvars then invars), got " +
-                       std::to_string(inputs.size()));
+      throw ValueError("reference backend: graph takes " + std::to_string(n_in) +
+                       " inputs (constvars then invars), got " + std::to_string(inputs.size()));
     std::vector<Value> env(g.avals.size());
     for (std::size_t k = 0; k < n_in; ++k) {
-      const ir::VarId v = k < g.constvars.size() ? g.constvars[k] : g.invars[k - g.constvars.size()];
+      const ir::VarId v =
+          k < g.constvars.size() ? g.constvars[k] : g.invars[k - g.constvars.size()];
       env[static_cast<std::size_t>(v)] = bind_input(inputs[k], g.aval(v), k);
     }
 
@@ -116,17 +120,20 @@ class Plan {
         for (std::size_t i = 0; i < e.out.size(); ++i) out[i].aval = g.aval(e.out[i]);
       } else {
         out.clear();
-        for (ir::VarId v : e.out) out.push_back(Value{runtime::allocate(bytes_of(g.aval(v))), g.aval(v)});
+        for (ir::VarId v : e.out)
+          out.push_back(Value{runtime::allocate(bytes_of(g.aval(v))), g.aval(v)});
         s.fn(e, in.data(), out.data());
       }
-      for (std::size_t i = 0; i < e.out.size(); ++i) env[static_cast<std::size_t>(e.out[i])] = std::move(out[i]);
+      for (std::size_t i = 0; i < e.out.size(); ++i)
+        env[static_cast<std::size_t>(e.out[i])] = std::move(out[i]);
       for (ir::VarId v : s.release) env[static_cast<std::size_t>(v)].buf.reset();
     }
 
     std::vector<Value> results;
     results.reserve(g.outvars.size());
     for (const ir::Atom& a : g.outvars)
-      results.push_back(a.is_literal() ? literal_value(a.lit) : env[static_cast<std::size_t>(a.var)]);
+      results.push_back(a.is_literal() ? literal_value(a.lit)
+                                       : env[static_cast<std::size_t>(a.var)]);
     return results;
   }
 
@@ -136,35 +143,46 @@ class Plan {
       throw ValueError("reference backend: variable id " + std::to_string(v) + " has no aval");
   }
 
-  std::unique_ptr<const Plan> compile_jit(const ir::Eqn& e) const {
+  std::unique_ptr<const Plan> compile_call(const ir::Eqn& e) const {
     const ir::GraphPtr& sub = require_param<ir::GraphPtr>(e, "jaxpr");
-    if (!sub) throw ValueError("jit: null jaxpr");
-    if (!sub->constvars.empty()) throw ValueError("jit: the reference backend runs sub-graphs without constvars only");
+    const std::string what(ir::name(e.prim));
+    if (!sub) throw ValueError(what + ": null jaxpr");
+    if (!sub->constvars.empty())
+      throw ValueError(what + ": the reference backend runs sub-graphs without constvars only");
     if (sub->invars.size() != e.in.size() || sub->outvars.size() != e.out.size())
-      throw ValueError("jit: sub-graph takes " + std::to_string(sub->invars.size()) + " operands and gives " +
-                       std::to_string(sub->outvars.size()) + " results; the equation has " +
-                       std::to_string(e.in.size()) + " and " + std::to_string(e.out.size()));
+      throw ValueError(what + ": sub-graph takes " + std::to_string(sub->invars.size()) +
+                       " operands and gives " + std::to_string(sub->outvars.size()) +
+                       " results; the equation has " + std::to_string(e.in.size()) + " and " +
+                       std::to_string(e.out.size()));
+    auto plan = std::make_unique<const Plan>(sub);  // validates the sub-graph's var ids first
+    for (std::size_t i = 0; i < e.in.size(); ++i) {
+      const ir::Aval mine = graph_->aval(e.in[i]), theirs = sub->aval(sub->invars[i]);
+      if (mine.dtype != theirs.dtype || !(mine.shape == theirs.shape))
+        throw ValueError(what + ": operand " + std::to_string(i) + " is " + mine.str() +
+                         " but the sub-graph takes " + theirs.str());
+    }
     for (std::size_t i = 0; i < e.out.size(); ++i) {
       const ir::Aval& mine = graph_->aval(e.out[i]);
       const ir::Aval theirs = sub->aval(sub->outvars[i]);
       if (mine.dtype != theirs.dtype || !(mine.shape == theirs.shape))
-        throw ValueError("jit: result " + std::to_string(i) + " is " + theirs.str() + " but the equation expects " +
-                         mine.str());
+        throw ValueError(what + ": result " + std::to_string(i) + " is " + theirs.str() +
+                         " but the equation expects " + mine.str());
     }
-    return std::make_unique<const Plan>(sub);
+    return plan;
   }
 
   static Value bind_input(const Value& v, const ir::Aval& want, std::size_t k) {
     if (v.aval.dtype != want.dtype)
-      throw DTypeError("reference backend: input " + std::to_string(k) + " is " + v.aval.str() + ", the graph expects " +
-                       want.str());
+      throw DTypeError("reference backend: input " + std::to_string(k) + " is " + v.aval.str() +
+                       ", the graph expects " + want.str());
     if (!(v.aval.shape == want.shape))
-      throw ShapeError("reference backend: input " + std::to_string(k) + " is " + v.aval.str() + ", the graph expects " +
-                       want.str());
+      throw ShapeError("reference backend: input " + std::to_string(k) + " is " + v.aval.str() +
+                       ", the graph expects " + want.str());
     const std::size_t need = bytes_of(want);
     if (need > 0 && (!v.buf || !v.buf->data || v.buf->bytes < need))
-      throw ValueError("reference backend: input " + std::to_string(k) + " (" + want.str() + ") has a buffer of " +
-                       std::to_string(v.buf ? v.buf->bytes : 0) + " bytes, needs " + std::to_string(need));
+      throw ValueError("reference backend: input " + std::to_string(k) + " (" + want.str() +
+                       ") has a buffer of " + std::to_string(v.buf ? v.buf->bytes : 0) +
+                       " bytes, needs " + std::to_string(need));
     return Value{v.buf, want};
   }
 

@@ -28,12 +28,14 @@ T* data_of(Value& v) {
 
 template <class Op>
 Op make_op(const ir::Params& params) {
-  if constexpr (std::is_constructible_v<Op, const ir::Params&>) return Op(params);
-  else return Op{};
+  if constexpr (std::is_constructible_v<Op, const ir::Params&>)
+    return Op(params);
+  else
+    return Op{};
 }
 
 template <class Op, class T>
-inline constexpr bool use_simd = std::is_floating_point_v<T> && Op::template vectorized<T>;
+inline constexpr bool use_simd = (std::is_floating_point_v<T> && Op::template vectorized<T>);
 
 template <class Op, class T>
 void run_map(const ir::Eqn& eqn, const Value* in, Value* out) {
@@ -51,7 +53,8 @@ void run_map(const ir::Eqn& eqn, const Value* in, Value* out) {
   [&]<std::size_t... I>(std::index_sequence<I...>) {
     for_each_chunk(shape, data_of<Out>(out[0]), kernel,
                    broadcast_operand(data_of<T>(in[I]), in[I].aval.shape, shape, name)...);
-  }(std::make_index_sequence<static_cast<std::size_t>(Op::arity)>{});
+  }
+  (std::make_index_sequence<static_cast<std::size_t>(Op::arity)>{});
 }
 
 template <class T>
@@ -70,7 +73,8 @@ template <class From, class To>
 void run_convert(const ir::Eqn&, const Value* in, Value* out) {
   const Shape& shape = out[0].aval.shape;
   if (!(in[0].aval.shape == shape))
-    throw ShapeError("convert_element_type: operand " + in[0].aval.str() + " but output " + out[0].aval.str());
+    throw ShapeError("convert_element_type: operand " + in[0].aval.str() + " but output " +
+                     out[0].aval.str());
   const auto kernel = [](std::int64_t n, To* o, const From* p) {
     for (std::int64_t i = 0; i < n; ++i) o[i] = ops::convert_element_type::cast<To>(p[i]);
   };
@@ -91,7 +95,8 @@ void run_broadcast_in_dim(const ir::Eqn& eqn, const Value* in, Value* out) {
     if (from[i] != 1) st[static_cast<std::size_t>(d)] = src[static_cast<std::size_t>(i)];
   }
   const auto kernel = [](std::int64_t n, T* o, const T* p) { std::copy_n(p, n, o); };
-  for_each_chunk(shape, data_of<T>(out[0]), kernel, make_operand(data_of<T>(in[0]), from.size(), shape, st));
+  for_each_chunk(shape, data_of<T>(out[0]), kernel,
+                 make_operand(data_of<T>(in[0]), from.size(), shape, st));
 }
 
 // ---- resolution --------------------------------------------------------------------------
@@ -111,7 +116,9 @@ template <class Param>
 const Param& require_param(const ir::Eqn& e, std::string_view key) {
   const ir::ParamValue* v = e.params.find(key);
   const Param* p = v ? std::get_if<Param>(v) : nullptr;
-  if (!p) throw ValueError(std::string(ir::name(e.prim)) + ": missing or mistyped param " + std::string(key));
+  if (!p)
+    throw ValueError(std::string(ir::name(e.prim)) + ": missing or mistyped param " +
+                     std::string(key));
   return *p;
 }
 
@@ -126,15 +133,17 @@ inline void check_broadcast_params(const ir::Graph& g, const ir::Eqn& e) {
   for (int i = 0; i < from.rank(); ++i) {
     const auto d = dims[static_cast<std::size_t>(i)];
     if (d < 0 || d >= out.rank() || (from[i] != 1 && from[i] != out[static_cast<int>(d)]))
-      throw ShapeError("broadcast_in_dim: cannot broadcast " + g.aval(e.in[0]).str() + " to " + out.str());
+      throw ShapeError("broadcast_in_dim: cannot broadcast " + g.aval(e.in[0]).str() + " to " +
+                       out.str());
   }
 }
 
-/// The kernel for eqn e of graph g; nullptr for jit, which the interpreter runs itself.
+/// The kernel for eqn e of graph g; nullptr for a sub-graph call, which the interpreter runs.
 template <ir::PrimKind K, class Op>
 EqnFn resolve_kind(const ir::Graph& g, const ir::Eqn& e) {
   using ir::PrimKind;
   if constexpr (K == PrimKind::control) {
+    static_assert(Op::calls_jaxpr, "a new control primitive needs its own case in the interpreter");
     return nullptr;
   } else {
     const DType d0 = g.aval(e.in[0]).dtype;
@@ -147,7 +156,8 @@ EqnFn resolve_kind(const ir::Graph& g, const ir::Eqn& e) {
     } else if constexpr (K == PrimKind::convert) {
       expect_dtype(e, "the output", out, require_param<DType>(e, "new_dtype"));
       return visit_dtype(d0, [&](auto from) -> EqnFn {
-        return visit_dtype(out, [](auto to) -> EqnFn { return &run_convert<decltype(from), decltype(to)>; });
+        return visit_dtype(
+            out, [](auto to) -> EqnFn { return &run_convert<decltype(from), decltype(to)>; });
       });
     } else if constexpr (K == PrimKind::shape) {
       expect_dtype(e, "the output", out, d0);
@@ -174,18 +184,20 @@ inline EqnFn resolve(const ir::Graph& g, const ir::Eqn& e) {
   const ir::PrimInfo& pi = ir::info(e.prim);
   if ((pi.arity >= 0 && static_cast<int>(e.in.size()) != pi.arity) ||
       (pi.kind != ir::PrimKind::control && e.out.size() != 1))
-    throw ValueError("reference backend: " + std::string(pi.name) + " with " + std::to_string(e.in.size()) +
-                     " operands and " + std::to_string(e.out.size()) + " outputs");
+    throw ValueError("reference backend: " + std::string(pi.name) + " with " +
+                     std::to_string(e.in.size()) + " operands and " + std::to_string(e.out.size()) +
+                     " outputs");
   switch (e.prim) {
 // Parameter names must not collide with the tokens in the body (ops::id::arity).
-#define FUSEJIT_PRIMITIVE(id, printed, n_in, kind, flags)                            \
-  case ir::Prim::id:                                                                 \
+#define FUSEJIT_PRIMITIVE(id, printed, n_in, kind, flags)                                  \
+  case ir::Prim::id:                                                                       \
     static_assert(ops::id::arity == (n_in), "ops::" #id " disagrees with primitives.def"); \
     return resolve_kind<ir::PrimKind::kind, ops::id>(g, e);
 #include "fusejit/ir/primitives.def"
 #undef FUSEJIT_PRIMITIVE
   }
-  throw ValueError("reference backend: unknown primitive " + std::to_string(static_cast<int>(e.prim)));
+  throw ValueError("reference backend: unknown primitive " +
+                   std::to_string(static_cast<int>(e.prim)));
 }
 
 }  // namespace fj::detail::reference

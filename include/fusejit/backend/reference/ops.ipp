@@ -72,70 +72,133 @@ struct Logical {
 
 // ---- unary -------------------------------------------------------------------------------
 struct neg : NumUnary {
-  template <class B> B simd(const B& x) const { return -x; }
-  template <class T> T scalar(T x) const { return wrap_neg(x); }
+  template <class B>
+  B simd(const B& x) const {
+    return math::neg(x);
+  }
+  template <class T>
+  T scalar(T x) const {
+    return wrap_neg(x);
+  }
 };
 struct exp : FloatUnary {
-  template <class B> B simd(const B& x) const { return math::exp(x); }
+  template <class B>
+  B simd(const B& x) const {
+    return math::exp(x);
+  }
 };
 struct log : FloatUnary {
-  template <class B> B simd(const B& x) const { return math::log(x); }
+  template <class B>
+  B simd(const B& x) const {
+    return math::log(x);
+  }
 };
 struct log1p : FloatUnary {
-  template <class B> B simd(const B& x) const { return math::log1p(x); }
+  template <class B>
+  B simd(const B& x) const {
+    return math::log1p(x);
+  }
 };
 struct expm1 : FloatUnary {
-  template <class B> B simd(const B& x) const { return math::expm1(x); }
+  template <class B>
+  B simd(const B& x) const {
+    return math::expm1(x);
+  }
 };
 struct sin : FloatUnary {
-  template <class B> B simd(const B& x) const { return xsimd::sin(x); }
+  template <class B>
+  B simd(const B& x) const {
+    return xsimd::sin(x);
+  }
 };
 struct cos : FloatUnary {
-  template <class B> B simd(const B& x) const { return xsimd::cos(x); }
+  template <class B>
+  B simd(const B& x) const {
+    return xsimd::cos(x);
+  }
 };
 struct tan : FloatUnary {
-  template <class B> B simd(const B& x) const { return xsimd::tan(x); }
+  template <class B>
+  B simd(const B& x) const {
+    return xsimd::tan(x);
+  }
 };
 struct tanh : FloatUnary {
-  template <class B> B simd(const B& x) const { return xsimd::tanh(x); }
+  template <class B>
+  B simd(const B& x) const {
+    return xsimd::tanh(x);
+  }
 };
 struct sqrt : FloatUnary {
-  template <class B> B simd(const B& x) const { return xsimd::sqrt(x); }
+  template <class B>
+  B simd(const B& x) const {
+    return xsimd::sqrt(x);
+  }
 };
 struct rsqrt : FloatUnary {
-  template <class B> B simd(const B& x) const { return math::rsqrt(x); }
+  template <class B>
+  B simd(const B& x) const {
+    return math::rsqrt(x);
+  }
 };
 struct logistic : FloatUnary {
-  template <class B> B simd(const B& x) const { return math::logistic(x); }
+  template <class B>
+  B simd(const B& x) const {
+    return math::logistic(x);
+  }
 };
 // xsimd's f64 erf is up to ~70 ulps off (its polynomials for [0, 0.65) and [2.2, 6) are short),
 // so f64 uses the C library's; the f32 one stays within 3 ulps.
 struct erf : FloatUnary {
   template <class T>
   static constexpr bool vectorized = std::is_same_v<T, float>;
-  template <class B> B simd(const B& x) const { return xsimd::erf(x); }
-  template <class T> T scalar(T x) const { return std::erf(x); }
+  template <class B>
+  B simd(const B& x) const {
+    return xsimd::erf(x);
+  }
+  template <class T>
+  T scalar(T x) const {
+    return std::erf(x);
+  }
 };
 struct abs : NumUnary {
-  template <class B> B simd(const B& x) const { return xsimd::abs(x); }
+  template <class B>
+  B simd(const B& x) const {
+    return xsimd::abs(x);
+  }
   // abs(INT_MIN) wraps to INT_MIN, as in JAX.
-  template <class T> T scalar(T x) const {
-    if constexpr (std::is_signed_v<T>) return x < 0 ? wrap_neg(x) : x;
-    else return x;
+  template <class T>
+  T scalar(T x) const {
+    if constexpr (std::is_signed_v<T>)
+      return x < 0 ? wrap_neg(x) : x;
+    else
+      return x;
   }
 };
 struct sign : NumUnary {
-  template <class B> B simd(const B& x) const { return math::sign(x); }
-  template <class T> T scalar(T x) const {
-    if constexpr (std::is_signed_v<T>) return static_cast<T>((x > 0) - (x < 0));
-    else return static_cast<T>(x != 0);
+  template <class B>
+  B simd(const B& x) const {
+    return math::sign(x);
+  }
+  template <class T>
+  T scalar(T x) const {
+    if constexpr (std::is_signed_v<T>)
+      return static_cast<T>((x > 0) - (x < 0));
+    else
+      return static_cast<T>(x != 0);
   }
 };
 struct floor : FloatUnary {
-  template <class B> B simd(const B& x) const { return math::floor(x); }
+  template <class B>
+  B simd(const B& x) const {
+    return math::floor(x);
+  }
 };
 struct ceil : FloatUnary {
-  template <class B> B simd(const B& x) const { return math::ceil(x); }
+  template <class B>
+  B simd(const B& x) const {
+    return math::ceil(x);
+  }
 };
 // rounding_method: 0 rounds halves away from zero (lax's default), 1 to nearest even.
 struct round : FloatUnary {
@@ -149,33 +212,52 @@ struct round : FloatUnary {
       throw ValueError("round: rounding_method must be 0 (away from zero) or 1 (to nearest even)");
     to_even = *m == 1;
   }
-  template <class B> B simd(const B& x) const { return to_even ? xsimd::nearbyint(x) : xsimd::round(x); }
+  template <class B>
+  B simd(const B& x) const {
+    return to_even ? xsimd::nearbyint(x) : xsimd::round(x);
+  }
 };
 
 // ---- binary ------------------------------------------------------------------------------
 struct add : Arith {
-  template <class B> B simd(const B& a, const B& b) const { return a + b; }
-  template <class T> T scalar(T a, T b) const {
+  template <class B>
+  B simd(const B& a, const B& b) const {
+    return a + b;
+  }
+  template <class T>
+  T scalar(T a, T b) const {
     return static_cast<T>(static_cast<unsigned_of<T>>(a) + static_cast<unsigned_of<T>>(b));
   }
 };
 struct sub : Arith {
-  template <class B> B simd(const B& a, const B& b) const { return a - b; }
-  template <class T> T scalar(T a, T b) const {
+  template <class B>
+  B simd(const B& a, const B& b) const {
+    return a - b;
+  }
+  template <class T>
+  T scalar(T a, T b) const {
     return static_cast<T>(static_cast<unsigned_of<T>>(a) - static_cast<unsigned_of<T>>(b));
   }
 };
 struct mul : Arith {
-  template <class B> B simd(const B& a, const B& b) const { return a * b; }
-  template <class T> T scalar(T a, T b) const {
+  template <class B>
+  B simd(const B& a, const B& b) const {
+    return a * b;
+  }
+  template <class T>
+  T scalar(T a, T b) const {
     return static_cast<T>(static_cast<unsigned_of<T>>(a) * static_cast<unsigned_of<T>>(b));
   }
 };
 // Integer division truncates toward zero. The cases C leaves undefined follow XLA's CPU
 // lowering: x / 0 == -1 (all bits set, so UINT_MAX for u32) and INT_MIN / -1 == INT_MIN.
 struct div : Arith {
-  template <class B> B simd(const B& a, const B& b) const { return a / b; }
-  template <class T> T scalar(T a, T b) const {
+  template <class B>
+  B simd(const B& a, const B& b) const {
+    return a / b;
+  }
+  template <class T>
+  T scalar(T a, T b) const {
     if (b == 0) return static_cast<T>(-1);
     if constexpr (std::is_signed_v<T>)
       if (b == -1) return wrap_neg(a);
@@ -188,7 +270,8 @@ struct div : Arith {
 struct rem : Arith {
   template <class T>
   static constexpr bool vectorized = false;
-  template <class T> T scalar(T a, T b) const {
+  template <class T>
+  T scalar(T a, T b) const {
     if constexpr (is_fp<T>) {
       return std::fmod(a, b);
     } else {
@@ -206,55 +289,97 @@ struct pow : Arith {
   static constexpr bool accepts = is_fp<T>;
   template <class T>
   static constexpr bool vectorized = false;
-  template <class T> T scalar(T a, T b) const { return std::pow(a, b); }
+  template <class T>
+  T scalar(T a, T b) const {
+    return std::pow(a, b);
+  }
 };
 struct max : Arith {
-  template <class B> B simd(const B& a, const B& b) const { return math::max(a, b); }
-  template <class T> T scalar(T a, T b) const { return a > b ? a : b; }
+  template <class B>
+  B simd(const B& a, const B& b) const {
+    return math::max(a, b);
+  }
+  template <class T>
+  T scalar(T a, T b) const {
+    return a > b ? a : b;
+  }
 };
 struct min : Arith {
-  template <class B> B simd(const B& a, const B& b) const { return math::min(a, b); }
-  template <class T> T scalar(T a, T b) const { return a < b ? a : b; }
+  template <class B>
+  B simd(const B& a, const B& b) const {
+    return math::min(a, b);
+  }
+  template <class T>
+  T scalar(T a, T b) const {
+    return a < b ? a : b;
+  }
 };
 
 // ---- compare (NaN compares unequal to everything, so only ne is true) --------------------
 struct lt : Compare {
-  template <class T> bool scalar(T a, T b) const { return a < b; }
+  template <class T>
+  bool scalar(T a, T b) const {
+    return a < b;
+  }
 };
 struct le : Compare {
-  template <class T> bool scalar(T a, T b) const { return a <= b; }
+  template <class T>
+  bool scalar(T a, T b) const {
+    return a <= b;
+  }
 };
 struct gt : Compare {
-  template <class T> bool scalar(T a, T b) const { return a > b; }
+  template <class T>
+  bool scalar(T a, T b) const {
+    return a > b;
+  }
 };
 struct ge : Compare {
-  template <class T> bool scalar(T a, T b) const { return a >= b; }
+  template <class T>
+  bool scalar(T a, T b) const {
+    return a >= b;
+  }
 };
 struct eq : Compare {
-  template <class T> bool scalar(T a, T b) const { return a == b; }
+  template <class T>
+  bool scalar(T a, T b) const {
+    return a == b;
+  }
 };
 struct ne : Compare {
-  template <class T> bool scalar(T a, T b) const { return a != b; }
+  template <class T>
+  bool scalar(T a, T b) const {
+    return a != b;
+  }
 };
 
 // ---- logical: bool is logical, integers bitwise -------------------------------------------
 struct and_ : Logical {
-  template <class T> T scalar(T a, T b) const {
-    if constexpr (std::is_same_v<T, bool>) return a && b;
-    else return static_cast<T>(a & b);
+  template <class T>
+  T scalar(T a, T b) const {
+    if constexpr (std::is_same_v<T, bool>)
+      return a && b;
+    else
+      return static_cast<T>(a & b);
   }
 };
 struct or_ : Logical {
-  template <class T> T scalar(T a, T b) const {
-    if constexpr (std::is_same_v<T, bool>) return a || b;
-    else return static_cast<T>(a | b);
+  template <class T>
+  T scalar(T a, T b) const {
+    if constexpr (std::is_same_v<T, bool>)
+      return a || b;
+    else
+      return static_cast<T>(a | b);
   }
 };
 struct not_ : Logical {
   static constexpr int arity = 1;
-  template <class T> T scalar(T a) const {
-    if constexpr (std::is_same_v<T, bool>) return !a;
-    else return static_cast<T>(~a);
+  template <class T>
+  T scalar(T a) const {
+    if constexpr (std::is_same_v<T, bool>)
+      return !a;
+    else
+      return static_cast<T>(~a);
   }
 };
 
@@ -265,9 +390,13 @@ struct select_n {
 struct broadcast_in_dim {
   static constexpr int arity = 1;
 };
+// Calls of a sub-graph (param `jaxpr`). A fusion kernel means "one loop, nothing materialized"
+// to a compiling backend; the interpreter materializes everything anyway, so both just run it.
 struct jit {
   static constexpr int arity = -1;
+  static constexpr bool calls_jaxpr = true;
 };
+struct fused : jit {};
 // Float -> integer truncates toward zero, NaN becomes 0 and out-of-range values saturate (XLA's
 // CPU conversion); any -> bool is x != 0; everything else is the C++ conversion (integers wrap).
 struct convert_element_type {

@@ -1,4 +1,4 @@
-// Implementation unit part of the reference backend: pulls in the interpreter and defines the factory.
+// Reference backend, implementation unit only: includes its parts, defines the factory.
 #pragma once
 #include "fusejit/backend/reference/reference_backend.hpp"
 
