@@ -125,7 +125,8 @@ TEST_CASE("jit: cache stats and clear_caches") {
   f(fj::ones({3}));
   const auto mid = fj::cache_stats();
   CHECK(mid.traces - before.traces == 1);
-  CHECK(mid.compiles - before.compiles == 1);
+  // The graph reached a backend once: compiled, or found in the global kernel cache.
+  CHECK((mid.compiles - before.compiles) + (mid.kernel_cache_hits - before.kernel_cache_hits) >= 1);
   CHECK(mid.cache_hits - before.cache_hits >= 1);
   fj::clear_caches();
   f(fj::ones({3}));

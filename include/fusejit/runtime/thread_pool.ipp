@@ -32,7 +32,8 @@ Eigen::ThreadPool& pool() {
 void parallel_for(std::int64_t n, std::int64_t min_chunk, std::int64_t align,
                   const std::function<void(std::int64_t, std::int64_t)>& f) {
   const std::int64_t threads = num_threads();
-  const std::int64_t chunks = std::min<std::int64_t>(threads, n / std::max<std::int64_t>(min_chunk, 1));
+  const std::int64_t chunks =
+      std::min<std::int64_t>(threads, n / std::max<std::int64_t>(min_chunk, 1));
   if (chunks <= 1) {
     if (n > 0) f(0, n);
     return;

@@ -16,20 +16,22 @@ namespace fj::backend::llvm_kernel {
 /// void kernel(void** buffers /* inputs, then outputs */, const int64_t* iparams /* extents,
 /// then each load's strides */, const int64_t* scalars /* one 8-byte slot per constant */,
 /// int64_t begin, int64_t end /* flat range of the iteration space */)
-using KernelFn = void (*)(void* const*, const std::int64_t*, const std::int64_t*, std::int64_t, std::int64_t);
+using KernelFn = void (*)(void* const*, const std::int64_t*, const std::int64_t*, std::int64_t,
+                          std::int64_t);
 
 class KernelBuilder {
  public:
   KernelBuilder(const Plan& plan, int lanes, std::string name)
       : plan_(plan), lanes_(static_cast<unsigned>(lanes)), name_(std::move(name)) {}
 
-  std::pair<std::unique_ptr<llvm::Module>, std::unique_ptr<llvm::LLVMContext>> build(const std::string& cpu,
-                                                                                      const std::string& features) {
+  std::pair<std::unique_ptr<llvm::Module>, std::unique_ptr<llvm::LLVMContext>> build(
+      const std::string& cpu, const std::string& features) {
     auto ctx = std::make_unique<llvm::LLVMContext>();
     auto m = std::make_unique<llvm::Module>(name_, *ctx);
     llvm::IRBuilder<> b(*ctx);
     llvm::FastMathFlags fmf;
-    fmf.setAllowContract(true);  // fused multiply-adds; no nnan/ninf: NaN and Inf keep their meaning
+    fmf.setAllowContract(
+        true);  // fused multiply-adds; no nnan/ninf: NaN and Inf keep their meaning
     b.setFastMathFlags(fmf);
     auto* i64 = b.getInt64Ty();
     auto* ptr = b.getPtrTy();
@@ -63,8 +65,10 @@ class KernelBuilder {
       const DType d = plan_.literals[s].dtype;
       llvm::Value* raw = load_i64(b, arg(2), s);
       llvm::Value* v;
-      if (is_float(d)) v = b.CreateFPTrunc(b.CreateBitCast(raw, b.getDoubleTy()), e.scalar_type(d));
-      else v = b.CreateTrunc(raw, e.scalar_type(d));
+      if (is_float(d))
+        v = b.CreateFPTrunc(b.CreateBitCast(raw, b.getDoubleTy()), e.scalar_type(d));
+      else
+        v = b.CreateTrunc(raw, e.scalar_type(d));
       literal_values_.push_back(v);
     }
     // Each load's base pointer and strides along the outer iteration dims.
@@ -72,10 +76,12 @@ class KernelBuilder {
       const Node& n = plan_.nodes[static_cast<std::size_t>(plan_.loads[li])];
       load_ptr_.push_back(load_ptr(b, static_cast<std::size_t>(n.input)));
       std::vector<llvm::Value*> st;
-      for (int k = 0; k + 1 < r; ++k) st.push_back(load_i64(b, arg(1), static_cast<std::size_t>(r) * (li + 1) + k));
+      for (int k = 0; k + 1 < r; ++k)
+        st.push_back(load_i64(b, arg(1), static_cast<std::size_t>(r) * (li + 1) + k));
       load_strides_.push_back(st);
     }
-    for (std::size_t o = 0; o < plan_.outputs.size(); ++o) out_ptr_.push_back(load_ptr(b, n_inputs + o));
+    for (std::size_t o = 0; o < plan_.outputs.size(); ++o)
+      out_ptr_.push_back(load_ptr(b, n_inputs + o));
 
     llvm::Value* ncols = extents.back();
     llvm::Value* begin = arg(3);
@@ -109,16 +115,20 @@ class KernelBuilder {
     for (std::size_t li = 0; li < plan_.loads.size(); ++li) {
       llvm::Value* off = b.getInt64(0);
       for (int k = 0; k + 1 < r; ++k)
-        off = b.CreateAdd(off, b.CreateMul(idx[static_cast<std::size_t>(k)], load_strides_[li][static_cast<std::size_t>(k)]));
+        off = b.CreateAdd(off, b.CreateMul(idx[static_cast<std::size_t>(k)],
+                                           load_strides_[li][static_cast<std::size_t>(k)]));
       row_offset_.push_back(off);
       const Node& n = plan_.nodes[static_cast<std::size_t>(plan_.loads[li])];
       // A load broadcast along the innermost dim is one scalar per row.
-      broadcast_scalar_.push_back(n.contiguous ? nullptr : load_element(e, n.dtype, load_ptr_[li], off));
+      broadcast_scalar_.push_back(n.contiguous ? nullptr
+                                               : load_element(e, n.dtype, load_ptr_[li], off));
     }
-    llvm::Value* seg = b.CreateSelect(b.CreateICmpSLT(b.CreateSub(ncols, col), b.CreateSub(end, pos)),
-                                      b.CreateSub(ncols, col), b.CreateSub(end, pos));
+    llvm::Value* seg =
+        b.CreateSelect(b.CreateICmpSLT(b.CreateSub(ncols, col), b.CreateSub(end, pos)),
+                       b.CreateSub(ncols, col), b.CreateSub(end, pos));
     llvm::Value* vec_end = b.CreateSub(seg, b.CreateURem(seg, b.getInt64(lanes_)));
-    counted_loop(e, b.getInt64(0), vec_end, lanes_, [&](llvm::Value* j) { emit_point(e, lanes_, col, pos, j); });
+    counted_loop(e, b.getInt64(0), vec_end, lanes_,
+                 [&](llvm::Value* j) { emit_point(e, lanes_, col, pos, j); });
     counted_loop(e, vec_end, seg, 1, [&](llvm::Value* j) { emit_point(e, 1, col, pos, j); });
     auto* row_latch = b.GetInsertBlock();
     pos->addIncoming(b.CreateAdd(pos, seg), row_latch);

@@ -19,24 +19,37 @@ struct Emitter {
 
   llvm::Type* scalar_type(DType d) const {
     switch (d) {
-      case DType::bool_: return b.getInt1Ty();
+      case DType::bool_:
+        return b.getInt1Ty();
       case DType::i32:
-      case DType::u32: return b.getInt32Ty();
-      case DType::i64: return b.getInt64Ty();
-      case DType::f32: return b.getFloatTy();
-      case DType::f64: break;
+      case DType::u32:
+        return b.getInt32Ty();
+      case DType::i64:
+        return b.getInt64Ty();
+      case DType::f32:
+        return b.getFloatTy();
+      case DType::f64:
+        break;
     }
     return b.getDoubleTy();
   }
   /// Bools are one byte in memory and i1 in registers.
-  llvm::Type* memory_type(DType d) const { return d == DType::bool_ ? b.getInt8Ty() : scalar_type(d); }
+  llvm::Type* memory_type(DType d) const {
+    return d == DType::bool_ ? b.getInt8Ty() : scalar_type(d);
+  }
   llvm::Type* type(DType d) const { return vec(scalar_type(d)); }
-  llvm::Type* vec(llvm::Type* t) const { return width == 1 ? t : llvm::FixedVectorType::get(t, width); }
-  llvm::Value* splat(llvm::Value* s) const { return width == 1 ? s : b.CreateVectorSplat(width, s); }
+  llvm::Type* vec(llvm::Type* t) const {
+    return width == 1 ? t : llvm::FixedVectorType::get(t, width);
+  }
+  llvm::Value* splat(llvm::Value* s) const {
+    return width == 1 ? s : b.CreateVectorSplat(width, s);
+  }
   llvm::Value* constant(DType d, double v) const {
     llvm::Type* t = scalar_type(d);
-    llvm::Value* c = is_float(d) ? llvm::ConstantFP::get(t, v)
-                                 : llvm::ConstantInt::get(t, static_cast<std::uint64_t>(static_cast<std::int64_t>(v)), true);
+    llvm::Value* c = is_float(d)
+                         ? llvm::ConstantFP::get(t, v)
+                         : llvm::ConstantInt::get(
+                               t, static_cast<std::uint64_t>(static_cast<std::int64_t>(v)), true);
     return splat(c);
   }
   llvm::Value* intrinsic(llvm::Intrinsic::ID id, std::vector<llvm::Value*> args) const {
@@ -52,7 +65,7 @@ namespace lower {
 inline bool is_signed(DType d) { return d == DType::i32 || d == DType::i64; }
 inline llvm::Value* isnan(Emitter& e, llvm::Value* x) { return e.b.CreateFCmpUNO(x, x); }
 
-#define FUSEJIT_MATH(id, fn)                                                 \
+#define FUSEJIT_MATH(id, fn) \
   inline llvm::Value* id(Emitter& e, const Node&, Args a, DType) { return fn(e.b, a[0]); }
 FUSEJIT_MATH(exp, math::exp)
 FUSEJIT_MATH(log, math::log)
@@ -70,11 +83,14 @@ FUSEJIT_MATH(rsqrt, math::rsqrt)
 inline llvm::Value* neg(Emitter& e, const Node&, Args a, DType d) {
   return is_float(d) ? e.b.CreateFNeg(a[0]) : e.b.CreateNeg(a[0]);
 }
-inline llvm::Value* sqrt(Emitter& e, const Node&, Args a, DType) { return e.intrinsic(llvm::Intrinsic::sqrt, {a[0]}); }
+inline llvm::Value* sqrt(Emitter& e, const Node&, Args a, DType) {
+  return e.intrinsic(llvm::Intrinsic::sqrt, {a[0]});
+}
 inline llvm::Value* abs(Emitter& e, const Node&, Args a, DType d) {
   if (is_float(d)) return e.intrinsic(llvm::Intrinsic::fabs, {a[0]});
   if (!is_signed(d)) return a[0];
-  return e.b.CreateSelect(e.b.CreateICmpSLT(a[0], e.constant(d, 0)), e.b.CreateNeg(a[0]), a[0]);  // INT_MIN wraps
+  return e.b.CreateSelect(e.b.CreateICmpSLT(a[0], e.constant(d, 0)), e.b.CreateNeg(a[0]),
+                          a[0]);  // INT_MIN wraps
 }
 inline llvm::Value* sign(Emitter& e, const Node&, Args a, DType d) {
   auto& b = e.b;
@@ -89,8 +105,12 @@ inline llvm::Value* sign(Emitter& e, const Node&, Args a, DType d) {
   auto* negv = b.CreateZExt(b.CreateICmpSLT(a[0], e.constant(d, 0)), e.type(d));
   return b.CreateSub(pos, negv);
 }
-inline llvm::Value* floor(Emitter& e, const Node&, Args a, DType) { return e.intrinsic(llvm::Intrinsic::floor, {a[0]}); }
-inline llvm::Value* ceil(Emitter& e, const Node&, Args a, DType) { return e.intrinsic(llvm::Intrinsic::ceil, {a[0]}); }
+inline llvm::Value* floor(Emitter& e, const Node&, Args a, DType) {
+  return e.intrinsic(llvm::Intrinsic::floor, {a[0]});
+}
+inline llvm::Value* ceil(Emitter& e, const Node&, Args a, DType) {
+  return e.intrinsic(llvm::Intrinsic::ceil, {a[0]});
+}
 inline llvm::Value* round(Emitter& e, const Node& n, Args a, DType) {
   const auto* m = n.eqn->params.find("rounding_method");
   const bool to_even = m && std::get<std::int64_t>(*m) == 1;
@@ -124,41 +144,67 @@ inline llvm::Value* rem(Emitter& e, const Node&, Args a, DType d) {
   auto& b = e.b;
   if (is_float(d)) return b.CreateFRem(a[0], a[1]);
   auto* zero = b.CreateICmpEQ(a[1], e.constant(d, 0));
-  if (!is_signed(d)) return b.CreateSelect(zero, a[0], b.CreateURem(a[0], b.CreateSelect(zero, e.constant(d, 1), a[1])));
+  if (!is_signed(d))
+    return b.CreateSelect(zero, a[0],
+                          b.CreateURem(a[0], b.CreateSelect(zero, e.constant(d, 1), a[1])));
   auto* minus_one = b.CreateICmpEQ(a[1], e.constant(d, -1));
   auto* r = b.CreateSRem(a[0], b.CreateSelect(b.CreateOr(zero, minus_one), e.constant(d, 1), a[1]));
   return b.CreateSelect(zero, a[0], b.CreateSelect(minus_one, e.constant(d, 0), r));
 }
-inline llvm::Value* pow(Emitter& e, const Node&, Args a, DType) { return math::pow(e.b, a[0], a[1]); }
+inline llvm::Value* pow(Emitter& e, const Node&, Args a, DType) {
+  return math::pow(e.b, a[0], a[1]);
+}
 // lax.max/min: NaN from either side propagates; otherwise the first operand wins ties.
 inline llvm::Value* max(Emitter& e, const Node&, Args a, DType d) {
   auto& b = e.b;
-  if (is_float(d)) return b.CreateSelect(isnan(e, a[0]), a[0], b.CreateSelect(b.CreateFCmpOGT(a[0], a[1]), a[0], a[1]));
-  return b.CreateSelect(is_signed(d) ? b.CreateICmpSGT(a[0], a[1]) : b.CreateICmpUGT(a[0], a[1]), a[0], a[1]);
+  if (is_float(d))
+    return b.CreateSelect(isnan(e, a[0]), a[0],
+                          b.CreateSelect(b.CreateFCmpOGT(a[0], a[1]), a[0], a[1]));
+  return b.CreateSelect(is_signed(d) ? b.CreateICmpSGT(a[0], a[1]) : b.CreateICmpUGT(a[0], a[1]),
+                        a[0], a[1]);
 }
 inline llvm::Value* min(Emitter& e, const Node&, Args a, DType d) {
   auto& b = e.b;
-  if (is_float(d)) return b.CreateSelect(isnan(e, a[0]), a[0], b.CreateSelect(b.CreateFCmpOLT(a[0], a[1]), a[0], a[1]));
-  return b.CreateSelect(is_signed(d) ? b.CreateICmpSLT(a[0], a[1]) : b.CreateICmpULT(a[0], a[1]), a[0], a[1]);
+  if (is_float(d))
+    return b.CreateSelect(isnan(e, a[0]), a[0],
+                          b.CreateSelect(b.CreateFCmpOLT(a[0], a[1]), a[0], a[1]));
+  return b.CreateSelect(is_signed(d) ? b.CreateICmpSLT(a[0], a[1]) : b.CreateICmpULT(a[0], a[1]),
+                        a[0], a[1]);
 }
 
-inline llvm::Value* compare(Emitter& e, Args a, DType d, llvm::CmpInst::Predicate f, llvm::CmpInst::Predicate s,
-                            llvm::CmpInst::Predicate u) {
+inline llvm::Value* compare(Emitter& e, Args a, DType d, llvm::CmpInst::Predicate f,
+                            llvm::CmpInst::Predicate s, llvm::CmpInst::Predicate u) {
   if (is_float(d)) return e.b.CreateFCmp(f, a[0], a[1]);
   return e.b.CreateICmp(is_signed(d) ? s : u, a[0], a[1]);
 }
 using P = llvm::CmpInst::Predicate;
-inline llvm::Value* lt(Emitter& e, const Node&, Args a, DType d) { return compare(e, a, d, P::FCMP_OLT, P::ICMP_SLT, P::ICMP_ULT); }
-inline llvm::Value* le(Emitter& e, const Node&, Args a, DType d) { return compare(e, a, d, P::FCMP_OLE, P::ICMP_SLE, P::ICMP_ULE); }
-inline llvm::Value* gt(Emitter& e, const Node&, Args a, DType d) { return compare(e, a, d, P::FCMP_OGT, P::ICMP_SGT, P::ICMP_UGT); }
-inline llvm::Value* ge(Emitter& e, const Node&, Args a, DType d) { return compare(e, a, d, P::FCMP_OGE, P::ICMP_SGE, P::ICMP_UGE); }
-inline llvm::Value* eq(Emitter& e, const Node&, Args a, DType d) { return compare(e, a, d, P::FCMP_OEQ, P::ICMP_EQ, P::ICMP_EQ); }
-inline llvm::Value* ne(Emitter& e, const Node&, Args a, DType d) { return compare(e, a, d, P::FCMP_UNE, P::ICMP_NE, P::ICMP_NE); }
+inline llvm::Value* lt(Emitter& e, const Node&, Args a, DType d) {
+  return compare(e, a, d, P::FCMP_OLT, P::ICMP_SLT, P::ICMP_ULT);
+}
+inline llvm::Value* le(Emitter& e, const Node&, Args a, DType d) {
+  return compare(e, a, d, P::FCMP_OLE, P::ICMP_SLE, P::ICMP_ULE);
+}
+inline llvm::Value* gt(Emitter& e, const Node&, Args a, DType d) {
+  return compare(e, a, d, P::FCMP_OGT, P::ICMP_SGT, P::ICMP_UGT);
+}
+inline llvm::Value* ge(Emitter& e, const Node&, Args a, DType d) {
+  return compare(e, a, d, P::FCMP_OGE, P::ICMP_SGE, P::ICMP_UGE);
+}
+inline llvm::Value* eq(Emitter& e, const Node&, Args a, DType d) {
+  return compare(e, a, d, P::FCMP_OEQ, P::ICMP_EQ, P::ICMP_EQ);
+}
+inline llvm::Value* ne(Emitter& e, const Node&, Args a, DType d) {
+  return compare(e, a, d, P::FCMP_UNE, P::ICMP_NE, P::ICMP_NE);
+}
 
-inline llvm::Value* and_(Emitter& e, const Node&, Args a, DType) { return e.b.CreateAnd(a[0], a[1]); }
+inline llvm::Value* and_(Emitter& e, const Node&, Args a, DType) {
+  return e.b.CreateAnd(a[0], a[1]);
+}
 inline llvm::Value* or_(Emitter& e, const Node&, Args a, DType) { return e.b.CreateOr(a[0], a[1]); }
 inline llvm::Value* not_(Emitter& e, const Node&, Args a, DType) { return e.b.CreateNot(a[0]); }
-inline llvm::Value* select_n(Emitter& e, const Node&, Args a, DType) { return e.b.CreateSelect(a[0], a[2], a[1]); }
+inline llvm::Value* select_n(Emitter& e, const Node&, Args a, DType) {
+  return e.b.CreateSelect(a[0], a[2], a[1]);
+}
 
 // Float to int saturates and maps NaN to 0 (what JAX's CPU backend does); float to bool is x != 0.
 inline llvm::Value* convert_element_type(Emitter& e, const Node& n, Args a, DType from) {
@@ -167,12 +213,14 @@ inline llvm::Value* convert_element_type(Emitter& e, const Node& n, Args a, DTyp
   llvm::Type* t = e.type(to);
   if (from == to) return a[0];
   if (to == DType::bool_)
-    return is_float(from) ? b.CreateFCmpUNE(a[0], e.constant(from, 0)) : b.CreateICmpNE(a[0], e.constant(from, 0));
+    return is_float(from) ? b.CreateFCmpUNE(a[0], e.constant(from, 0))
+                          : b.CreateICmpNE(a[0], e.constant(from, 0));
   if (is_float(from) && is_float(to)) return b.CreateFPCast(a[0], t);
   if (is_float(to)) return is_signed(from) ? b.CreateSIToFP(a[0], t) : b.CreateUIToFP(a[0], t);
   if (is_float(from))
-    return b.CreateIntrinsic(is_signed(to) ? llvm::Intrinsic::fptosi_sat : llvm::Intrinsic::fptoui_sat, {t, a[0]->getType()},
-                             {a[0]});
+    return b.CreateIntrinsic(
+        is_signed(to) ? llvm::Intrinsic::fptosi_sat : llvm::Intrinsic::fptoui_sat,
+        {t, a[0]->getType()}, {a[0]});
   return b.CreateIntCast(a[0], t, is_signed(from));
 }
 
@@ -180,9 +228,15 @@ inline llvm::Value* convert_element_type(Emitter& e, const Node& n, Args a, DTyp
 inline llvm::Value* structural(const char* what) {
   throw CompileError(std::string("llvm backend: ") + what + " reached code generation");
 }
-inline llvm::Value* broadcast_in_dim(Emitter&, const Node&, Args, DType) { return structural("broadcast_in_dim"); }
-inline llvm::Value* jit(Emitter&, const Node&, Args, DType) { return structural("an un-inlined jit"); }
-inline llvm::Value* fused(Emitter&, const Node&, Args, DType) { return structural("a nested fused kernel"); }
+inline llvm::Value* broadcast_in_dim(Emitter&, const Node&, Args, DType) {
+  return structural("broadcast_in_dim");
+}
+inline llvm::Value* jit(Emitter&, const Node&, Args, DType) {
+  return structural("an un-inlined jit");
+}
+inline llvm::Value* fused(Emitter&, const Node&, Args, DType) {
+  return structural("a nested fused kernel");
+}
 
 }  // namespace lower
 
@@ -191,6 +245,7 @@ inline constexpr LowerFn kLowerings[] = {
 #include "fusejit/ir/primitives.def"
 #undef FUSEJIT_PRIMITIVE
 };
-static_assert(sizeof(kLowerings) / sizeof(kLowerings[0]) == ir::kNumPrims, "one lowering per primitive");
+static_assert(sizeof(kLowerings) / sizeof(kLowerings[0]) == ir::kNumPrims,
+              "one lowering per primitive");
 
 }  // namespace fj::backend::llvm_kernel

@@ -13,24 +13,24 @@ namespace fj::backend::llvm_kernel {
 struct Node {
   enum Kind { load, literal, op } kind;
   DType dtype;
-  int input = -1;            // load: index into the kernel's inputs
-  std::vector<int> map;      // load: for each input dim, the iteration dim it follows (-1: broadcast)
-  bool contiguous = false;   // load: stride 1 along the innermost iteration dim (else 0)
-  int slot = -1;             // literal: index into the kernel's scalar parameters
-  ir::Prim prim{};           // op
+  int input = -1;        // load: index into the kernel's inputs
+  std::vector<int> map;  // load: for each input dim, the iteration dim it follows (-1: broadcast)
+  bool contiguous = false;  // load: stride 1 along the innermost iteration dim (else 0)
+  int slot = -1;            // literal: index into the kernel's scalar parameters
+  ir::Prim prim{};          // op
   const ir::Eqn* eqn = nullptr;
-  std::vector<int> args;     // op: operand nodes
+  std::vector<int> args;  // op: operand nodes
 };
 
 struct Plan {
-  int rank = 1;                   // iteration rank (a rank-0 kernel iterates over one element)
-  int num_inputs = 0;             // buffers before the outputs
+  int rank = 1;        // iteration rank (a rank-0 kernel iterates over one element)
+  int num_inputs = 0;  // buffers before the outputs
   std::vector<Node> nodes;
-  std::vector<int> outputs;       // node per kernel output
+  std::vector<int> outputs;  // node per kernel output
   std::vector<DType> output_dtypes;
   std::vector<ir::Literal> literals;  // values of the scalar parameters, by slot
-  std::vector<int> loads;         // node ids of loads, in parameter order
-  std::string signature;          // everything codegen depends on, nothing it does not
+  std::vector<int> loads;             // node ids of loads, in parameter order
+  std::string signature;              // everything codegen depends on, nothing it does not
 };
 
 class Planner {
@@ -38,7 +38,8 @@ class Planner {
   explicit Planner(const ir::Graph& g) : g_(g), producer_(g.avals.size(), nullptr) {
     for (auto& e : g.eqns)
       for (ir::VarId v : e.out) producer_[static_cast<std::size_t>(v)] = &e;
-    for (std::size_t i = 0; i < g.invars.size(); ++i) input_index_[g.invars[i]] = static_cast<int>(i);
+    for (std::size_t i = 0; i < g.invars.size(); ++i)
+      input_index_[g.invars[i]] = static_cast<int>(i);
   }
 
   Plan run() {
@@ -52,7 +53,8 @@ class Planner {
       plan_.output_dtypes.push_back(g_.aval(o).dtype);
     }
     std::string& sig = plan_.signature;
-    sig += "rank " + std::to_string(plan_.rank) + " inputs " + std::to_string(plan_.num_inputs) + "\n";
+    sig +=
+        "rank " + std::to_string(plan_.rank) + " inputs " + std::to_string(plan_.num_inputs) + "\n";
     for (auto& n : plan_.nodes) {
       sig += std::to_string(static_cast<int>(n.kind)) + " " + std::string(short_name(n.dtype));
       if (n.kind == Node::load) {
@@ -104,7 +106,8 @@ class Planner {
       n.map = map;
       for (std::size_t d = 0; d + 1 < map.size(); ++d)
         if (map[d] == plan_.rank - 1)
-          throw CompileError("llvm backend: an index map that reads the innermost loop along a non-last axis");
+          throw CompileError(
+              "llvm backend: an index map that reads the innermost loop along a non-last axis");
       n.contiguous = !map.empty() && map.back() == plan_.rank - 1;
       id = add(std::move(n));
       plan_.loads.push_back(id);
@@ -121,7 +124,8 @@ class Planner {
       std::vector<int> m;
       for (int d = 0; d < in.shape.rank(); ++d) {
         const auto od = static_cast<int>(bd[static_cast<std::size_t>(d)]);
-        m.push_back(in.shape[d] == 1 && out.shape[od] != 1 ? -1 : map[static_cast<std::size_t>(od)]);
+        m.push_back(in.shape[d] == 1 && out.shape[od] != 1 ? -1
+                                                           : map[static_cast<std::size_t>(od)]);
       }
       return value(e.in[0], m);  // an index map: no node of its own
     }

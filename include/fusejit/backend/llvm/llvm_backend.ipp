@@ -47,11 +47,13 @@ class KernelCache {
         return k;
       }
     char name[64];
-    std::snprintf(name, sizeof name, "fj_kernel_%016llx_%zu", static_cast<unsigned long long>(h), map_[h].size());
+    std::snprintf(name, sizeof name, "fj_kernel_%016llx_%zu", static_cast<unsigned long long>(h),
+                  map_[h].size());
     KernelBuilder kb(plan, session.lanes(), name);
     auto [module, ctx] = kb.build(session.cpu(), session.features());
     auto [addr, ir] = session.load(std::move(module), std::move(ctx), name);
-    auto k = std::make_shared<CompiledKernel>(CompiledKernel{reinterpret_cast<KernelFn>(addr), key, std::move(ir)});
+    auto k = std::make_shared<CompiledKernel>(
+        CompiledKernel{reinterpret_cast<KernelFn>(addr), key, std::move(ir)});
     stats.compiles.fetch_add(1, std::memory_order_relaxed);
     map_[h].push_back(k);
     return k;
@@ -104,7 +106,8 @@ inline Value literal_value(const ir::Literal& lit) {
   auto buf = runtime::allocate(size_of(lit.dtype));
   visit_dtype(lit.dtype, [&](auto x) {
     using T = decltype(x);
-    *static_cast<T*>(buf->data) = is_float(lit.dtype) ? static_cast<T>(lit.f) : static_cast<T>(lit.i);
+    *static_cast<T*>(buf->data) =
+        is_float(lit.dtype) ? static_cast<T>(lit.f) : static_cast<T>(lit.i);
   });
   return {std::move(buf), ir::Aval{lit.dtype, Shape{}, lit.weak}};
 }
@@ -136,16 +139,19 @@ class LlvmExecutable final : public Executable {
       const std::int64_t* ip = l.iparams.data();
       const std::int64_t* sc = l.scalars.data();
       // Small kernels run on the calling thread; big ones split into vector-aligned chunks.
-      runtime::parallel_for(l.size, std::int64_t{1} << 15, 64, [&](std::int64_t lo, std::int64_t hi) { fn(b, ip, sc, lo, hi); });
+      runtime::parallel_for(l.size, std::int64_t{1} << 15, 64,
+                            [&](std::int64_t lo, std::int64_t hi) { fn(b, ip, sc, lo, hi); });
     }
     std::vector<Value> out;
-    for (auto& o : g.outvars) out.push_back(o.is_literal() ? literal_value(o.lit) : env[static_cast<std::size_t>(o.var)]);
+    for (auto& o : g.outvars)
+      out.push_back(o.is_literal() ? literal_value(o.lit) : env[static_cast<std::size_t>(o.var)]);
     return out;
   }
 
   std::string describe() const override {
     std::string s = "# fused graph\n" + ir::print_jaxpr(*fused_) + "\n";
-    for (std::size_t k = 0; k < launches_.size(); ++k) s += "\n# kernel " + std::to_string(k) + "\n" + launches_[k].kernel->ir;
+    for (std::size_t k = 0; k < launches_.size(); ++k)
+      s += "\n# kernel " + std::to_string(k) + "\n" + launches_[k].kernel->ir;
     return s;
   }
 

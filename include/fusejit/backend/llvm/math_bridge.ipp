@@ -12,12 +12,14 @@ namespace fj::backend::llvm_kernel::math {
 inline bool is_f32(llvm::Value* x) { return x->getType()->getScalarType()->isFloatTy(); }
 
 // Calls `name` (libm, f suffix for float) on every lane.
-inline llvm::Value* libm(llvm::IRBuilderBase& b, const std::string& name, std::initializer_list<llvm::Value*> args) {
+inline llvm::Value* libm(llvm::IRBuilderBase& b, const std::string& name,
+                         std::initializer_list<llvm::Value*> args) {
   llvm::Value* first = *args.begin();
   llvm::Type* st = first->getType()->getScalarType();
   llvm::Module* m = b.GetInsertBlock()->getModule();
   std::vector<llvm::Type*> params(args.size(), st);
-  auto callee = m->getOrInsertFunction(is_f32(first) ? name + "f" : name, llvm::FunctionType::get(st, params, false));
+  auto callee = m->getOrInsertFunction(is_f32(first) ? name + "f" : name,
+                                       llvm::FunctionType::get(st, params, false));
   auto* vt = llvm::dyn_cast<llvm::FixedVectorType>(first->getType());
   if (!vt) return b.CreateCall(callee, std::vector<llvm::Value*>(args));
   llvm::Value* out = llvm::PoisonValue::get(vt);
@@ -38,7 +40,9 @@ inline llvm::Value* cos(llvm::IRBuilderBase& b, llvm::Value* x) { return libm(b,
 inline llvm::Value* tan(llvm::IRBuilderBase& b, llvm::Value* x) { return libm(b, "tan", {x}); }
 inline llvm::Value* tanh(llvm::IRBuilderBase& b, llvm::Value* x) { return libm(b, "tanh", {x}); }
 inline llvm::Value* erf(llvm::IRBuilderBase& b, llvm::Value* x) { return libm(b, "erf", {x}); }
-inline llvm::Value* pow(llvm::IRBuilderBase& b, llvm::Value* x, llvm::Value* y) { return libm(b, "pow", {x, y}); }
+inline llvm::Value* pow(llvm::IRBuilderBase& b, llvm::Value* x, llvm::Value* y) {
+  return libm(b, "pow", {x, y});
+}
 inline llvm::Value* rsqrt(llvm::IRBuilderBase& b, llvm::Value* x) {
   auto* one = llvm::ConstantFP::get(x->getType(), 1.0);
   return b.CreateFDiv(one, b.CreateIntrinsic(llvm::Intrinsic::sqrt, {x->getType()}, {x}));

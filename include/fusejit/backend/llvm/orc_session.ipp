@@ -38,12 +38,14 @@ class OrcSession {
 
   /// Verifies, optimizes (O3) and loads a module; returns the address of `fn` and the
   /// optimized IR text. Failures raise fj::CompileError with LLVM's message.
-  std::pair<void*, std::string> load(std::unique_ptr<llvm::Module> m, std::unique_ptr<llvm::LLVMContext> ctx,
+  std::pair<void*, std::string> load(std::unique_ptr<llvm::Module> m,
+                                     std::unique_ptr<llvm::LLVMContext> ctx,
                                      const std::string& fn) {
     std::lock_guard lock(mu_);  // compiles are rare; one at a time keeps LLVM's shared state safe
     std::string verify_log;
     llvm::raw_string_ostream vs(verify_log);
-    if (llvm::verifyModule(*m, &vs)) throw CompileError("llvm backend: invalid kernel IR: " + vs.str());
+    if (llvm::verifyModule(*m, &vs))
+      throw CompileError("llvm backend: invalid kernel IR: " + vs.str());
     m->setDataLayout(jit_->getDataLayout());
     m->setTargetTriple(triple_);
     optimize(*m);
@@ -51,9 +53,12 @@ class OrcSession {
     llvm::raw_string_ostream ts(text);
     m->print(ts, nullptr);
     if (auto err = jit_->addIRModule(llvm::orc::ThreadSafeModule(std::move(m), std::move(ctx))))
-      throw CompileError("llvm backend: adding the kernel module failed: " + llvm_error_text(std::move(err)));
+      throw CompileError("llvm backend: adding the kernel module failed: " +
+                         llvm_error_text(std::move(err)));
     auto sym = jit_->lookup(fn);
-    if (!sym) throw CompileError("llvm backend: kernel symbol lookup failed: " + llvm_error_text(sym.takeError()));
+    if (!sym)
+      throw CompileError("llvm backend: kernel symbol lookup failed: " +
+                         llvm_error_text(sym.takeError()));
     return {sym->toPtr<void*>(), ts.str()};
   }
 
@@ -62,20 +67,28 @@ class OrcSession {
     llvm::InitializeNativeTarget();
     llvm::InitializeNativeTargetAsmPrinter();
     auto jtmb = llvm::orc::JITTargetMachineBuilder::detectHost();
-    if (!jtmb) throw CompileError("llvm backend: cannot detect the host: " + llvm_error_text(jtmb.takeError()));
+    if (!jtmb)
+      throw CompileError("llvm backend: cannot detect the host: " +
+                         llvm_error_text(jtmb.takeError()));
     jtmb->setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
     cpu_ = jtmb->getCPU();
     features_ = jtmb->getFeatures().getString();
     triple_ = jtmb->getTargetTriple().str();
-    lanes_ = features_.find("+avx512f") != std::string::npos ? 16 : features_.find("+avx") != std::string::npos ? 8 : 4;
+    lanes_ = features_.find("+avx512f") != std::string::npos ? 16
+             : features_.find("+avx") != std::string::npos   ? 8
+                                                             : 4;
     auto tm = jtmb->createTargetMachine();
-    if (!tm) throw CompileError("llvm backend: no target machine: " + llvm_error_text(tm.takeError()));
+    if (!tm)
+      throw CompileError("llvm backend: no target machine: " + llvm_error_text(tm.takeError()));
     tm_ = std::move(*tm);
     auto jit = llvm::orc::LLJITBuilder().setJITTargetMachineBuilder(std::move(*jtmb)).create();
-    if (!jit) throw CompileError("llvm backend: cannot create the ORC JIT: " + llvm_error_text(jit.takeError()));
+    if (!jit)
+      throw CompileError("llvm backend: cannot create the ORC JIT: " +
+                         llvm_error_text(jit.takeError()));
     jit_ = std::move(*jit);
     // Kernels may call libm (fmod for float remainders) from the host process.
-    auto gen = llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(jit_->getDataLayout().getGlobalPrefix());
+    auto gen = llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(
+        jit_->getDataLayout().getGlobalPrefix());
     if (!gen) throw CompileError("llvm backend: " + llvm_error_text(gen.takeError()));
     jit_->getMainJITDylib().addGenerator(std::move(*gen));
   }

@@ -26,9 +26,12 @@ inline Graph fuse(const Graph& original) {
     if (o.is_literal() || producer[static_cast<std::size_t>(o.var)] < 0) continue;
     if (std::find(seen.begin(), seen.end(), o.var) != seen.end()) continue;
     seen.push_back(o.var);
-    auto it = std::find_if(groups.begin(), groups.end(), [&](auto& grp) { return g.aval(grp[0]).shape == g.aval(o.var).shape; });
-    if (it == groups.end()) groups.push_back({o.var});
-    else it->push_back(o.var);
+    auto it = std::find_if(groups.begin(), groups.end(),
+                           [&](auto& grp) { return g.aval(grp[0]).shape == g.aval(o.var).shape; });
+    if (it == groups.end())
+      groups.push_back({o.var});
+    else
+      it->push_back(o.var);
   }
 
   Graph out;
@@ -42,7 +45,9 @@ inline Graph fuse(const Graph& original) {
     for (VarId v : grp) live[static_cast<std::size_t>(v)] = true;
     for (int k = static_cast<int>(g.eqns.size()) - 1; k >= 0; --k) {
       const Eqn& e = g.eqns[static_cast<std::size_t>(k)];
-      if (std::none_of(e.out.begin(), e.out.end(), [&](VarId v) { return live[static_cast<std::size_t>(v)]; })) continue;
+      if (std::none_of(e.out.begin(), e.out.end(),
+                       [&](VarId v) { return live[static_cast<std::size_t>(v)]; }))
+        continue;
       needed[static_cast<std::size_t>(k)] = true;
       for (auto& a : e.in)
         if (!a.is_literal()) live[static_cast<std::size_t>(a.var)] = true;
@@ -56,7 +61,9 @@ inline Graph fuse(const Graph& original) {
         sub.invars.push_back(remap[static_cast<VarId>(v)]);
         kernel_in.push_back(Atom::of_var(static_cast<VarId>(v)));
       }
-    auto sub_atom = [&](const Atom& a) { return a.is_literal() ? a : Atom::of_var(remap.at(a.var)); };
+    auto sub_atom = [&](const Atom& a) {
+      return a.is_literal() ? a : Atom::of_var(remap.at(a.var));
+    };
     for (std::size_t k = 0; k < g.eqns.size(); ++k) {
       if (!needed[k]) continue;
       const Eqn& e = g.eqns[k];
