@@ -9,6 +9,7 @@
 #include "fusejit/ir/graph.hpp"
 #include "fusejit/ir/printer.hpp"
 #include "fusejit/runtime/cache_stats.hpp"
+#include "fusejit/runtime/thread_pool.hpp"
 #include "fusejit/backend/backend.hpp"
 #include "fusejit/expr/array.hpp"
 #include "fusejit/expr/operators.hpp"

@@ -34,3 +34,13 @@ Atom lower_round(GraphBuilder& b, Atom x);
 Atom lower_remainder(GraphBuilder& b, Atom x, Atom y);
 
 }  // namespace fj::detail
+
+namespace fj::detail {
+/// jnp.sum / prod / max / min / any / all: `axes` empty with `all_axes` reduces everything;
+/// negative axes count from the end; keepdims re-inserts size-1 dims with broadcast_in_dim.
+Atom lower_reduce(GraphBuilder& b, Prim p, Atom x, const std::vector<int>& axes, bool all_axes,
+                  bool keepdims);
+/// jnp.mean: a sum divided by the number of reduced elements; integers average in f32.
+Atom lower_mean(GraphBuilder& b, Atom x, const std::vector<int>& axes, bool all_axes,
+                bool keepdims);
+}  // namespace fj::detail

@@ -198,3 +198,82 @@ Atom lower_remainder(GraphBuilder& b, Atom x, Atom y) {
 }
 
 }  // namespace fj::detail
+
+namespace fj::detail {
+
+namespace {
+std::vector<std::int64_t> normalize_axes(const ir::Aval& a, const std::vector<int>& axes,
+                                         bool all_axes, const char* what) {
+  std::vector<std::int64_t> out;
+  const int r = a.shape.rank();
+  if (all_axes) {
+    for (int d = 0; d < r; ++d) out.push_back(d);
+    return out;
+  }
+  for (int ax : axes) {
+    if (ax < -r || ax >= r)
+      throw ShapeError(std::string(what) + ": axis " + std::to_string(ax) +
+                       " is out of range for an array of shape " + a.shape.str());
+    const std::int64_t d = ax < 0 ? ax + r : ax;
+    if (std::find(out.begin(), out.end(), d) != out.end())
+      throw ShapeError(std::string(what) + ": axis " + std::to_string(ax) + " is repeated");
+    out.push_back(d);
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+Atom keep_dims(GraphBuilder& b, Atom r, const Shape& in, const std::vector<std::int64_t>& axes) {
+  Shape kept;
+  std::vector<std::int64_t> dims;
+  for (int d = 0; d < in.rank(); ++d) {
+    const bool reduced = std::find(axes.begin(), axes.end(), d) != axes.end();
+    if (!reduced) dims.push_back(kept.rank());
+    kept.push_back(reduced ? 1 : in[d]);
+  }
+  ir::Params p;
+  p.items.push_back({"shape", kept.to_vector(), false});
+  p.items.push_back({"broadcast_dimensions", dims, !dims.empty()});
+  return b.emit1(Prim::broadcast_in_dim, {r}, std::move(p));
+}
+}  // namespace
+
+Atom lower_reduce(GraphBuilder& b, Prim p, Atom x, const std::vector<int>& axes, bool all_axes,
+                  bool keepdims) {
+  const char* what = p == Prim::reduce_sum    ? "fj::sum"
+                     : p == Prim::reduce_prod ? "fj::prod"
+                     : p == Prim::reduce_max  ? "fj::max"
+                     : p == Prim::reduce_min  ? "fj::min"
+                     : p == Prim::reduce_and  ? "fj::all"
+                                              : "fj::any";
+  TypedDType t = typed(b, x);
+  if (p == Prim::reduce_and || p == Prim::reduce_or) {
+    if (t.dtype != DType::bool_)
+      x = lower_binary(b, Prim::ne, x, Atom::of_literal(ir::Literal::of(0, true)));
+  } else if (t.dtype == DType::bool_ && (p == Prim::reduce_sum || p == Prim::reduce_prod)) {
+    x = convert(b, x, {DType::i32, false});  // JAX sums bools as int32
+  }
+  const ir::Aval av = b.aval(x);
+  const auto ax = normalize_axes(av, axes, all_axes, what);
+  if (av.shape.rank() == 0 || ax.empty()) return x;
+  ir::Params params;
+  params.items.push_back({"axes", ax, true});
+  if (p == Prim::reduce_sum) params.items.push_back({"out_sharding", std::string("None"), true});
+  Atom r = b.emit1(p, {x}, std::move(params));
+  return keepdims ? keep_dims(b, r, av.shape, ax) : r;
+}
+
+Atom lower_mean(GraphBuilder& b, Atom x, const std::vector<int>& axes, bool all_axes,
+                bool keepdims) {
+  const TypedDType t = typed(b, x);
+  if (!is_float(t.dtype)) x = convert(b, x, {DType::f32, t.weak});
+  const ir::Aval av = b.aval(x);
+  const auto ax = normalize_axes(av, axes, all_axes, "fj::mean");
+  std::int64_t count = 1;
+  for (auto d : ax) count *= av.shape[static_cast<int>(d)];
+  Atom s = lower_reduce(b, Prim::reduce_sum, x, axes, all_axes, keepdims);
+  return lower_binary(b, Prim::div, s,
+                      Atom::of_literal(ir::Literal::of(static_cast<double>(count), true)));
+}
+
+}  // namespace fj::detail

@@ -21,12 +21,18 @@ struct Compiled {
 /// The cache slot of one expression type: leaf avals -> compiled graph.
 class ExprCache {
  public:
-  const Compiled& get(const std::vector<ir::Aval>& avals, const std::function<ir::Graph()>& build);
+  const Compiled& get(const std::vector<ir::Aval>& avals, const std::vector<std::int64_t>& params,
+                      const std::function<ir::Graph()>& build);
 
  private:
+  struct Entry {
+    std::vector<ir::Aval> avals;
+    std::vector<std::int64_t> params;
+    std::unique_ptr<Compiled> compiled;
+  };
   std::mutex mu_;
   std::uint64_t generation_ = 0;
-  std::vector<std::pair<std::vector<ir::Aval>, std::unique_ptr<Compiled>>> entries_;
+  std::vector<Entry> entries_;
 };
 
 /// A leaf's concrete value, for eager evaluation. Scalars get a 1-element buffer of a weak
@@ -67,8 +73,10 @@ Array evaluate(const E& e) {
     args.push_back(leaf_value(leaf));
     avals.push_back(args.back().aval);
   });
-  static ExprCache cache;  // one slot per expression type, keyed further by leaf avals
-  const Compiled& c = cache.get(avals, [&] {
+  std::vector<std::int64_t> params;
+  e.key(params);
+  static ExprCache cache;  // one slot per expression type, keyed further by leaf avals and params
+  const Compiled& c = cache.get(avals, params, [&] {
     ir::GraphBuilder b;
     std::vector<ir::Atom> ins;
     for (auto& av : avals) ins.push_back(ir::Atom::of_var(b.add_invar(av)));

@@ -79,23 +79,24 @@ void finish_eager_graph(ir::GraphBuilder& b, ir::Atom out) {
 }
 
 const Compiled& ExprCache::get(const std::vector<ir::Aval>& avals,
+                               const std::vector<std::int64_t>& params,
                                const std::function<ir::Graph()>& build) {
   auto& stats = stat_counters();
   std::lock_guard lock(mu_);
   const std::uint64_t gen = stats.generation.load(std::memory_order_relaxed);
   if (gen != generation_) entries_.clear(), generation_ = gen;
-  for (auto& [k, c] : entries_)
-    if (k == avals) {
+  for (auto& e : entries_)
+    if (e.avals == avals && e.params == params) {
       stats.hits.fetch_add(1, std::memory_order_relaxed);
-      return *c;
+      return *e.compiled;
     }
   stats.misses.fetch_add(1, std::memory_order_relaxed);
   stats.traces.fetch_add(1, std::memory_order_relaxed);
   auto c = std::make_unique<Compiled>();
   c->graph = std::make_shared<const ir::Graph>(build());
   c->exe = backend::default_backend().compile(c->graph);
-  entries_.emplace_back(avals, std::move(c));
-  return *entries_.back().second;
+  entries_.push_back({avals, params, std::move(c)});
+  return *entries_.back().compiled;
 }
 
 std::vector<Array> run_compiled(const Compiled& c, std::vector<backend::Value>& args) {

@@ -1,6 +1,7 @@
 // Expression-template nodes: immutable data whose C++ type is the fused graph's structure.
 #pragma once
 #include <array>
+#include <vector>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -32,6 +33,7 @@ struct LowerCtx {
 
 struct ArrayValLeaf : ExprBase {
   Array a;
+  void key(std::vector<std::int64_t>&) const {}
   template <class F>
   void for_each_leaf(F&& f) const {
     f(a);
@@ -41,6 +43,7 @@ struct ArrayValLeaf : ExprBase {
 template <class T>
 struct ScalarLeaf : ExprBase {
   T v;
+  void key(std::vector<std::int64_t>&) const {}
   template <class F>
   void for_each_leaf(F&& f) const {
     f(v);
@@ -56,6 +59,12 @@ struct Node : ExprBase {
   template <class F>
   void for_each_leaf(F&& f) const {
     std::apply([&](const auto&... k) { (k.for_each_leaf(f), ...); }, kids);
+  }
+  /// Appends the operations' runtime parameters (an astype's dtype, a reduction's axes): the
+  /// eager cache keys on them, since the C++ type of the expression does not hold them.
+  void key(std::vector<std::int64_t>& k) const {
+    if constexpr (requires { op.key(k); }) op.key(k);
+    std::apply([&](const auto&... c) { (c.key(k), ...); }, kids);
   }
   ir::Atom lower(LowerCtx& c) const {
     // Children lower left to right, the order for_each_leaf visits them in.
@@ -135,11 +144,29 @@ struct RoundOp {
 };
 struct AstypeOp {
   DType to;
+  void key(std::vector<std::int64_t>& k) const { k.push_back(static_cast<std::int64_t>(to)); }
   ir::Atom operator()(GraphBuilder& b, ir::Atom x) const { return lower_astype(b, x, to); }
 };
 struct WhereOp {
   ir::Atom operator()(GraphBuilder& b, ir::Atom c, ir::Atom x, ir::Atom y) const {
     return lower_where(b, c, x, y);
+  }
+};
+/// A reduction with its axes (all of them when `all_axes`) and keepdims; `mean` divides a sum.
+struct ReduceOp {
+  ir::Prim prim;
+  std::vector<int> axes;
+  bool all_axes = true;
+  bool keepdims = false;
+  bool mean = false;
+  void key(std::vector<std::int64_t>& k) const {
+    k.insert(k.end(), {static_cast<std::int64_t>(prim), all_axes, keepdims, mean,
+                       static_cast<std::int64_t>(axes.size())});
+    k.insert(k.end(), axes.begin(), axes.end());
+  }
+  ir::Atom operator()(GraphBuilder& b, ir::Atom x) const {
+    return mean ? lower_mean(b, x, axes, all_axes, keepdims)
+                : lower_reduce(b, prim, x, axes, all_axes, keepdims);
   }
 };
 struct ClipOp {

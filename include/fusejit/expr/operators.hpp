@@ -80,6 +80,30 @@ FUSEJIT_BINARY_FUNCTION(logical_and, detail::LogicalOp<ir::Prim::and_>)
 FUSEJIT_BINARY_FUNCTION(logical_or, detail::LogicalOp<ir::Prim::or_>)
 #undef FUSEJIT_BINARY_FUNCTION
 
+// Reductions, as jnp's: fn(x) reduces every axis; fn(x, {axes...}, keepdims) the listed ones
+// (negative axes count from the end). Over an empty axis they give the identity: 0 for sum,
+// 1 for prod, -inf (or the lowest integer) for max, +inf (or the highest) for min.
+#define FUSEJIT_REDUCTION(fn, prim, is_mean)                                      \
+  template <detail::Operand A>                                                    \
+  auto fn(A&& x) {                                                                \
+    return detail::make_node(detail::ReduceOp{prim, {}, true, false, is_mean},    \
+                             std::forward<A>(x));                                 \
+  }                                                                               \
+  template <detail::Operand A>                                                    \
+  auto fn(A&& x, std::initializer_list<int> axes, bool keepdims = false) {        \
+    return detail::make_node(                                                     \
+        detail::ReduceOp{prim, std::vector<int>(axes), false, keepdims, is_mean}, \
+        std::forward<A>(x));                                                      \
+  }
+FUSEJIT_REDUCTION(sum, ir::Prim::reduce_sum, false)
+FUSEJIT_REDUCTION(prod, ir::Prim::reduce_prod, false)
+FUSEJIT_REDUCTION(max, ir::Prim::reduce_max, false)
+FUSEJIT_REDUCTION(min, ir::Prim::reduce_min, false)
+FUSEJIT_REDUCTION(all, ir::Prim::reduce_and, false)
+FUSEJIT_REDUCTION(any, ir::Prim::reduce_or, false)
+FUSEJIT_REDUCTION(mean, ir::Prim::reduce_sum, true)
+#undef FUSEJIT_REDUCTION
+
 /// Elementwise `cond ? x : y`, broadcasting all three (jnp.where).
 template <detail::Operand C, detail::Operand A, detail::Operand B>
 auto where(C&& c, A&& x, B&& y) {

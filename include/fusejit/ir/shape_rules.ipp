@@ -1,4 +1,5 @@
 // Shape and dtype rules of every primitive, as lax states them (implementation unit only).
+#include <algorithm>
 #include <string>
 
 #include "fusejit/ir/builder.hpp"
@@ -93,6 +94,23 @@ std::vector<Aval> infer_avals(Prim p, const std::vector<Aval>& in, const Params&
                            out.str());
       }
       return {Aval{in[0].dtype, out, in[0].weak}};
+    }
+    case PrimKind::reduce: {
+      const auto& axes = params.get<std::vector<std::int64_t>>("axes");
+      const Aval& a = in[0];
+      if ((p == Prim::reduce_and || p == Prim::reduce_or) && is_float(a.dtype))
+        throw DTypeError(std::string(pi.name) + ": needs bool or integer operands, got " + a.str());
+      if ((p == Prim::reduce_sum || p == Prim::reduce_prod) && a.dtype == DType::bool_)
+        throw DTypeError(std::string(pi.name) + ": does not take bool operands, got " + a.str());
+      Shape out;
+      for (int d = 0; d < a.shape.rank(); ++d) {
+        if (std::find(axes.begin(), axes.end(), d) == axes.end()) out.push_back(a.shape[d]);
+      }
+      for (auto ax : axes)
+        if (ax < 0 || ax >= a.shape.rank())
+          throw ShapeError(std::string(pi.name) + ": axis " + std::to_string(ax) +
+                           " is out of range for " + a.str());
+      return {Aval{a.dtype, out, a.weak}};
     }
     case PrimKind::control: {
       const auto& g = *params.get<GraphPtr>("jaxpr");

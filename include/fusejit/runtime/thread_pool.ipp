@@ -2,6 +2,7 @@
 #include <unsupported/Eigen/CXX11/ThreadPool>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <thread>
 
@@ -22,6 +23,8 @@ int num_threads() {
 }
 
 namespace {
+std::atomic<int> g_thread_limit{1 << 30};
+
 Eigen::ThreadPool& pool() {
   // The caller runs one chunk itself, so the pool holds one thread fewer.
   static Eigen::ThreadPool p(std::max(1, num_threads() - 1));
@@ -29,9 +32,12 @@ Eigen::ThreadPool& pool() {
 }
 }  // namespace
 
+void set_thread_limit(int n) { g_thread_limit.store(std::max(1, n)); }
+
 void parallel_for(std::int64_t n, std::int64_t min_chunk, std::int64_t align,
                   const std::function<void(std::int64_t, std::int64_t)>& f) {
-  const std::int64_t threads = num_threads();
+  const std::int64_t threads =
+      std::min(num_threads(), g_thread_limit.load(std::memory_order_relaxed));
   const std::int64_t chunks =
       std::min<std::int64_t>(threads, n / std::max<std::int64_t>(min_chunk, 1));
   if (chunks <= 1) {

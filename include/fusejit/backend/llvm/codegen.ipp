@@ -58,8 +58,8 @@ class KernelBuilder {
     b.SetInsertPoint(entry);
     const int r = plan_.rank;
     const auto n_inputs = static_cast<std::size_t>(plan_.num_inputs);
-    std::vector<llvm::Value*> extents;
-    for (int k = 0; k < r; ++k) extents.push_back(load_i64(b, arg(1), static_cast<std::size_t>(k)));
+    for (int k = 0; k < r; ++k)
+      extents_.push_back(load_i64(b, arg(1), static_cast<std::size_t>(k)));
     // Constants: loaded once, converted from their 8-byte slots to their dtype.
     for (std::size_t s = 0; s < plan_.literals.size(); ++s) {
       const DType d = plan_.literals[s].dtype;
@@ -71,44 +71,91 @@ class KernelBuilder {
         v = b.CreateTrunc(raw, e.scalar_type(d));
       literal_values_.push_back(v);
     }
-    // Each load's base pointer and strides along the outer iteration dims.
+    // Each load's base pointer and its stride along every iteration dim.
     for (std::size_t li = 0; li < plan_.loads.size(); ++li) {
       const Node& n = plan_.nodes[static_cast<std::size_t>(plan_.loads[li])];
       load_ptr_.push_back(load_ptr(b, static_cast<std::size_t>(n.input)));
       std::vector<llvm::Value*> st;
-      for (int k = 0; k + 1 < r; ++k)
+      for (int k = 0; k < r; ++k)
         st.push_back(load_i64(b, arg(1), static_cast<std::size_t>(r) * (li + 1) + k));
       load_strides_.push_back(st);
     }
     for (std::size_t o = 0; o < plan_.outputs.size(); ++o)
       out_ptr_.push_back(load_ptr(b, n_inputs + o));
+    auto* done = llvm::BasicBlock::Create(e.ctx, "done", fn_);
+    if (!plan_.reduction) {
+      emit_range(e, arg(3), arg(4));
+    } else {
+      // Work item t reduces block t % nblocks of output t / nblocks into out[t].
+      const std::size_t extra = static_cast<std::size_t>(r) * (plan_.loads.size() + 1);
+      llvm::Value* red_size = load_i64(b, arg(1), extra);
+      llvm::Value* nblocks = load_i64(b, arg(1), extra + 1);
+      llvm::Value* block = load_i64(b, arg(1), extra + 2);
+      const DType d = plan_.output_dtypes[0];
+      e.width = lanes_;
+      vec_acc_ = entry_alloca(e, e.type(d));
+      e.width = 1;
+      scalar_acc_ = entry_alloca(e, e.type(d));
+      counted_loop(e, arg(3), arg(4), 1, [&](llvm::Value* t) {
+        llvm::Value* out_index = b.CreateUDiv(t, nblocks);
+        llvm::Value* lo = b.CreateMul(b.CreateURem(t, nblocks), block);
+        llvm::Value* hi = b.CreateAdd(lo, block);
+        hi = b.CreateSelect(b.CreateICmpULT(hi, red_size), hi, red_size);
+        e.width = lanes_;
+        b.CreateStore(identity(e, d), vec_acc_);
+        e.width = 1;
+        b.CreateStore(identity(e, d), scalar_acc_);
+        llvm::Value* base = b.CreateMul(out_index, red_size);
+        emit_range(e, b.CreateAdd(base, lo), b.CreateAdd(base, hi));
+        // Lanes combine in order, then the tail: a fixed order whatever the thread count.
+        e.width = lanes_;
+        llvm::Value* lanes = b.CreateLoad(e.type(d), vec_acc_);
+        e.width = 1;
+        llvm::Value* acc = b.CreateExtractElement(lanes, std::uint64_t{0});
+        for (unsigned i = 1; i < lanes_; ++i)
+          acc = combine(e, acc, b.CreateExtractElement(lanes, std::uint64_t{i}));
+        acc = combine(e, acc, b.CreateLoad(e.type(d), scalar_acc_));
+        store_element(e, d, out_ptr_[0], t, acc);
+      });
+    }
+    b.CreateBr(done);
+    b.SetInsertPoint(done);
+    b.CreateRetVoid();
+  }
 
-    llvm::Value* ncols = extents.back();
-    llvm::Value* begin = arg(3);
-    llvm::Value* end = arg(4);
+  // Visits the points [start, end) of the iteration space, a row of the innermost dim at a time.
+  void emit_range(Emitter& e, llvm::Value* start, llvm::Value* end) {
+    auto& b = e.b;
+    auto* pre = b.GetInsertBlock();
     auto* row_head = llvm::BasicBlock::Create(e.ctx, "row", fn_);
     auto* row_body = llvm::BasicBlock::Create(e.ctx, "row.body", fn_);
-    auto* done = llvm::BasicBlock::Create(e.ctx, "done", fn_);
-    llvm::Value* row0 = b.CreateUDiv(begin, ncols);
-    llvm::Value* col0 = b.CreateURem(begin, ncols);
+    auto* exit = llvm::BasicBlock::Create(e.ctx, "range.exit", fn_);
+    auto* setup = llvm::BasicBlock::Create(e.ctx, "range", fn_);
+    b.CreateCondBr(b.CreateICmpSLT(start, end), setup, exit);  // also guards a zero extent
+    b.SetInsertPoint(setup);
+    const int r = plan_.rank;
+    llvm::Value* ncols = extents_.back();
+    llvm::Value* row0 = b.CreateUDiv(start, ncols);
+    llvm::Value* col0 = b.CreateURem(start, ncols);
     b.CreateBr(row_head);
+    (void)pre;
 
     b.SetInsertPoint(row_head);
     auto* pos = b.CreatePHI(b.getInt64Ty(), 2, "pos");
     auto* row = b.CreatePHI(b.getInt64Ty(), 2, "row");
     auto* col = b.CreatePHI(b.getInt64Ty(), 2, "col");
-    pos->addIncoming(begin, entry);
-    row->addIncoming(row0, entry);
-    col->addIncoming(col0, entry);
-    b.CreateCondBr(b.CreateICmpSLT(pos, end), row_body, done);
+    pos->addIncoming(start, setup);
+    row->addIncoming(row0, setup);
+    col->addIncoming(col0, setup);
+    b.CreateCondBr(b.CreateICmpSLT(pos, end), row_body, exit);
 
     b.SetInsertPoint(row_body);
     // The row's multi-index over the outer dims, then each load's offset at the row's start.
     std::vector<llvm::Value*> idx(static_cast<std::size_t>(std::max(0, r - 1)));
     llvm::Value* rest = row;
     for (int k = r - 2; k >= 0; --k) {
-      idx[static_cast<std::size_t>(k)] = b.CreateURem(rest, extents[static_cast<std::size_t>(k)]);
-      rest = b.CreateUDiv(rest, extents[static_cast<std::size_t>(k)]);
+      idx[static_cast<std::size_t>(k)] = b.CreateURem(rest, extents_[static_cast<std::size_t>(k)]);
+      rest = b.CreateUDiv(rest, extents_[static_cast<std::size_t>(k)]);
     }
     row_offset_.clear();
     broadcast_scalar_.clear();
@@ -120,8 +167,8 @@ class KernelBuilder {
       row_offset_.push_back(off);
       const Node& n = plan_.nodes[static_cast<std::size_t>(plan_.loads[li])];
       // A load broadcast along the innermost dim is one scalar per row.
-      broadcast_scalar_.push_back(n.contiguous ? nullptr
-                                               : load_element(e, n.dtype, load_ptr_[li], off));
+      broadcast_scalar_.push_back(
+          n.inner == Node::broadcast ? load_element(e, n.dtype, load_ptr_[li], off) : nullptr);
     }
     llvm::Value* seg =
         b.CreateSelect(b.CreateICmpSLT(b.CreateSub(ncols, col), b.CreateSub(end, pos)),
@@ -135,9 +182,60 @@ class KernelBuilder {
     row->addIncoming(b.CreateAdd(row, b.getInt64(1)), row_latch);
     col->addIncoming(b.getInt64(0), row_latch);
     b.CreateBr(row_head);
+    b.SetInsertPoint(exit);
+  }
 
-    b.SetInsertPoint(done);
-    b.CreateRetVoid();
+  llvm::Value* entry_alloca(Emitter& e, llvm::Type* t) {
+    llvm::IRBuilder<> eb(&fn_->getEntryBlock(), fn_->getEntryBlock().begin());
+    (void)e;
+    return eb.CreateAlloca(t);
+  }
+
+  // The reduction's identity at the emitter's width: 0, 1, -inf / lowest, +inf / highest, all ones.
+  llvm::Value* identity(Emitter& e, DType d) {
+    llvm::Type* st = e.scalar_type(d);
+    llvm::Constant* c = nullptr;
+    const bool f = is_float(d), sgn = d == DType::i32 || d == DType::i64;
+    switch (plan_.reduce) {
+      case ir::Prim::reduce_sum:
+        c = llvm::Constant::getNullValue(st);
+        break;
+      case ir::Prim::reduce_prod:
+        c = f ? llvm::ConstantFP::get(st, 1.0) : llvm::ConstantInt::get(st, 1);
+        break;
+      case ir::Prim::reduce_max:
+        c = f     ? llvm::ConstantFP::getInfinity(st, true)
+            : sgn ? llvm::ConstantInt::get(st,
+                                           llvm::APInt::getSignedMinValue(st->getIntegerBitWidth()))
+                  : llvm::ConstantInt::get(st, 0);
+        break;
+      case ir::Prim::reduce_min:
+        c = f     ? llvm::ConstantFP::getInfinity(st, false)
+            : sgn ? llvm::ConstantInt::get(st,
+                                           llvm::APInt::getSignedMaxValue(st->getIntegerBitWidth()))
+                  : llvm::Constant::getAllOnesValue(st);
+        break;
+      case ir::Prim::reduce_and:
+        c = llvm::Constant::getAllOnesValue(st);
+        break;
+      default:
+        c = llvm::Constant::getNullValue(st);
+        break;
+    }
+    return e.splat(c);
+  }
+
+  llvm::Value* combine(Emitter& e, llvm::Value* acc, llvm::Value* x) {
+    const Node& n = plan_.nodes[static_cast<std::size_t>(plan_.outputs[0])];
+    return kLowerings[static_cast<int>(plan_.reduce)](e, n, {acc, x}, plan_.output_dtypes[0]);
+  }
+
+  void store_element(Emitter& e, DType d, llvm::Value* base, llvm::Value* index, llvm::Value* x) {
+    auto& b = e.b;
+    llvm::Type* mt = e.vec(e.memory_type(d));
+    if (d == DType::bool_) x = b.CreateZExt(x, mt);
+    b.CreateAlignedStore(x, b.CreateInBoundsGEP(e.memory_type(d), base, index),
+                         llvm::Align(size_of(d)));
   }
 
   llvm::Value* load_ptr(llvm::IRBuilder<>& b, std::size_t i) {
@@ -181,14 +279,25 @@ class KernelBuilder {
       if (n.kind == Node::literal) {
         v[k] = e.splat(literal_values_[static_cast<std::size_t>(n.slot)]);
       } else if (n.kind == Node::load) {
-        if (!n.contiguous) {
+        if (n.inner == Node::broadcast) {
           v[k] = e.splat(broadcast_scalar_[li]);
-        } else {
+        } else if (n.inner == Node::contiguous) {
           llvm::Value* index = b.CreateAdd(row_offset_[li], b.CreateAdd(col, j));
           llvm::Type* mt = e.vec(e.memory_type(n.dtype));
           llvm::Value* p = b.CreateInBoundsGEP(e.memory_type(n.dtype), load_ptr_[li], index);
           llvm::Value* x = b.CreateAlignedLoad(mt, p, llvm::Align(size_of(n.dtype)));
           v[k] = n.dtype == DType::bool_ ? b.CreateICmpNE(x, llvm::Constant::getNullValue(mt)) : x;
+        } else {
+          // A strided walk (a reduction over a non-last axis): one scalar load per lane.
+          llvm::Value* stride = load_strides_[li].back();
+          llvm::Value* x = width == 1 ? nullptr : llvm::PoisonValue::get(e.type(n.dtype));
+          for (unsigned lane = 0; lane < width; ++lane) {
+            llvm::Value* c = b.CreateAdd(col, b.CreateAdd(j, b.getInt64(lane)));
+            llvm::Value* s = load_element(e, n.dtype, load_ptr_[li],
+                                          b.CreateAdd(row_offset_[li], b.CreateMul(c, stride)));
+            x = width == 1 ? s : b.CreateInsertElement(x, s, std::uint64_t{lane});
+          }
+          v[k] = x;
         }
         ++li;
       } else {
@@ -201,22 +310,28 @@ class KernelBuilder {
         v[k] = kLowerings[static_cast<int>(n.prim)](e, n, args, operand_dtype);
       }
     }
-    llvm::Value* flat = b.CreateAdd(pos, j);
-    for (std::size_t o = 0; o < plan_.outputs.size(); ++o) {
-      const DType d = plan_.output_dtypes[o];
-      llvm::Value* x = v[static_cast<std::size_t>(plan_.outputs[o])];
-      llvm::Type* mt = e.vec(e.memory_type(d));
-      if (d == DType::bool_) x = b.CreateZExt(x, mt);
-      llvm::Value* p = b.CreateInBoundsGEP(e.memory_type(d), out_ptr_[o], flat);
-      b.CreateAlignedStore(x, p, llvm::Align(size_of(d)));
+    if (plan_.reduction) {
+      llvm::Value* acc_ptr = width == 1 ? scalar_acc_ : vec_acc_;
+      llvm::Type* t = e.type(plan_.output_dtypes[0]);
+      b.CreateStore(
+          combine(e, b.CreateLoad(t, acc_ptr), v[static_cast<std::size_t>(plan_.outputs[0])]),
+          acc_ptr);
+      return;
     }
+    llvm::Value* flat = b.CreateAdd(pos, j);
+    for (std::size_t o = 0; o < plan_.outputs.size(); ++o)
+      store_element(e, plan_.output_dtypes[o], out_ptr_[o], flat,
+                    v[static_cast<std::size_t>(plan_.outputs[o])]);
   }
 
   const Plan& plan_;
   unsigned lanes_;
   std::string name_;
   llvm::Function* fn_ = nullptr;
-  std::vector<llvm::Value*> literal_values_, load_ptr_, out_ptr_, row_offset_, broadcast_scalar_;
+  std::vector<llvm::Value*> extents_, literal_values_, load_ptr_, out_ptr_, row_offset_,
+      broadcast_scalar_;
+  llvm::Value* vec_acc_ = nullptr;
+  llvm::Value* scalar_acc_ = nullptr;
   std::vector<std::vector<llvm::Value*>> load_strides_;
 };
 

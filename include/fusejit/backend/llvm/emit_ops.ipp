@@ -224,6 +224,26 @@ inline llvm::Value* convert_element_type(Emitter& e, const Node& n, Args a, DTyp
   return b.CreateIntCast(a[0], t, is_signed(from));
 }
 
+// A reduction's lowering is its combine step: acc op x.
+inline llvm::Value* reduce_sum(Emitter& e, const Node& n, Args a, DType d) {
+  return add(e, n, a, d);
+}
+inline llvm::Value* reduce_prod(Emitter& e, const Node& n, Args a, DType d) {
+  return mul(e, n, a, d);
+}
+inline llvm::Value* reduce_max(Emitter& e, const Node& n, Args a, DType d) {
+  return max(e, n, a, d);
+}
+inline llvm::Value* reduce_min(Emitter& e, const Node& n, Args a, DType d) {
+  return min(e, n, a, d);
+}
+inline llvm::Value* reduce_and(Emitter& e, const Node& n, Args a, DType d) {
+  return and_(e, n, a, d);
+}
+inline llvm::Value* reduce_or(Emitter& e, const Node& n, Args a, DType d) {
+  return or_(e, n, a, d);
+}
+
 // Index maps and sub-graphs are resolved by the planner and the inliner, never lowered.
 inline llvm::Value* structural(const char* what) {
   throw CompileError(std::string("llvm backend: ") + what + " reached code generation");

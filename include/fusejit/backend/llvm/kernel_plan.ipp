@@ -1,6 +1,7 @@
 // A fused kernel's plan: every value it computes, as (var, index map) nodes in evaluation order,
 // plus the structural signature that keys the global kernel cache (no extents, no constants).
 #pragma once
+#include <algorithm>
 #include <map>
 #include <string>
 #include <vector>
@@ -15,9 +16,10 @@ struct Node {
   DType dtype;
   int input = -1;        // load: index into the kernel's inputs
   std::vector<int> map;  // load: for each input dim, the iteration dim it follows (-1: broadcast)
-  bool contiguous = false;  // load: stride 1 along the innermost iteration dim (else 0)
-  int slot = -1;            // literal: index into the kernel's scalar parameters
-  ir::Prim prim{};          // op
+  // load: how the innermost loop walks it: stride 0, stride 1, or another stride.
+  enum Inner { broadcast, contiguous, strided } inner = broadcast;
+  int slot = -1;    // literal: index into the kernel's scalar parameters
+  ir::Prim prim{};  // op
   const ir::Eqn* eqn = nullptr;
   std::vector<int> args;  // op: operand nodes
 };
@@ -25,6 +27,11 @@ struct Node {
 struct Plan {
   int rank = 1;        // iteration rank (a rank-0 kernel iterates over one element)
   int num_inputs = 0;  // buffers before the outputs
+  // A reduction kernel iterates over its operand's shape with the kept dims outermost, and
+  // combines each output's points with `reduce` (the other fields describe that operand).
+  bool reduction = false;
+  ir::Prim reduce{};
+  std::vector<int> order;  // iteration dim k walks operand dim order[k]
   std::vector<Node> nodes;
   std::vector<int> outputs;  // node per kernel output
   std::vector<DType> output_dtypes;
@@ -43,22 +50,43 @@ class Planner {
   }
 
   Plan run() {
-    const Shape& s = g_.aval(g_.outvars.at(0)).shape;
-    plan_.rank = std::max(1, s.rank());
+    const ir::Atom root = g_.outvars.at(0);
+    const ir::Eqn* last =
+        root.is_literal() ? nullptr : producer_[static_cast<std::size_t>(root.var)];
+    plan_.reduction = last && ir::info(last->prim).kind == ir::PrimKind::reduce;
     plan_.num_inputs = static_cast<int>(g_.invars.size());
-    std::vector<int> identity;
-    for (int d = 0; d < s.rank(); ++d) identity.push_back(d);
-    for (auto& o : g_.outvars) {
-      plan_.outputs.push_back(value(o, identity));
-      plan_.output_dtypes.push_back(g_.aval(o).dtype);
+    if (plan_.reduction) {
+      plan_.reduce = last->prim;
+      const Shape& s = g_.aval(last->in[0]).shape;
+      const auto& axes = last->params.get<std::vector<std::int64_t>>("axes");
+      for (int d = 0; d < s.rank(); ++d)
+        if (std::find(axes.begin(), axes.end(), d) == axes.end()) plan_.order.push_back(d);
+      for (auto d : axes) plan_.order.push_back(static_cast<int>(d));
+      plan_.rank = std::max(1, s.rank());
+      std::vector<int> map(static_cast<std::size_t>(s.rank()));
+      for (int k = 0; k < s.rank(); ++k)
+        map[static_cast<std::size_t>(plan_.order[static_cast<std::size_t>(k)])] = k;
+      plan_.outputs.push_back(value(last->in[0], map));
+      plan_.output_dtypes.push_back(g_.aval(root).dtype);
+    } else {
+      const Shape& s = g_.aval(root).shape;
+      plan_.rank = std::max(1, s.rank());
+      std::vector<int> identity;
+      for (int d = 0; d < s.rank(); ++d) identity.push_back(d);
+      for (auto& o : g_.outvars) {
+        plan_.outputs.push_back(value(o, identity));
+        plan_.output_dtypes.push_back(g_.aval(o).dtype);
+      }
     }
     std::string& sig = plan_.signature;
-    sig +=
-        "rank " + std::to_string(plan_.rank) + " inputs " + std::to_string(plan_.num_inputs) + "\n";
+    sig += "rank " + std::to_string(plan_.rank) + " inputs " + std::to_string(plan_.num_inputs);
+    if (plan_.reduction) sig += " " + std::string(ir::name(plan_.reduce));
+    sig += "\n";
     for (auto& n : plan_.nodes) {
       sig += std::to_string(static_cast<int>(n.kind)) + " " + std::string(short_name(n.dtype));
       if (n.kind == Node::load) {
-        sig += " in" + std::to_string(n.input) + (n.contiguous ? " c" : " b");
+        sig +=
+            " in" + std::to_string(n.input) + " inner" + std::to_string(static_cast<int>(n.inner));
         for (int m : n.map) sig += " " + std::to_string(m);
       } else if (n.kind == Node::op) {
         sig += " " + std::string(ir::name(n.prim));
@@ -104,11 +132,14 @@ class Planner {
       Node n{Node::load, av.dtype};
       n.input = input_index_.at(a.var);
       n.map = map;
-      for (std::size_t d = 0; d + 1 < map.size(); ++d)
-        if (map[d] == plan_.rank - 1)
-          throw CompileError(
-              "llvm backend: an index map that reads the innermost loop along a non-last axis");
-      n.contiguous = !map.empty() && map.back() == plan_.rank - 1;
+      // The innermost loop reads this input at stride 1 (its last dim follows the innermost
+      // iteration dim), stride 0 (no dim does), or another stride (a reduction's order).
+      bool other = false;
+      for (std::size_t d = 0; d + 1 < map.size(); ++d) other = other || map[d] == plan_.rank - 1;
+      const bool last = !map.empty() && map.back() == plan_.rank - 1;
+      n.inner = last && !other    ? Node::contiguous
+                : (last || other) ? Node::strided
+                                  : Node::broadcast;
       id = add(std::move(n));
       plan_.loads.push_back(id);
     }

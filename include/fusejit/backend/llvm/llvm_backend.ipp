@@ -71,8 +71,17 @@ struct Launch {
   std::vector<ir::Aval> out_avals;
   std::vector<std::int64_t> iparams;  // extents, then each load's strides
   std::vector<std::int64_t> scalars;  // constants, one 8-byte slot each
-  std::int64_t size = 0;
+  std::int64_t size = 0;              // work items: points, or (output, block) pairs
+  std::int64_t nblocks = 1;           // reductions: partials per output
+  std::int64_t work_per_item = 1;     // points one work item visits
+  ir::Prim reduce = ir::Prim::fused;  // the reduction, when this launch is one
 };
+
+// Reductions split each output's range into blocks of this many points, reduced in vector
+// lanes, then combine the blocks pairwise: accurate f32 sums (each lane adds 4096/lanes terms),
+// parallel work even for one output, and fixed boundaries, so that results do not depend on
+// the number of threads.
+inline constexpr std::int64_t kReduceBlock = std::int64_t{1} << 12;
 
 inline Launch make_launch(const ir::Eqn& e) {
   const ir::Graph& sub = *e.params.get<ir::GraphPtr>("jaxpr");
@@ -82,9 +91,17 @@ inline Launch make_launch(const ir::Eqn& e) {
   for (auto& a : e.in) l.inputs.push_back(a.var);
   l.outputs = e.out;
   for (auto& o : sub.outvars) l.out_avals.push_back(sub.aval(o));
-  const Shape& s = l.out_avals.at(0).shape;
-  l.size = s.size();
-  for (int k = 0; k < plan.rank; ++k) l.iparams.push_back(k < s.rank() ? s[k] : 1);
+  // The iteration space: the outputs' shape, or a reduction operand's in kept-then-reduced order.
+  Shape space;
+  if (plan.reduction) {
+    const ir::Eqn& red = sub.eqns.back();
+    const Shape& operand = sub.aval(red.in[0]).shape;
+    for (int d : plan.order) space.push_back(operand[d]);
+    l.reduce = plan.reduce;
+  } else {
+    space = l.out_avals.at(0).shape;
+  }
+  for (int k = 0; k < plan.rank; ++k) l.iparams.push_back(k < space.rank() ? space[k] : 1);
   for (int id : plan.loads) {
     const Node& n = plan.nodes[static_cast<std::size_t>(id)];
     const Shape& in = sub.aval(sub.invars[static_cast<std::size_t>(n.input)]).shape;
@@ -94,12 +111,62 @@ inline Launch make_launch(const ir::Eqn& e) {
       if (n.map[d] >= 0) strides[static_cast<std::size_t>(n.map[d])] += st[d];
     l.iparams.insert(l.iparams.end(), strides.begin(), strides.end());
   }
+  if (plan.reduction) {
+    const std::int64_t out_size = l.out_avals[0].shape.size();
+    const std::int64_t red_size = out_size == 0 ? 0 : space.size() / out_size;
+    l.nblocks = red_size > kReduceBlock ? (red_size + kReduceBlock - 1) / kReduceBlock : 1;
+    l.iparams.insert(
+        l.iparams.end(),
+        {red_size, l.nblocks, l.nblocks > 1 ? kReduceBlock : std::max<std::int64_t>(red_size, 1)});
+    l.size = out_size * l.nblocks;
+    l.work_per_item = l.nblocks > 1 ? kReduceBlock : std::max<std::int64_t>(red_size, 1);
+  } else {
+    l.size = space.size();
+  }
   for (const ir::Literal& lit : plan.literals) {
     std::int64_t slot = lit.i;
     if (is_float(lit.dtype)) std::memcpy(&slot, &lit.f, sizeof slot);
     l.scalars.push_back(slot);
   }
   return l;
+}
+
+// Combines a reduction's per-block partials, in block order, into its outputs.
+inline void combine_partials(ir::Prim p, DType d, const void* partials, void* out,
+                             std::int64_t n_out, std::int64_t nblocks) {
+  namespace ops = fj::detail::reference::ops;
+  auto run = [&](auto op) {
+    visit_dtype(d, [&](auto x) {
+      using T = decltype(x);
+      if constexpr (decltype(op)::template accepts<T>) {
+        const T* in = static_cast<const T*>(partials);
+        T* o = static_cast<T*>(out);
+        for (std::int64_t j = 0; j < n_out; ++j) {
+          const T* p = in + j * nblocks;
+          auto tree = [&](auto& self, std::int64_t lo, std::int64_t hi) -> T {
+            if (hi - lo == 1) return p[lo];
+            const std::int64_t mid = lo + (hi - lo) / 2;
+            return decltype(op)::combine(self(self, lo, mid), self(self, mid, hi));
+          };
+          o[j] = tree(tree, 0, nblocks);
+        }
+      }
+    });
+  };
+  switch (p) {
+    case ir::Prim::reduce_sum:
+      return run(ops::reduce_sum{});
+    case ir::Prim::reduce_prod:
+      return run(ops::reduce_prod{});
+    case ir::Prim::reduce_max:
+      return run(ops::reduce_max{});
+    case ir::Prim::reduce_min:
+      return run(ops::reduce_min{});
+    case ir::Prim::reduce_and:
+      return run(ops::reduce_and{});
+    default:
+      return run(ops::reduce_or{});
+  }
 }
 
 inline Value literal_value(const ir::Literal& lit) {
@@ -128,6 +195,7 @@ class LlvmExecutable final : public Executable {
     for (const Launch& l : launches_) {
       bufs.clear();
       for (ir::VarId v : l.inputs) bufs.push_back(env[static_cast<std::size_t>(v)].buf->data);
+      const bool partials = l.nblocks > 1;
       for (std::size_t o = 0; o < l.outputs.size(); ++o) {
         const ir::Aval& av = l.out_avals[o];
         auto buf = runtime::allocate(static_cast<std::size_t>(l.size) * size_of(av.dtype));
@@ -139,8 +207,17 @@ class LlvmExecutable final : public Executable {
       const std::int64_t* ip = l.iparams.data();
       const std::int64_t* sc = l.scalars.data();
       // Small kernels run on the calling thread; big ones split into vector-aligned chunks.
-      runtime::parallel_for(l.size, std::int64_t{1} << 15, 64,
+      const std::int64_t min_items =
+          std::max<std::int64_t>(1, (std::int64_t{1} << 15) / l.work_per_item);
+      runtime::parallel_for(l.size, min_items, l.work_per_item > 1 ? 1 : 64,
                             [&](std::int64_t lo, std::int64_t hi) { fn(b, ip, sc, lo, hi); });
+      if (partials) {
+        Value& v = env[static_cast<std::size_t>(l.outputs[0])];
+        const std::int64_t n_out = v.aval.shape.size();
+        auto final_buf = runtime::allocate(static_cast<std::size_t>(n_out) * size_of(v.aval.dtype));
+        combine_partials(l.reduce, v.aval.dtype, v.buf->data, final_buf->data, n_out, l.nblocks);
+        v.buf = std::move(final_buf);
+      }
     }
     std::vector<Value> out;
     for (auto& o : g.outvars)

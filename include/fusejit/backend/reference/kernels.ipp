@@ -9,6 +9,7 @@
 #include "fusejit/backend/backend.hpp"
 #include "fusejit/backend/reference/elementwise.ipp"
 #include "fusejit/backend/reference/ops.ipp"
+#include "fusejit/backend/reference/reductions.ipp"
 
 namespace fj::detail::reference {
 
@@ -158,6 +159,17 @@ EqnFn resolve_kind(const ir::Graph& g, const ir::Eqn& e) {
       return visit_dtype(d0, [&](auto from) -> EqnFn {
         return visit_dtype(
             out, [](auto to) -> EqnFn { return &run_convert<decltype(from), decltype(to)>; });
+      });
+    } else if constexpr (K == PrimKind::reduce) {
+      static_assert(Op::is_reduction);
+      expect_dtype(e, "the output", out, d0);
+      (void)require_param<std::vector<std::int64_t>>(e, "axes");
+      return visit_dtype(d0, [&](auto t) -> EqnFn {
+        using T = decltype(t);
+        if constexpr (Op::template accepts<T>)
+          return &run_reduce<Op, T>;
+        else
+          unsupported(e.prim, d0);
       });
     } else if constexpr (K == PrimKind::shape) {
       expect_dtype(e, "the output", out, d0);

@@ -1,6 +1,7 @@
-// Fusion: partitions a graph into `fused` kernels, one per output shape. Every primitive in the
-// table today is elementwise (or a broadcast index map), so a kernel recomputes whatever its
-// outputs need and no intermediate is ever written to memory.
+// Fusion: partitions a graph into `fused` kernels. Each reduction is a kernel of its own, with
+// the elementwise chain that feeds it; the remaining outputs form one kernel per shape. Only
+// reduction results are written to memory between kernels; every other intermediate is
+// recomputed inside the kernel that needs it.
 #pragma once
 #include <algorithm>
 #include <map>
@@ -19,35 +20,31 @@ inline Graph fuse(const Graph& original) {
   for (std::size_t k = 0; k < g.eqns.size(); ++k)
     for (VarId v : g.eqns[k].out) producer[static_cast<std::size_t>(v)] = static_cast<int>(k);
 
-  // Outputs computed by equations, grouped by shape in order of first appearance.
-  std::vector<std::vector<VarId>> groups;
-  std::vector<VarId> seen;
-  for (auto& o : g.outvars) {
-    if (o.is_literal() || producer[static_cast<std::size_t>(o.var)] < 0) continue;
-    if (std::find(seen.begin(), seen.end(), o.var) != seen.end()) continue;
-    seen.push_back(o.var);
-    auto it = std::find_if(groups.begin(), groups.end(),
-                           [&](auto& grp) { return g.aval(grp[0]).shape == g.aval(o.var).shape; });
-    if (it == groups.end())
-      groups.push_back({o.var});
-    else
-      it->push_back(o.var);
-  }
+  auto is_reduction = [&](VarId v) {
+    const int k = producer[static_cast<std::size_t>(v)];
+    return k >= 0 && info(g.eqns[static_cast<std::size_t>(k)].prim).kind == PrimKind::reduce;
+  };
+  // A kernel's sources: graph inputs, and results of reductions (computed by earlier kernels).
+  auto is_source = [&](VarId v) {
+    return producer[static_cast<std::size_t>(v)] < 0 || is_reduction(v);
+  };
 
   Graph out;
   out.avals = g.avals;
   out.constvars = g.constvars;
   out.invars = g.invars;
   out.outvars = g.outvars;
-  for (auto& grp : groups) {
-    // Backward slice: the equations this group's outputs need.
+  // Emits one kernel computing `roots`; a reduction root includes its own equation.
+  auto add_kernel = [&](const std::vector<VarId>& roots) {
     std::vector<bool> needed(g.eqns.size(), false), live(g.avals.size(), false);
-    for (VarId v : grp) live[static_cast<std::size_t>(v)] = true;
+    for (VarId v : roots) live[static_cast<std::size_t>(v)] = true;
     for (int k = static_cast<int>(g.eqns.size()) - 1; k >= 0; --k) {
       const Eqn& e = g.eqns[static_cast<std::size_t>(k)];
-      if (std::none_of(e.out.begin(), e.out.end(),
-                       [&](VarId v) { return live[static_cast<std::size_t>(v)]; }))
-        continue;
+      const bool wanted = std::any_of(e.out.begin(), e.out.end(), [&](VarId v) {
+        return live[static_cast<std::size_t>(v)] &&
+               (!is_source(v) || std::find(roots.begin(), roots.end(), v) != roots.end());
+      });
+      if (!wanted) continue;
       needed[static_cast<std::size_t>(k)] = true;
       for (auto& a : e.in)
         if (!a.is_literal()) live[static_cast<std::size_t>(a.var)] = true;
@@ -55,12 +52,14 @@ inline Graph fuse(const Graph& original) {
     Graph sub;
     std::map<VarId, VarId> remap;
     std::vector<Atom> kernel_in;
-    for (std::size_t v = 0; v < g.avals.size(); ++v)
-      if (live[v] && producer[v] < 0) {
-        remap[static_cast<VarId>(v)] = sub.new_var(g.avals[v]);
-        sub.invars.push_back(remap[static_cast<VarId>(v)]);
-        kernel_in.push_back(Atom::of_var(static_cast<VarId>(v)));
+    for (std::size_t v = 0; v < g.avals.size(); ++v) {
+      const auto id = static_cast<VarId>(v);
+      if (live[v] && is_source(id) && std::find(roots.begin(), roots.end(), id) == roots.end()) {
+        remap[id] = sub.new_var(g.avals[v]);
+        sub.invars.push_back(remap[id]);
+        kernel_in.push_back(Atom::of_var(id));
       }
+    }
     auto sub_atom = [&](const Atom& a) {
       return a.is_literal() ? a : Atom::of_var(remap.at(a.var));
     };
@@ -72,11 +71,30 @@ inline Graph fuse(const Graph& original) {
       for (VarId v : e.out) n.out.push_back(remap[v] = sub.new_var(g.aval(v)));
       sub.eqns.push_back(std::move(n));
     }
-    for (VarId v : grp) sub.outvars.push_back(Atom::of_var(remap.at(v)));
+    for (VarId v : roots) sub.outvars.push_back(Atom::of_var(remap.at(v)));
     Params p;
     p.items.push_back({"jaxpr", std::make_shared<const Graph>(std::move(sub)), true});
-    out.eqns.push_back(Eqn{Prim::fused, std::move(kernel_in), grp, std::move(p)});
+    out.eqns.push_back(Eqn{Prim::fused, std::move(kernel_in), roots, std::move(p)});
+  };
+
+  for (auto& e : g.eqns)
+    if (info(e.prim).kind == PrimKind::reduce) add_kernel({e.out[0]});
+
+  // Remaining outputs computed by elementwise equations, grouped by shape in order of appearance.
+  std::vector<std::vector<VarId>> groups;
+  std::vector<VarId> seen;
+  for (auto& o : g.outvars) {
+    if (o.is_literal() || is_source(o.var)) continue;
+    if (std::find(seen.begin(), seen.end(), o.var) != seen.end()) continue;
+    seen.push_back(o.var);
+    auto it = std::find_if(groups.begin(), groups.end(),
+                           [&](auto& grp) { return g.aval(grp[0]).shape == g.aval(o.var).shape; });
+    if (it == groups.end())
+      groups.push_back({o.var});
+    else
+      it->push_back(o.var);
   }
+  for (auto& grp : groups) add_kernel(grp);
   return out;
 }
 

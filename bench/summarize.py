@@ -1,0 +1,225 @@
+#!/usr/bin/env python3
+"""Builds the summary table of scripts/bench from its result files (standard library only).
+
+Usage: bench/summarize.py RESULTS_DIR [--cpu "model"] [--date "..."] [--load "..."] [--commit "..."]
+
+Reads, from RESULTS_DIR:
+  fused_elementwise_1thread.json     every row, FUSEJIT_NUM_THREADS=1 (Google Benchmark JSON)
+  fused_elementwise_allthreads.json  the fusejit_jit rows, FUSEJIT_NUM_THREADS unset
+  cold_start.jsonl                   one line per fresh process of bench_cold_start
+and prints Markdown: one table per workload (ns per element, and each column's time divided by
+the bandwidth floor and by the best Eigen column), the cold start and dispatch numbers, and the
+issue's targets. Each benchmark value is the median over its repetitions.
+"""
+
+import argparse
+import json
+import statistics
+import sys
+from pathlib import Path
+
+# Workload -> (title, [(row key, column header)], floor key, [Eigen keys]).
+WORKLOADS = {
+    "selu": (
+        "selu(x) = 1.05 * where(x > 0, x, 1.67 * exp(x) - 1.67)",
+        [
+            ("fusejit_jit@1", "fusejit jit, 1 thread"),
+            ("fusejit_jit@all", "fusejit jit, all threads"),
+            ("fusejit_reference@1", "reference (eager)"),
+            ("eigen_select@1", "Eigen select"),
+            ("eigen_maxmin@1", "Eigen max/min"),
+            ("hand@1", "hand loop"),
+            ("memcpy@1", "memcpy"),
+        ],
+        "memcpy@1",
+        ["eigen_select@1", "eigen_maxmin@1"],
+    ),
+    "sumsq_sin": (
+        "sum(x**2 + sin(x))",
+        [
+            ("fusejit_jit@1", "fusejit jit, 1 thread"),
+            ("fusejit_jit@all", "fusejit jit, all threads"),
+            ("fusejit_reference@1", "reference (eager)"),
+            ("eigen@1", "Eigen"),
+            ("hand@1", "hand loop"),
+            ("read@1", "read floor"),
+        ],
+        "read@1",
+        ["eigen@1"],
+    ),
+}
+SIZES = ["1M", "16M"]
+TARGETS = {"selu16_memcpy": 1.15, "cold_ms": 10.0, "dispatch_ns": 300.0, "select_speedup": 10.0}
+
+
+ERRORS = {}  # (workload, column@threads, size) -> why the row was skipped
+
+
+def load_rows(path, threads):
+    """{(workload, column@threads, size): entry} from one Google Benchmark JSON file."""
+    if not path.exists():
+        return {}, {}
+    doc = json.loads(path.read_text())
+    rows = {}
+    for b in doc.get("benchmarks", []):
+        if b.get("error_occurred"):
+            parts = b.get("run_name", b["name"]).split("/")
+            if len(parts) >= 3:
+                ERRORS[(parts[0], f"{parts[1]}@{threads}", parts[2])] = b.get("error_message", "")
+            continue
+        # With repetitions, keep the median aggregate; a single run has only iterations.
+        if b.get("run_type") == "aggregate" and b.get("aggregate_name") != "median":
+            continue
+        parts = b.get("run_name", b["name"]).split("/")
+        if len(parts) < 3:
+            continue
+        key = (parts[0], f"{parts[1]}@{threads}", parts[2])
+        if b.get("run_type") == "aggregate" or key not in rows:
+            rows[key] = b
+    return rows, doc.get("context", {})
+
+
+def ns(entry):
+    """Time of one call in nanoseconds."""
+    scale = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}[entry.get("time_unit", "ns")]
+    return entry["real_time"] * scale
+
+
+def fmt(v, digits=3):
+    if v is None:
+        return "n/a"
+    if v >= 100:
+        return f"{v:.0f}"
+    return f"{v:.{digits}g}"
+
+
+def verdict(ok):
+    return "n/a" if ok is None else ("met" if ok else "not met")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("results", type=Path)
+    ap.add_argument("--cpu", default="unknown CPU")
+    ap.add_argument("--date", default="")
+    ap.add_argument("--load", default="")
+    ap.add_argument("--commit", default="")
+    args = ap.parse_args()
+
+    rows, ctx = load_rows(args.results / "fused_elementwise_1thread.json", "1")
+    rows_all, _ = load_rows(args.results / "fused_elementwise_allthreads.json", "all")
+    rows.update(rows_all)
+    if not rows:
+        sys.exit(f"summarize.py: no benchmark results in {args.results}")
+
+    def per_elem(workload, col, size):
+        e = rows.get((workload, col, size))
+        if e is None:
+            return None
+        return e["ns_per_elem"] if "ns_per_elem" in e else ns(e) / (int(size[:-1]) << 20)
+
+    out = []
+    backend = ctx.get("fusejit_backend", "?")
+    reps = next(iter(rows.values())).get("repetitions", 1)
+    out.append(f"Machine: {args.cpu} ({ctx.get('mhz_per_cpu', '?')} MHz); load average at "
+               f"start: {args.load or '?'}.")
+    commit = f" at commit {args.commit}" if args.commit else ""
+    out.append(f"Date: {args.date or ctx.get('date', '?')}. fusejit{commit}, backend: **{backend}**. "
+               f"Median of {reps} repetitions, real time. Baselines (hand loops, Eigen) are "
+               f"compiled {ctx.get('baselines_compiled_with', '?')}.")
+    out.append("")
+
+    results = {}
+    for workload, (title, cols, floor_key, eigen_keys) in WORKLOADS.items():
+        out.append(f"### {title}")
+        out.append("")
+        out.append("| size | | " + " | ".join(h for _, h in cols) + " |")
+        out.append("| --- | --- | " + " | ".join("---:" for _ in cols) + " |")
+        for size in SIZES:
+            vals = {k: per_elem(workload, k, size) for k, _ in cols}
+            floor = vals.get(floor_key)
+            eigens = [vals[k] for k in eigen_keys if vals.get(k) is not None]
+            best_eigen = min(eigens) if eigens else None
+            results[(workload, size)] = (vals, floor, best_eigen)
+            out.append(f"| {size} | ns/elem | " + " | ".join(fmt(vals[k]) for k, _ in cols) + " |")
+            if floor:
+                out.append(f"| | ÷ {dict(cols)[floor_key]} | " + " | ".join(
+                    fmt(vals[k] / floor if vals[k] is not None else None) for k, _ in cols) + " |")
+            if best_eigen:
+                out.append("| | ÷ best Eigen | " + " | ".join(
+                    fmt(vals[k] / best_eigen if vals[k] is not None else None) for k, _ in cols)
+                    + " |")
+        for (w, col, size), msg in sorted(ERRORS.items()):
+            if w == workload:
+                out.append("")
+                out.append(f"{col.replace('@', ' (threads: ')}) {size} was skipped: {msg}")
+        if ctx.get("fusejit_has_sum") == "no" and workload == "sumsq_sin":
+            out.append("")
+            out.append("fusejit has no `fj::sum` yet (reductions come with issue 4): its columns "
+                       "are n/a.")
+        out.append("")
+
+    cold = []
+    cold_path = args.results / "cold_start.jsonl"
+    if cold_path.exists():
+        cold = [json.loads(l) for l in cold_path.read_text().splitlines() if l.strip()]
+    # Warm dispatch in the default configuration (all threads), else with one thread.
+    dispatch_threads = "unset" if ("dispatch", "fusejit_jit@all", "1") in rows else "1"
+    dispatch = rows.get(("dispatch", "fusejit_jit@all", "1")) or rows.get(
+        ("dispatch", "fusejit_jit@1", "1"))
+    dispatch_ns = ns(dispatch) if dispatch else None
+
+    out.append("### Latency")
+    out.append("")
+    out.append("| measure | median | range |")
+    out.append("| --- | ---: | ---: |")
+    if cold:
+        for key, label in [("first_call_ms", "cold first call of jit(selu), 1M f32 (trace + "
+                            "compile + run)"), ("warm_call_ms", "warm call of the same, in the "
+                            "same process"), ("compile_ms", "cold first call − warm call (trace "
+                                              "+ compile)")]:
+            v = [c[key] for c in cold]
+            out.append(f"| {label} | {statistics.median(v):.2f} ms | "
+                       f"{min(v):.2f}–{max(v):.2f} ms ({len(v)} processes) |")
+    if dispatch:
+        out.append(f"| warm dispatch: a jitted x + 1 on f32[1] (FUSEJIT_NUM_THREADS "
+                   f"{dispatch_threads}) | {dispatch_ns:.0f} ns | |")
+    out.append("")
+
+    # The issue's targets.
+    def jit_best(workload, size):
+        vals = results[(workload, size)][0]
+        c = [v for v in (vals.get("fusejit_jit@1"), vals.get("fusejit_jit@all")) if v is not None]
+        return min(c) if c else None
+
+    sv16, floor16, _ = results[("selu", "16M")]
+    jit16 = sv16.get("fusejit_jit@all") or sv16.get("fusejit_jit@1")
+    r16 = jit16 / floor16 if jit16 and floor16 else None
+    sv1, _, _ = results[("selu", "1M")]
+    j1 = jit_best("selu", "1M")
+    vs_fast = j1 / sv1["eigen_maxmin@1"] if j1 and sv1.get("eigen_maxmin@1") else None
+    speedup = sv1["eigen_select@1"] / j1 if j1 and sv1.get("eigen_select@1") else None
+    cold_ms = statistics.median(c["compile_ms"] for c in cold) if cold else None
+    first_ms = statistics.median(c["first_call_ms"] for c in cold) if cold else None
+
+    out.append(f"### Targets (fusejit backend: {backend})")
+    out.append("")
+    out.append("| measure | target | measured | |")
+    out.append("| --- | --- | --- | --- |")
+    out.append(f"| selu 16M, all threads | ≤ {TARGETS['selu16_memcpy']} × memcpy | "
+               f"{fmt(r16)} × memcpy | {verdict(None if r16 is None else r16 <= TARGETS['selu16_memcpy'])} |")
+    ok1 = None if vs_fast is None or speedup is None else (
+        vs_fast <= 1.0 and speedup >= TARGETS["select_speedup"])
+    out.append(f"| selu 1M | ≥ Eigen's fastest form, ≥ {TARGETS['select_speedup']:.0f}× the "
+               f"natural select form | {fmt(vs_fast)} × the time of Eigen max/min; "
+               f"{fmt(speedup)}× as fast as Eigen select | {verdict(ok1)} |")
+    out.append(f"| cold compile of selu | ≤ {TARGETS['cold_ms']:.0f} ms median | "
+               f"{fmt(cold_ms)} ms trace + compile ({fmt(first_ms)} ms whole first call) | "
+               f"{verdict(None if cold_ms is None else cold_ms <= TARGETS['cold_ms'])} |")
+    out.append(f"| warm dispatch | ≤ {TARGETS['dispatch_ns']:.0f} ns | {fmt(dispatch_ns)} ns | "
+               f"{verdict(None if dispatch_ns is None else dispatch_ns <= TARGETS['dispatch_ns'])} |")
+    print("\n".join(out))
+
+
+if __name__ == "__main__":
+    main()
