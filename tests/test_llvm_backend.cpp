@@ -257,3 +257,52 @@ TEST_CASE("llvm backend: results do not depend on the number of threads used") {
   auto [got, want] = run_both("llvm", f, x);
   check_close(got, want, 8, "threaded sin*x + exp(-x^2)");
 }
+
+TEST_CASE("llvm backend: a kernel over 2^31 + 5 bools indexes with 64-bit math") {
+  if (!fusejit_test::has_backend("llvm")) return;
+  const std::int64_t n = (std::int64_t{1} << 31) + 5;
+  fj::Array flags = fj::zeros({n}, fj::bool_);  // about 2 GB
+  fj::Array out = fj::jit([](Tracer x) { return fj::logical_not(x); })(flags);
+  REQUIRE(out.size() == n);
+  const bool* p = out.data<bool>();
+  // A 32-bit index would wrap and leave the tail unwritten (fresh pages read as false).
+  for (std::int64_t i = n - 8; i < n; ++i) CHECK(p[i]);
+  CHECK(p[0]);
+  CHECK(p[std::int64_t{1} << 31]);
+}
+
+TEST_CASE("llvm backend: an unsupported dtype raises an fj::Error naming the primitive and dtype") {
+  if (!fusejit_test::has_backend("llvm")) return;
+  fj::ir::Graph g;  // exp of an int32, which the front end never builds (it converts first)
+  const auto x = g.new_var({fj::i32, fj::Shape{4}, false});
+  g.invars.push_back(x);
+  const auto y = g.new_var({fj::i32, fj::Shape{4}, false});
+  g.eqns.push_back({fj::ir::Prim::exp, {fj::ir::Atom::of_var(x)}, {y}, {}});
+  g.outvars.push_back(fj::ir::Atom::of_var(y));
+  fusejit_test::BackendScope s("llvm");
+  try {
+    fj::backend::default_backend().compile(std::make_shared<const fj::ir::Graph>(g));
+    FAIL("no error");
+  } catch (const fj::DTypeError& e) {
+    const std::string msg = e.what();
+    CHECK(msg.find("llvm backend") != std::string::npos);
+    CHECK(msg.find("exp") != std::string::npos);
+    CHECK(msg.find("i32") != std::string::npos);
+  }
+}
+
+TEST_CASE("llvm backend: lower().as_text() shows the fused graph and LLVM IR; compile() runs") {
+  if (!fusejit_test::has_backend("llvm")) return;
+  auto selu =
+      fj::jit([](Tracer x) { return 1.05f * fj::where(x > 0, x, 1.67f * fj::exp(x) - 1.67f); });
+  fj::Array x = fj::array({-1.0f, 0.5f, 2.0f});
+  auto lowered = selu.lower(x);
+  const std::string text = lowered.as_text();
+  CHECK(text.find("# jaxpr") != std::string::npos);
+  CHECK(text.find("fused[") != std::string::npos);
+  CHECK(text.find("define void @fj_kernel_") != std::string::npos);
+  CHECK(selu.trace_count() == 0);  // lowering does not fill the call cache
+  auto compiled = lowered.compile();
+  check_close(compiled(x), selu(x), 0, "compiled selu");
+  CHECK_THROWS_AS(compiled(fj::array({1.0f})), fj::ShapeError);
+}

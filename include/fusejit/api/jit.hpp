@@ -6,6 +6,7 @@
 #include <string>
 #include <typeinfo>
 
+#include "fusejit/api/lowered.hpp"
 #include "fusejit/api/trace_function.hpp"
 #include "fusejit/runtime/cache_stats.hpp"
 
@@ -40,8 +41,6 @@ std::string miss_reason(const JitState& st, const std::vector<ir::Aval>& avals,
                         const std::vector<std::size_t>& static_index);
 void log_trace(const std::string& name, const std::string& reason);
 bool log_compiles_enabled();
-/// Compiles a traced graph with the default backend, counting the compile.
-Compiled compile_traced(TraceResult&& r);
 
 template <class T>
 std::string static_str(const T& v) {
@@ -74,6 +73,21 @@ class Jitted {
     detail::check_output_type<R>();
     if (detail::current_trace()) return inline_call<R>(args...);
     return cached_call<R>(args...);
+  }
+
+  /// Ahead-of-time: traces for these arguments and returns the lowered function, whose
+  /// `as_text()` shows the fused kernel graph and the generated code and whose `compile()`
+  /// gives a callable taking the dynamic arguments.
+  template <class... Args>
+  auto lower(const Args&... args) const {
+    static_assert(Statics::count == 0 || Statics::max_index() < sizeof...(Args),
+                  "fj::jit: a static_argnums index is out of range for this call's arguments");
+    check_statics<Args...>(std::index_sequence_for<Args...>{});
+    using R =
+        typename detail::call_result<Statics, F, std::index_sequence_for<Args...>, Args...>::type;
+    detail::check_output_type<R>();
+    const CollectedArgs c = collect_args(args...);
+    return Lowered<R>(detail::trace_function<Statics>(f_, st_->name, c.avals, args...), c.avals);
   }
 
   /// How many times the function has been traced (once per new cache key).
@@ -148,30 +162,7 @@ class Jitted {
 
   template <class R, class... Args>
   auto cached_call(const Args&... args) const {
-    std::vector<ir::Aval> avals;
-    std::vector<backend::Value> values;
-    std::vector<std::size_t> dyn_index, static_index;
-    std::size_t static_hash = 0x9e3779b97f4a7c15ull;
-    auto visit = [&]<std::size_t I, class A>(std::integral_constant<std::size_t, I>, const A& a) {
-      if constexpr (Statics::contains(I)) {
-        static_hash = static_hash * 1000003u ^ std::hash<A>{}(a);
-        static_index.push_back(I);
-      } else if constexpr (detail::Expr<A>) {
-        Array m = a;
-        avals.push_back(detail::arg_aval(m, I));
-        values.push_back(detail::arg_value(m, avals.back()));
-        dyn_index.push_back(I);
-      } else {
-        avals.push_back(detail::arg_aval(a, I));
-        values.push_back(detail::arg_value(a, avals.back()));
-        dyn_index.push_back(I);
-      }
-    };
-    [&]<std::size_t... I>(std::index_sequence<I...>) {
-      (visit(std::integral_constant<std::size_t, I>{}, args), ...);
-    }
-    (std::index_sequence_for<Args...>{});
-
+    auto [avals, values, dyn_index, static_index, static_hash] = collect_args(args...);
     using StaticTuple = decltype(static_tuple(args...));
     auto& stats = detail::stat_counters();
     std::unique_lock lock(st_->mu);
@@ -211,6 +202,38 @@ class Jitted {
     st_->last = hit.get();
     lock.unlock();  // `hit` keeps the entry alive even if clear_caches() runs meanwhile
     return detail::unflatten_result<R>(detail::run_compiled(hit->compiled, values));
+  }
+
+  /// The dynamic arguments' avals and buffers, and a hash of the static ones.
+  struct CollectedArgs {
+    std::vector<ir::Aval> avals;
+    std::vector<backend::Value> values;
+    std::vector<std::size_t> dyn_index, static_index;
+    std::size_t static_hash = 0x9e3779b97f4a7c15ull;
+  };
+  template <class... Args>
+  static CollectedArgs collect_args(const Args&... args) {
+    CollectedArgs c;
+    auto visit = [&]<std::size_t I, class A>(std::integral_constant<std::size_t, I>, const A& a) {
+      if constexpr (Statics::contains(I)) {
+        c.static_hash = c.static_hash * 1000003u ^ std::hash<A>{}(a);
+        c.static_index.push_back(I);
+      } else if constexpr (detail::Expr<A>) {
+        Array m = a;
+        c.avals.push_back(detail::arg_aval(m, I));
+        c.values.push_back(detail::arg_value(m, c.avals.back()));
+        c.dyn_index.push_back(I);
+      } else {
+        c.avals.push_back(detail::arg_aval(a, I));
+        c.values.push_back(detail::arg_value(a, c.avals.back()));
+        c.dyn_index.push_back(I);
+      }
+    };
+    [&]<std::size_t... I>(std::index_sequence<I...>) {
+      (visit(std::integral_constant<std::size_t, I>{}, args), ...);
+    }
+    (std::index_sequence_for<Args...>{});
+    return c;
   }
 
   template <class... Args>

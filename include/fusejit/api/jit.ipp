@@ -49,6 +49,13 @@ std::string miss_reason(const JitState& st, const std::vector<ir::Aval>& avals,
   return "argument types changed";
 }
 
+std::string describe_compiled(const Compiled& c) {
+  const std::string d = c.exe->describe();
+  return d.empty() ? "# (the " + std::string(backend::default_backend().name()) +
+                         " backend keeps no code)\n"
+                   : d;
+}
+
 Compiled compile_traced(TraceResult&& r) {
   auto& stats = stat_counters();
   stats.traces.fetch_add(1, std::memory_order_relaxed);

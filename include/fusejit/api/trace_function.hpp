@@ -125,6 +125,9 @@ struct TraceResult {
   std::vector<backend::Value> consts;
 };
 
+/// Compiles a traced graph with the default backend.
+Compiled compile_traced(TraceResult&& r);
+
 /// Traces f once. `avals[i]` is the aval of the i-th dynamic argument.
 template <class Statics, class F, class... Args>
 TraceResult trace_function(const F& f, const std::string& name, const std::vector<ir::Aval>& avals,

@@ -14,6 +14,7 @@
 #include "fusejit/backend/llvm/llvm_backend.hpp"
 #include "fusejit/backend/llvm/orc_session.ipp"
 #include "fusejit/ir/passes/fuse.hpp"
+#include "fusejit/ir/passes/verify.hpp"
 #include "fusejit/ir/printer.hpp"
 #include "fusejit/runtime/cache_stats.hpp"
 #include "fusejit/runtime/thread_pool.hpp"
@@ -244,6 +245,7 @@ class LlvmBackend final : public Backend {
   std::string_view name() const override { return "llvm"; }
   bool supports(ir::Prim p) const override { return p != ir::Prim::jit && p != ir::Prim::fused; }
   std::shared_ptr<const Executable> compile(const ir::GraphPtr& graph) override {
+    ir::verify(*graph, "llvm backend");
     auto fused = std::make_shared<const ir::Graph>(ir::fuse(*graph));
     return std::make_shared<llvm_kernel::LlvmExecutable>(std::move(fused));
   }

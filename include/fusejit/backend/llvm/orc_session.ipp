@@ -98,13 +98,19 @@ class OrcSession {
     llvm::FunctionAnalysisManager fam;
     llvm::CGSCCAnalysisManager cgam;
     llvm::ModuleAnalysisManager mam;
-    llvm::PassBuilder pb(tm_.get());
+    // The kernels are already vectorized by construction; LLVM's loop and SLP vectorizers and
+    // unroller would only add compile time (they doubled it) to the scalar tail loops.
+    llvm::PipelineTuningOptions pto;
+    pto.LoopVectorization = false;
+    pto.SLPVectorization = false;
+    pto.LoopUnrolling = false;
+    llvm::PassBuilder pb(tm_.get(), pto);
     pb.registerModuleAnalyses(mam);
     pb.registerCGSCCAnalyses(cgam);
     pb.registerFunctionAnalyses(fam);
     pb.registerLoopAnalyses(lam);
     pb.crossRegisterProxies(lam, fam, cgam, mam);
-    pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3).run(m, mam);
+    pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O2).run(m, mam);
   }
 
   std::unique_ptr<llvm::orc::LLJIT> jit_;
