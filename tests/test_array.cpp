@@ -132,3 +132,10 @@ TEST_CASE("eigen: view wraps without copying, to_eigen maps back") {
   CHECK(back.isApprox(cm));
   CHECK_THROWS_AS(fj::to_eigen<double>(c), fj::DTypeError);
 }
+
+TEST_CASE("array: an allocation beyond memory raises fj::DeviceError, not UB") {
+  // 2^50 f32 elements (4 PiB) exceed any address space: the allocator's bad_alloc is wrapped.
+  CHECK_THROWS_AS(fj::zeros({std::int64_t{1} << 50}), fj::DeviceError);
+  auto f = fj::jit([](fj::Tracer x) { return x + 1; });
+  CHECK(f(fj::ones({2})).to_vector<float>() == std::vector<float>{2, 2});  // the process goes on
+}

@@ -162,7 +162,7 @@ class Jitted {
 
   template <class R, class... Args>
   auto cached_call(const Args&... args) const {
-    auto [avals, values, dyn_index, static_index, static_hash] = collect_args(args...);
+    auto [avals, values, static_hash] = collect_args(args...);
     using StaticTuple = decltype(static_tuple(args...));
     auto& stats = detail::stat_counters();
     std::unique_lock lock(st_->mu);
@@ -192,7 +192,8 @@ class Jitted {
                  static_tuple(args...));
       if (detail::log_compiles_enabled())
         detail::log_trace(
-            st_->name, detail::miss_reason(*st_, avals, dyn_index, e->static_strs, static_index));
+            st_->name, detail::miss_reason(*st_, avals, arg_positions<false, sizeof...(Args)>(),
+                                           e->static_strs, arg_positions<true, sizeof...(Args)>()));
       e->compiled =
           detail::compile_traced(detail::trace_function<Statics>(f_, st_->name, avals, args...));
       ++st_->traces;
@@ -208,25 +209,32 @@ class Jitted {
   struct CollectedArgs {
     std::vector<ir::Aval> avals;
     std::vector<backend::Value> values;
-    std::vector<std::size_t> dyn_index, static_index;
     std::size_t static_hash = 0x9e3779b97f4a7c15ull;
   };
+  /// Positions of the static (or the dynamic) arguments among N, for log messages.
+  template <bool Static, std::size_t N>
+  static std::vector<std::size_t> arg_positions() {
+    std::vector<std::size_t> v;
+    for (std::size_t i = 0; i < N; ++i)
+      if (Statics::contains(i) == Static) v.push_back(i);
+    return v;
+  }
+
   template <class... Args>
   static CollectedArgs collect_args(const Args&... args) {
     CollectedArgs c;
+    c.avals.reserve(sizeof...(Args));
+    c.values.reserve(sizeof...(Args));
     auto visit = [&]<std::size_t I, class A>(std::integral_constant<std::size_t, I>, const A& a) {
       if constexpr (Statics::contains(I)) {
         c.static_hash = c.static_hash * 1000003u ^ std::hash<A>{}(a);
-        c.static_index.push_back(I);
       } else if constexpr (detail::Expr<A>) {
         Array m = a;
         c.avals.push_back(detail::arg_aval(m, I));
         c.values.push_back(detail::arg_value(m, c.avals.back()));
-        c.dyn_index.push_back(I);
       } else {
         c.avals.push_back(detail::arg_aval(a, I));
         c.values.push_back(detail::arg_value(a, c.avals.back()));
-        c.dyn_index.push_back(I);
       }
     };
     [&]<std::size_t... I>(std::index_sequence<I...>) {

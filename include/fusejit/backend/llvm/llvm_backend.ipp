@@ -210,8 +210,12 @@ class LlvmExecutable final : public Executable {
       // Small kernels run on the calling thread; big ones split into vector-aligned chunks.
       const std::int64_t min_items =
           std::max<std::int64_t>(1, (std::int64_t{1} << 15) / l.work_per_item);
-      runtime::parallel_for(l.size, min_items, l.work_per_item > 1 ? 1 : 64,
-                            [&](std::int64_t lo, std::int64_t hi) { fn(b, ip, sc, lo, hi); });
+      if (l.size < 2 * min_items) {
+        if (l.size > 0) fn(b, ip, sc, 0, l.size);  // small: no pool, no std::function
+      } else {
+        runtime::parallel_for(l.size, min_items, l.work_per_item > 1 ? 1 : 64,
+                              [&](std::int64_t lo, std::int64_t hi) { fn(b, ip, sc, lo, hi); });
+      }
       if (partials) {
         Value& v = env[static_cast<std::size_t>(l.outputs[0])];
         const std::int64_t n_out = v.aval.shape.size();
