@@ -31,9 +31,10 @@ struct UnaryCase {
   bool unsigned_ok = false;
 };
 
-// Transcendentals: both backends are within a few ulp of the exact result (reference: xsimd,
-// bounds in its tests; llvm: the inline polynomials of docs/MATH.md), so they may differ by
-// the sum of the two bounds. Everything else is exact: IEEE ops, or integer math.
+// Transcendentals: each backend is within its documented bound of the exact result (reference:
+// tests/test_reference_backend.cpp; llvm: docs/MATH.md), so the two may differ by the sum of
+// the bounds, rounded up (the larger of the f32 and f64 bounds). Everything else is exact.
+// sin, cos and tan are accurate for |x| <= 5e5 (llvm's Cody-Waite reduction; docs/MATH.md).
 std::vector<UnaryCase> unary_cases() {
   return {
       {"neg", [](const fj::Array& x) -> fj::Array { return -x; }, -100, 100, 0, true, true},
@@ -43,17 +44,17 @@ std::vector<UnaryCase> unary_cases() {
       {"ceil", [](const fj::Array& x) -> fj::Array { return fj::ceil(x); }, -50, 50, 0},
       {"round", [](const fj::Array& x) -> fj::Array { return fj::round(x); }, -50, 50, 0},
       {"sqrt", [](const fj::Array& x) -> fj::Array { return fj::sqrt(x); }, 0, 1e6, 0},
-      {"rsqrt", [](const fj::Array& x) -> fj::Array { return fj::rsqrt(x); }, 1e-3, 1e6, 1},
+      {"rsqrt", [](const fj::Array& x) -> fj::Array { return fj::rsqrt(x); }, 1e-3, 1e6, 4},
       {"exp", [](const fj::Array& x) -> fj::Array { return fj::exp(x); }, -80, 80, 4},
-      {"expm1", [](const fj::Array& x) -> fj::Array { return fj::expm1(x); }, -20, 20, 4},
-      {"log", [](const fj::Array& x) -> fj::Array { return fj::log(x); }, 1e-6, 1e6, 4},
-      {"log1p", [](const fj::Array& x) -> fj::Array { return fj::log1p(x); }, -0.99, 1e3, 4},
-      {"sin", [](const fj::Array& x) -> fj::Array { return fj::sin(x); }, -100, 100, 4},
-      {"cos", [](const fj::Array& x) -> fj::Array { return fj::cos(x); }, -100, 100, 4},
-      {"tan", [](const fj::Array& x) -> fj::Array { return fj::tan(x); }, -1.5, 1.5, 6},
+      {"expm1", [](const fj::Array& x) -> fj::Array { return fj::expm1(x); }, -20, 20, 5},
+      {"log", [](const fj::Array& x) -> fj::Array { return fj::log(x); }, 1e-6, 1e6, 3},
+      {"log1p", [](const fj::Array& x) -> fj::Array { return fj::log1p(x); }, -0.99, 1e3, 3},
+      {"sin", [](const fj::Array& x) -> fj::Array { return fj::sin(x); }, -100, 100, 6},
+      {"cos", [](const fj::Array& x) -> fj::Array { return fj::cos(x); }, -100, 100, 6},
+      {"tan", [](const fj::Array& x) -> fj::Array { return fj::tan(x); }, -1.5, 1.5, 8},
       {"tanh", [](const fj::Array& x) -> fj::Array { return fj::tanh(x); }, -10, 10, 4},
-      {"logistic", [](const fj::Array& x) -> fj::Array { return fj::logistic(x); }, -30, 30, 4},
-      {"erf", [](const fj::Array& x) -> fj::Array { return fj::erf(x); }, -4, 4, 4},
+      {"logistic", [](const fj::Array& x) -> fj::Array { return fj::logistic(x); }, -30, 30, 6},
+      {"erf", [](const fj::Array& x) -> fj::Array { return fj::erf(x); }, -4, 4, 5},
   };
 }
 
@@ -83,8 +84,12 @@ TEST_CASE("llvm backend: special values (NaN, inf, signed zeros) go through ever
                                      -1.0, 0.5,  88.7,     89.0,      -104.0, 710.0, 1e30,   -1e30};
   for (const auto& c : unary_cases())
     for (fj::DType d : {fj::f32, fj::f64}) {
-      fj::Array x =
-          fj::astype(fj::array(specials, fj::Shape{static_cast<std::int64_t>(specials.size())}), d);
+      const std::string name = c.name;
+      const bool trig = name == "sin" || name == "cos" || name == "tan";
+      std::vector<double> v;  // trig is accurate for |x| <= 5e5 only (docs/MATH.md)
+      for (double e : specials)
+        if (!trig || !(std::isfinite(e) && std::fabs(e) > 5e5)) v.push_back(e);
+      fj::Array x = fj::astype(fj::array(v, fj::Shape{static_cast<std::int64_t>(v.size())}), d);
       auto [got, want] = run_both("llvm", c.f, x);
       check_close(got, want, c.ulps,
                   std::string("special ") + c.name + " " + std::string(fj::short_name(d)));
