@@ -7,6 +7,7 @@
 #include "fusejit/api/factories.ipp"
 #include "fusejit/api/print.ipp"
 #include "fusejit/api/jit.ipp"
+#include "fusejit/runtime/allocator.ipp"
 #include "fusejit/runtime/thread_pool.ipp"
 #include "fusejit/backend/reference/reference_backend.ipp"
 #ifdef FUSEJIT_WITH_LLVM

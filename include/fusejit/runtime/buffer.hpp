@@ -11,6 +11,14 @@ namespace fj::runtime {
 
 inline constexpr std::size_t kAlignment = 64;
 
+/// Aligned host memory. Large blocks are cached after release and reused: a fresh 64 MB array
+/// from the OS costs 16k page faults on first touch, more than the kernel that fills it.
+void* host_allocate(std::size_t bytes);
+void host_release(void* p, std::size_t bytes) noexcept;
+/// Bytes held by the allocator's cache, and a way to give them back to the OS.
+std::size_t host_cached_bytes();
+void host_trim();
+
 /// Raw bytes of one array. Arrays are immutable, so a buffer is shared, never copied on copy.
 struct Buffer {
   void* data = nullptr;
@@ -22,7 +30,7 @@ struct Buffer {
   Buffer(const Buffer&) = delete;
   Buffer& operator=(const Buffer&) = delete;
   ~Buffer() {
-    if (owned) ::operator delete (data, std::align_val_t{kAlignment});
+    if (owned) host_release(data, bytes ? bytes : 1);
   }
 };
 using BufferPtr = std::shared_ptr<Buffer>;
@@ -30,12 +38,7 @@ using BufferPtr = std::shared_ptr<Buffer>;
 /// A new uninitialized buffer; running out of memory raises fj::DeviceError, never UB.
 inline BufferPtr allocate(std::size_t bytes) {
   auto b = std::make_shared<Buffer>();
-  try {
-    b->data = ::operator new (bytes ? bytes : 1, std::align_val_t{kAlignment});
-  } catch (const std::bad_alloc&) {
-    throw DeviceError("fj::runtime::allocate: out of host memory allocating " +
-                      std::to_string(bytes) + " bytes");
-  }
+  b->data = host_allocate(bytes ? bytes : 1);
   b->bytes = bytes;
   b->owned = true;
   return b;

@@ -12,8 +12,8 @@ namespace fj::backend::llvm_kernel {
 
 /// One value of the kernel at every point of its iteration space.
 struct Node {
-  enum Kind { load, literal, op } kind;
-  DType dtype;
+  enum Kind { load, literal, op } kind = op;
+  DType dtype = DType::f32;
   int input = -1;        // load: index into the kernel's inputs
   std::vector<int> map;  // load: for each input dim, the iteration dim it follows (-1: broadcast)
   // load: how the innermost loop walks it: stride 0, stride 1, or another stride.
@@ -117,7 +117,9 @@ class Planner {
   // The value of atom `a` whose dim d follows iteration dim map[d].
   int value(const ir::Atom& a, const std::vector<int>& map) {
     if (a.is_literal()) {
-      Node n{Node::literal, a.lit.dtype};
+      Node n;
+      n.kind = Node::literal;
+      n.dtype = a.lit.dtype;
       n.slot = static_cast<int>(plan_.literals.size());
       plan_.literals.push_back(a.lit);
       return add(std::move(n));
@@ -129,7 +131,9 @@ class Planner {
     if (const ir::Eqn* e = producer_[static_cast<std::size_t>(a.var)]) {
       id = op_value(*e, av, map);
     } else {
-      Node n{Node::load, av.dtype};
+      Node n;
+      n.kind = Node::load;
+      n.dtype = av.dtype;
       n.input = input_index_.at(a.var);
       n.map = map;
       // The innermost loop reads this input at stride 1 (its last dim follows the innermost
@@ -167,7 +171,9 @@ class Planner {
         m.push_back(in.shape[d] == 1 && out.shape[d] != 1 ? -1 : map[static_cast<std::size_t>(d)]);
       args.push_back(value(a, m));
     }
-    Node n{Node::op, out.dtype};
+    Node n;
+    n.kind = Node::op;
+    n.dtype = out.dtype;
     n.prim = e.prim;
     n.eqn = &e;
     n.args = std::move(args);

@@ -94,7 +94,10 @@ struct reduce_and : Reduction {
   static constexpr bool accepts = !std::is_floating_point_v<T>;
   template <class T>
   static T identity() {
-    return std::is_same_v<T, bool> ? T(1) : static_cast<T>(~T(0));
+    if constexpr (std::is_same_v<T, bool>)
+      return true;
+    else
+      return static_cast<T>(~T(0));
   }
   template <class T>
   static T combine(T a, T b) {

@@ -1,0 +1,88 @@
+// The host allocator: aligned blocks, with a bounded cache of large released blocks by size
+// (implementation unit only).
+#include <map>
+#include <mutex>
+#include <new>
+#include <string>
+#include <vector>
+
+#include "fusejit/runtime/buffer.hpp"
+
+namespace fj::runtime {
+
+namespace {
+
+constexpr std::size_t kCacheMinBytes = std::size_t{1} << 16;  // smaller blocks: malloc is fast
+constexpr std::size_t kCacheMaxBytes = std::size_t{1} << 30;  // at most 1 GiB held
+
+struct BlockCache {
+  std::mutex mu;
+  std::multimap<std::size_t, void*> free;  // exact size -> blocks
+  std::size_t held = 0;
+  ~BlockCache() {
+    for (auto& [n, p] : free) ::operator delete (p, std::align_val_t{kAlignment});
+  }
+};
+BlockCache& cache() {
+  static BlockCache c;
+  return c;
+}
+
+}  // namespace
+
+void* host_allocate(std::size_t bytes) {
+  if (bytes >= kCacheMinBytes) {
+    auto& c = cache();
+    std::lock_guard lock(c.mu);
+    if (auto it = c.free.find(bytes); it != c.free.end()) {
+      void* p = it->second;
+      c.held -= bytes;
+      c.free.erase(it);
+      return p;
+    }
+  }
+  try {
+    return ::operator new (bytes, std::align_val_t{kAlignment});
+  } catch (const std::bad_alloc&) {
+    host_trim();  // the cache may hold the memory this needs
+    try {
+      return ::operator new (bytes, std::align_val_t{kAlignment});
+    } catch (const std::bad_alloc&) {
+      throw DeviceError("fj::runtime::allocate: out of host memory allocating " +
+                        std::to_string(bytes) + " bytes");
+    }
+  }
+}
+
+void host_release(void* p, std::size_t bytes) noexcept {
+  if (bytes >= kCacheMinBytes) {
+    auto& c = cache();
+    std::lock_guard lock(c.mu);
+    if (c.held + bytes <= kCacheMaxBytes) {
+      c.free.emplace(bytes, p);
+      c.held += bytes;
+      return;
+    }
+  }
+  ::operator delete (p, std::align_val_t{kAlignment});
+}
+
+std::size_t host_cached_bytes() {
+  auto& c = cache();
+  std::lock_guard lock(c.mu);
+  return c.held;
+}
+
+void host_trim() {
+  auto& c = cache();
+  std::vector<void*> blocks;
+  {
+    std::lock_guard lock(c.mu);
+    for (auto& [n, p] : c.free) blocks.push_back(p);
+    c.free.clear();
+    c.held = 0;
+  }
+  for (void* p : blocks) ::operator delete (p, std::align_val_t{kAlignment});
+}
+
+}  // namespace fj::runtime
