@@ -65,12 +65,7 @@ class Jitted {
 
   template <class... Args>
   auto operator()(const Args&... args) const {
-    static_assert(Statics::count == 0 || Statics::max_index() < sizeof...(Args),
-                  "fj::jit: a static_argnums index is out of range for this call's arguments");
-    check_statics<Args...>(std::index_sequence_for<Args...>{});
-    using R =
-        typename detail::call_result<Statics, F, std::index_sequence_for<Args...>, Args...>::type;
-    detail::check_output_type<R>();
+    using R = checked_result_t<Args...>;
     if (detail::current_trace()) return inline_call<R>(args...);
     return cached_call<R>(args...);
   }
@@ -80,12 +75,7 @@ class Jitted {
   /// gives a callable taking the dynamic arguments.
   template <class... Args>
   auto lower(const Args&... args) const {
-    static_assert(Statics::count == 0 || Statics::max_index() < sizeof...(Args),
-                  "fj::jit: a static_argnums index is out of range for this call's arguments");
-    check_statics<Args...>(std::index_sequence_for<Args...>{});
-    using R =
-        typename detail::call_result<Statics, F, std::index_sequence_for<Args...>, Args...>::type;
-    detail::check_output_type<R>();
+    using R = checked_result_t<Args...>;
     const CollectedArgs c = collect_args(args...);
     return Lowered<R>(detail::trace_function<Statics>(f_, st_->name, c.avals, args...), c.avals);
   }
@@ -103,6 +93,21 @@ class Jitted {
   const std::string& name() const { return st_->name; }
 
  private:
+  // What f returns for these arguments, after the compile-time checks of the call: static
+  // indices in range, static values hashable, dynamic ones arrays or scalars, outputs arrays.
+  template <class... Args>
+  static consteval auto checked_result() {
+    static_assert(Statics::count == 0 || Statics::max_index() < sizeof...(Args),
+                  "fj::jit: a static_argnums index is out of range for this call's arguments");
+    check_statics<Args...>(std::index_sequence_for<Args...>{});
+    using R =
+        typename detail::call_result<Statics, F, std::index_sequence_for<Args...>, Args...>::type;
+    detail::check_output_type<R>();
+    return std::type_identity<R>{};
+  }
+  template <class... Args>
+  using checked_result_t = typename decltype(checked_result<Args...>())::type;
+
   template <class... Args, std::size_t... I>
   static constexpr void check_statics(std::index_sequence<I...>) {
     (check_static<I, Args>(), ...);

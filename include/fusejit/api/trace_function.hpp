@@ -21,7 +21,7 @@ template <class T>
 concept OutputLeaf = ArrayLike<T> || std::is_arithmetic_v<std::remove_cvref_t<T>>;
 
 template <class R>
-void check_output_type() {
+constexpr void check_output_type() {
   using D = std::remove_cvref_t<R>;
   if constexpr (is_tuple_like<D>::value) {
     []<std::size_t... I>(std::index_sequence<I...>) {
