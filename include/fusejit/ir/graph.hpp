@@ -1,6 +1,8 @@
 // ir::Graph, a jaxpr: typed input variables, single-assignment equations, outputs.
 #pragma once
+#include <cmath>
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <string>
 #include <utility>
@@ -8,6 +10,7 @@
 #include <vector>
 
 #include "fusejit/core/dtype.hpp"
+#include "fusejit/core/error.hpp"
 #include "fusejit/core/shape.hpp"
 #include "fusejit/ir/primitive.hpp"
 
@@ -67,9 +70,13 @@ struct Params {
       if (p.name == n) return &p.value;
     return nullptr;
   }
+  /// The param's value; a missing or mistyped param is a malformed graph (fj::ValueError).
   template <class T>
   const T& get(std::string_view n) const {
-    return std::get<T>(*find(n));
+    const ParamValue* v = find(n);
+    const T* t = v ? std::get_if<T>(v) : nullptr;
+    if (!t) throw ValueError("ir::Params: missing or mistyped param '" + std::string(n) + "'");
+    return *t;
   }
 };
 
@@ -117,6 +124,18 @@ Literal Literal::of(T v, bool weak) {
   return l;
 }
 
+// Float to int as convert_element_type does on the backends: truncate, saturate, NaN -> 0
+// (a plain static_cast is undefined behaviour out of range).
+template <class I>
+std::int64_t saturate(double x) {
+  if (x != x) return 0;
+  const double lo = static_cast<double>(std::numeric_limits<I>::min());
+  const double hi = std::ldexp(1.0, std::numeric_limits<I>::digits);  // exact power of two
+  if (x < lo) return static_cast<std::int64_t>(std::numeric_limits<I>::min());
+  if (x >= hi) return static_cast<std::int64_t>(std::numeric_limits<I>::max());
+  return static_cast<std::int64_t>(static_cast<I>(x));
+}
+
 inline Literal Literal::cast(DType to, bool to_weak) const {
   Literal l;
   l.dtype = to;
@@ -127,13 +146,13 @@ inline Literal Literal::cast(DType to, bool to_weak) const {
       l.i = is_float(dtype) ? (f != 0) : (i != 0);
       break;
     case DType::i32:
-      l.i = is_float(dtype) ? static_cast<std::int32_t>(f) : static_cast<std::int32_t>(i);
+      l.i = is_float(dtype) ? saturate<std::int32_t>(f) : static_cast<std::int32_t>(i);
       break;
     case DType::i64:
-      l.i = is_float(dtype) ? static_cast<std::int64_t>(f) : i;
+      l.i = is_float(dtype) ? saturate<std::int64_t>(f) : i;
       break;
     case DType::u32:
-      l.i = is_float(dtype) ? static_cast<std::uint32_t>(f) : static_cast<std::uint32_t>(i);
+      l.i = is_float(dtype) ? saturate<std::uint32_t>(f) : static_cast<std::uint32_t>(i);
       break;
     case DType::f32:
       l.f = static_cast<double>(static_cast<float>(d));

@@ -93,9 +93,9 @@ class KernelBuilder {
       llvm::Value* block = load_i64(b, arg(1), extra + 2);
       const DType d = plan_.output_dtypes[0];
       e.width = lanes_;
-      vec_acc_ = entry_alloca(e, e.type(d));
+      vec_acc_ = entry_alloca(e.type(d));
       e.width = 1;
-      scalar_acc_ = entry_alloca(e, e.type(d));
+      scalar_acc_ = entry_alloca(e.type(d));
       counted_loop(e, arg(3), arg(4), 1, [&](llvm::Value* t) {
         llvm::Value* out_index = b.CreateUDiv(t, nblocks);
         llvm::Value* lo = b.CreateMul(b.CreateURem(t, nblocks), block);
@@ -126,7 +126,6 @@ class KernelBuilder {
   // Visits the points [start, end) of the iteration space, a row of the innermost dim at a time.
   void emit_range(Emitter& e, llvm::Value* start, llvm::Value* end) {
     auto& b = e.b;
-    auto* pre = b.GetInsertBlock();
     auto* row_head = llvm::BasicBlock::Create(e.ctx, "row", fn_);
     auto* row_body = llvm::BasicBlock::Create(e.ctx, "row.body", fn_);
     auto* exit = llvm::BasicBlock::Create(e.ctx, "range.exit", fn_);
@@ -138,7 +137,6 @@ class KernelBuilder {
     llvm::Value* row0 = b.CreateUDiv(start, ncols);
     llvm::Value* col0 = b.CreateURem(start, ncols);
     b.CreateBr(row_head);
-    (void)pre;
 
     b.SetInsertPoint(row_head);
     auto* pos = b.CreatePHI(b.getInt64Ty(), 2, "pos");
@@ -185,9 +183,9 @@ class KernelBuilder {
     b.SetInsertPoint(exit);
   }
 
-  llvm::Value* entry_alloca(Emitter& e, llvm::Type* t) {
+  // Accumulators live in the entry block, where SROA turns them into registers.
+  llvm::Value* entry_alloca(llvm::Type* t) {
     llvm::IRBuilder<> eb(&fn_->getEntryBlock(), fn_->getEntryBlock().begin());
-    (void)e;
     return eb.CreateAlloca(t);
   }
 
