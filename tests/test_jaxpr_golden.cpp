@@ -303,3 +303,13 @@ TEST_CASE("jaxpr golden: log2_with_print prints at trace time only") {
   // JAX prints `printed x: JitTracer(~float32[])` for a weak scalar argument, then once per trace.
   CHECK(out.str() == "printed x: JitTracer(~float32[])\nprinted x: JitTracer(float32[])\n");
 }
+
+TEST_CASE("jaxpr golden: the 80-column rule counts the closing brace") {
+  // JAX 0.10.2: 80 columns including " }" stay on one line; 81 break.
+  auto f = [](Tracer x) { return fj::max(x, {0}); };
+  CHECK(fj::make_jaxpr(f)(fj::zeros({10, 100, 3})).str() ==
+        "{ lambda ; a:f32[10,100,3]. let b:f32[100,3] = reduce_max[axes=(0,)] a in (b,) }");
+  CHECK(
+      fj::make_jaxpr(f)(fj::zeros({100, 100, 3})).str() ==
+      "{ lambda ; a:f32[100,100,3]. let\n    b:f32[100,3] = reduce_max[axes=(0,)] a\n  in (b,) }");
+}

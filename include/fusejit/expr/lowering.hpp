@@ -44,3 +44,13 @@ Atom lower_reduce(GraphBuilder& b, Prim p, Atom x, const std::vector<int>& axes,
 Atom lower_mean(GraphBuilder& b, Atom x, const std::vector<int>& axes, bool all_axes,
                 bool keepdims);
 }  // namespace fj::detail
+
+namespace fj::detail {
+/// lax.transpose; an empty `perm` reverses the axes (x.T).
+Atom lower_transpose(GraphBuilder& b, Atom x, const std::vector<std::int64_t>& perm);
+/// jnp.reshape; one size may be -1 (inferred).
+Atom lower_reshape(GraphBuilder& b, Atom x, const std::vector<std::int64_t>& sizes);
+/// Static slicing x[start:stop:step] per axis; negative bounds count from the end.
+Atom lower_slice(GraphBuilder& b, Atom x, const std::vector<std::int64_t>& start,
+                 const std::vector<std::int64_t>& stop, const std::vector<std::int64_t>& step);
+}  // namespace fj::detail

@@ -277,3 +277,76 @@ Atom lower_mean(GraphBuilder& b, Atom x, const std::vector<int>& axes, bool all_
 }
 
 }  // namespace fj::detail
+
+namespace fj::detail {
+
+Atom lower_transpose(GraphBuilder& b, Atom x, const std::vector<std::int64_t>& perm) {
+  const int r = b.aval(x).shape.rank();
+  std::vector<std::int64_t> p = perm;
+  if (p.empty())
+    for (int d = r - 1; d >= 0; --d) p.push_back(d);
+  for (auto& d : p)
+    if (d < 0) d += r;
+  ir::Params params;
+  params.items.push_back({"permutation", p, true});
+  return b.emit1(Prim::transpose, {x}, std::move(params));
+}
+
+Atom lower_reshape(GraphBuilder& b, Atom x, const std::vector<std::int64_t>& sizes) {
+  const Shape in = b.aval(x).shape;
+  std::vector<std::int64_t> s = sizes;
+  std::int64_t known = 1;
+  int infer = -1;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == -1) {
+      if (infer >= 0) throw ShapeError("fj::reshape: more than one -1 in " + ir::tuple_str(sizes));
+      infer = static_cast<int>(i);
+    } else {
+      known *= s[i];
+    }
+  }
+  if (infer >= 0) {
+    if (known == 0 || in.size() % known != 0)
+      throw ShapeError("fj::reshape: cannot reshape an array of shape " + in.str() + " into " +
+                       ir::tuple_str(sizes));
+    s[static_cast<std::size_t>(infer)] = in.size() / known;
+  }
+  if (Shape(s) == in) return x;
+  ir::Params params;
+  params.items.push_back({"dimensions", std::string("None"), true});
+  params.items.push_back({"new_sizes", s, true});
+  params.items.push_back({"sharding", std::string("None"), true});
+  return b.emit1(Prim::reshape, {x}, std::move(params));
+}
+
+Atom lower_slice(GraphBuilder& b, Atom x, const std::vector<std::int64_t>& start,
+                 const std::vector<std::int64_t>& stop, const std::vector<std::int64_t>& step) {
+  const Shape in = b.aval(x).shape;
+  const auto r = static_cast<std::size_t>(in.rank());
+  if (start.size() != r || stop.size() != r || (!step.empty() && step.size() != r))
+    throw ShapeError("fj::slice: needs one bound per axis of shape " + in.str() + ", got " +
+                     ir::tuple_str(start) + " to " + ir::tuple_str(stop));
+  std::vector<std::int64_t> b0, e0;
+  bool unit = true;
+  for (std::size_t d = 0; d < r; ++d) {
+    const std::int64_t n = in[static_cast<int>(d)];
+    std::int64_t s = start[d] < 0 ? start[d] + n : start[d],
+                 e = stop[d] < 0 ? stop[d] + n : stop[d];
+    if (s < 0 || s > n || e < 0 || e > n)
+      throw ShapeError("fj::slice: bounds " + ir::tuple_str(start) + " to " + ir::tuple_str(stop) +
+                       " are out of range for shape " + in.str());
+    b0.push_back(s);
+    e0.push_back(std::max(s, e));
+    if (!step.empty() && step[d] != 1) unit = false;
+  }
+  ir::Params params;
+  params.items.push_back({"limit_indices", e0, true});
+  params.items.push_back({"start_indices", b0, true});
+  if (unit)
+    params.items.push_back({"strides", std::string("None"), true});
+  else
+    params.items.push_back({"strides", step, true});
+  return b.emit1(Prim::slice, {x}, std::move(params));
+}
+
+}  // namespace fj::detail

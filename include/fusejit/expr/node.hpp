@@ -169,6 +169,23 @@ struct ReduceOp {
                 : lower_reduce(b, prim, x, axes, all_axes, keepdims);
   }
 };
+/// An index map: transpose (perm), reshape (sizes) or slice (start, stop, step).
+struct IndexMapOp {
+  ir::Prim prim;
+  std::vector<std::int64_t> a, b, c;
+  void key(std::vector<std::int64_t>& k) const {
+    k.push_back(static_cast<std::int64_t>(prim));
+    for (auto* v : {&a, &b, &c}) {
+      k.push_back(static_cast<std::int64_t>(v->size()));
+      k.insert(k.end(), v->begin(), v->end());
+    }
+  }
+  ir::Atom operator()(GraphBuilder& g, ir::Atom x) const {
+    if (prim == ir::Prim::transpose) return lower_transpose(g, x, a);
+    if (prim == ir::Prim::reshape) return lower_reshape(g, x, a);
+    return lower_slice(g, x, a, b, c);
+  }
+};
 struct ClipOp {
   ir::Atom operator()(GraphBuilder& b, ir::Atom x, ir::Atom lo, ir::Atom hi) const {
     return lower_clip(b, x, lo, hi);

@@ -104,6 +104,27 @@ FUSEJIT_REDUCTION(any, ir::Prim::reduce_or, false)
 FUSEJIT_REDUCTION(mean, ir::Prim::reduce_sum, true)
 #undef FUSEJIT_REDUCTION
 
+/// Axes reversed (x.T in NumPy), or permuted: the result's axis i is the operand's perm[i].
+template <detail::Operand A>
+auto transpose(A&& x, std::initializer_list<std::int64_t> perm = {}) {
+  return detail::make_node(detail::IndexMapOp{ir::Prim::transpose, perm, {}, {}},
+                           std::forward<A>(x));
+}
+/// The same elements in row-major order with another shape; one size may be -1.
+template <detail::Operand A>
+auto reshape(A&& x, std::initializer_list<std::int64_t> sizes) {
+  return detail::make_node(detail::IndexMapOp{ir::Prim::reshape, sizes, {}, {}},
+                           std::forward<A>(x));
+}
+/// x[start:stop:step] along every axis, with static bounds; negative bounds count from the end.
+template <detail::Operand A>
+auto slice(A&& x, std::initializer_list<std::int64_t> start,
+           std::initializer_list<std::int64_t> stop,
+           std::initializer_list<std::int64_t> step = {}) {
+  return detail::make_node(detail::IndexMapOp{ir::Prim::slice, start, stop, step},
+                           std::forward<A>(x));
+}
+
 /// Elementwise `cond ? x : y`, broadcasting all three (jnp.where).
 template <detail::Operand C, detail::Operand A, detail::Operand B>
 auto where(C&& c, A&& x, B&& y) {

@@ -1,5 +1,6 @@
 // GraphBuilder: appends equations to a Graph, computing each output's aval by its shape rule.
 #pragma once
+#include <string>
 #include <vector>
 
 #include "fusejit/ir/graph.hpp"
@@ -8,6 +9,10 @@ namespace fj::ir {
 
 /// Output avals of primitive p applied to operands `in`; raises ShapeError / DTypeError.
 std::vector<Aval> infer_avals(Prim p, const std::vector<Aval>& in, const Params& params);
+/// A slice's steps: its `strides` param, or all 1 when that is None.
+std::vector<std::int64_t> slice_strides(const Params& params, int rank);
+/// "(1, 2)" as Python prints a tuple.
+std::string tuple_str(const std::vector<std::int64_t>& v);
 
 class GraphBuilder {
  public:

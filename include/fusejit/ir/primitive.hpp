@@ -19,6 +19,7 @@ enum class PrimKind : std::uint8_t {
   select,
   convert,
   shape,
+  index_map,
   reduce,
   control
 };

@@ -34,6 +34,18 @@ void require_same_dtype(Prim p, const std::vector<Aval>& in) {
 
 }  // namespace
 
+std::string tuple_str(const std::vector<std::int64_t>& v) {
+  std::string s = "(";
+  for (std::size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + std::to_string(v[i]);
+  return s + (v.size() == 1 ? ",)" : ")");
+}
+
+std::vector<std::int64_t> slice_strides(const Params& params, int rank) {
+  const ParamValue* v = params.find("strides");
+  if (const auto* st = v ? std::get_if<std::vector<std::int64_t>>(v) : nullptr) return *st;
+  return std::vector<std::int64_t>(static_cast<std::size_t>(rank), 1);  // strides=None
+}
+
 std::vector<Aval> infer_avals(Prim p, const std::vector<Aval>& in, const Params& params) {
   const PrimInfo& pi = info(p);
   if (pi.arity >= 0 && static_cast<int>(in.size()) != pi.arity)
@@ -94,6 +106,46 @@ std::vector<Aval> infer_avals(Prim p, const std::vector<Aval>& in, const Params&
                            out.str());
       }
       return {Aval{in[0].dtype, out, in[0].weak}};
+    }
+    case PrimKind::index_map: {
+      const Aval& a = in[0];
+      Shape out;
+      if (p == Prim::transpose) {
+        const auto& perm = params.get<std::vector<std::int64_t>>("permutation");
+        std::vector<bool> seen(static_cast<std::size_t>(a.shape.rank()), false);
+        if (static_cast<int>(perm.size()) != a.shape.rank())
+          throw ShapeError("transpose: permutation of length " + std::to_string(perm.size()) +
+                           " for " + a.str());
+        for (auto d : perm) {
+          if (d < 0 || d >= a.shape.rank() || seen[static_cast<std::size_t>(d)])
+            throw ShapeError("transpose: " + tuple_str(perm) +
+                             " is not a permutation of the axes of " + a.str());
+          seen[static_cast<std::size_t>(d)] = true;
+          out.push_back(a.shape[static_cast<int>(d)]);
+        }
+      } else if (p == Prim::slice) {
+        const auto& start = params.get<std::vector<std::int64_t>>("start_indices");
+        const auto& limit = params.get<std::vector<std::int64_t>>("limit_indices");
+        const auto steps = slice_strides(params, a.shape.rank());
+        if (static_cast<int>(start.size()) != a.shape.rank() ||
+            static_cast<int>(limit.size()) != a.shape.rank())
+          throw ShapeError("slice: bounds " + tuple_str(start) + " to " + tuple_str(limit) +
+                           " for " + a.str());
+        for (int d = 0; d < a.shape.rank(); ++d) {
+          const auto b = start[static_cast<std::size_t>(d)], e = limit[static_cast<std::size_t>(d)],
+                     st = steps[static_cast<std::size_t>(d)];
+          if (b < 0 || e < b || e > a.shape[d] || st < 1)
+            throw ShapeError("slice: bounds " + tuple_str(start) + " to " + tuple_str(limit) +
+                             " are out of range for " + a.str());
+          out.push_back((e - b + st - 1) / st);
+        }
+      } else {
+        out = Shape(params.get<std::vector<std::int64_t>>("new_sizes"));
+        if (out.size() != a.shape.size())
+          throw ShapeError("reshape: cannot reshape " + a.str() + " to " + out.str() +
+                           ": sizes differ");
+      }
+      return {Aval{a.dtype, out, a.weak}};
     }
     case PrimKind::reduce: {
       const auto& axes = params.get<std::vector<std::int64_t>>("axes");

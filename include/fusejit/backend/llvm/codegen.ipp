@@ -77,8 +77,13 @@ class KernelBuilder {
       load_ptr_.push_back(load_ptr(b, static_cast<std::size_t>(n.input)));
       std::vector<llvm::Value*> st;
       for (int k = 0; k < r; ++k)
-        st.push_back(load_i64(b, arg(1), static_cast<std::size_t>(r) * (li + 1) + k));
+        st.push_back(load_i64(
+            b, arg(1), static_cast<std::size_t>(r) + (static_cast<std::size_t>(r) + 1) * li + k));
       load_strides_.push_back(st);
+      load_base_.push_back(load_i64(b, arg(1),
+                                    static_cast<std::size_t>(r) +
+                                        (static_cast<std::size_t>(r) + 1) * li +
+                                        static_cast<std::size_t>(r)));
     }
     for (std::size_t o = 0; o < plan_.outputs.size(); ++o)
       out_ptr_.push_back(load_ptr(b, n_inputs + o));
@@ -87,7 +92,8 @@ class KernelBuilder {
       emit_range(e, arg(3), arg(4));
     } else {
       // Work item t reduces block t % nblocks of output t / nblocks into out[t].
-      const std::size_t extra = static_cast<std::size_t>(r) * (plan_.loads.size() + 1);
+      const std::size_t extra =
+          static_cast<std::size_t>(r) + (static_cast<std::size_t>(r) + 1) * plan_.loads.size();
       llvm::Value* red_size = load_i64(b, arg(1), extra);
       llvm::Value* nblocks = load_i64(b, arg(1), extra + 1);
       llvm::Value* block = load_i64(b, arg(1), extra + 2);
@@ -158,7 +164,7 @@ class KernelBuilder {
     row_offset_.clear();
     broadcast_scalar_.clear();
     for (std::size_t li = 0; li < plan_.loads.size(); ++li) {
-      llvm::Value* off = b.getInt64(0);
+      llvm::Value* off = load_base_[li];
       for (int k = 0; k + 1 < r; ++k)
         off = b.CreateAdd(off, b.CreateMul(idx[static_cast<std::size_t>(k)],
                                            load_strides_[li][static_cast<std::size_t>(k)]));
@@ -326,6 +332,7 @@ class KernelBuilder {
   unsigned lanes_;
   std::string name_;
   llvm::Function* fn_ = nullptr;
+  std::vector<llvm::Value*> load_base_;
   std::vector<llvm::Value*> extents_, literal_values_, load_ptr_, out_ptr_, row_offset_,
       broadcast_scalar_;
   llvm::Value* vec_acc_ = nullptr;

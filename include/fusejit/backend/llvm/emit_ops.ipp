@@ -251,6 +251,11 @@ inline llvm::Value* structural(const char* what) {
 inline llvm::Value* broadcast_in_dim(Emitter&, const Node&, Args, DType) {
   return structural("broadcast_in_dim");
 }
+inline llvm::Value* transpose(Emitter&, const Node&, Args, DType) {
+  return structural("transpose");
+}
+inline llvm::Value* slice(Emitter&, const Node&, Args, DType) { return structural("slice"); }
+inline llvm::Value* reshape(Emitter&, const Node&, Args, DType) { return structural("reshape"); }
 inline llvm::Value* jit(Emitter&, const Node&, Args, DType) {
   return structural("an un-inlined jit");
 }

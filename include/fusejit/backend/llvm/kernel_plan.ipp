@@ -2,20 +2,37 @@
 // plus the structural signature that keys the global kernel cache (no extents, no constants).
 #pragma once
 #include <algorithm>
+#include <tuple>
 #include <map>
 #include <string>
 #include <vector>
 
+#include "fusejit/ir/builder.hpp"
 #include "fusejit/ir/graph.hpp"
 
 namespace fj::backend::llvm_kernel {
+
+/// How one dim of a value is indexed at an iteration point i: offset + step * i[iter], or the
+/// constant `offset` when iter is -1 (a broadcast). Transposes permute these, slices scale and
+/// shift them: every index map of the table is affine in this form.
+struct Dim {
+  int iter = -1;
+  std::int64_t step = 1;
+  std::int64_t offset = 0;
+  friend bool operator==(const Dim&, const Dim&) = default;
+  friend bool operator<(const Dim& a, const Dim& b) {
+    return std::tie(a.iter, a.step, a.offset) < std::tie(b.iter, b.step, b.offset);
+  }
+};
+using Map = std::vector<Dim>;
 
 /// One value of the kernel at every point of its iteration space.
 struct Node {
   enum Kind { load, literal, op } kind = op;
   DType dtype = DType::f32;
-  int input = -1;        // load: index into the kernel's inputs
-  std::vector<int> map;  // load: for each input dim, the iteration dim it follows (-1: broadcast)
+  int input = -1;  // load: index into the kernel's inputs
+  Map map;         // load: how each dim of the (viewed) input is indexed
+  Shape view;      // load: the shape the input's buffer is read as (a reshape's), row-major
   // load: how the innermost loop walks it: stride 0, stride 1, or another stride.
   enum Inner { broadcast, contiguous, strided } inner = broadcast;
   int slot = -1;    // literal: index into the kernel's scalar parameters
@@ -63,16 +80,16 @@ class Planner {
         if (std::find(axes.begin(), axes.end(), d) == axes.end()) plan_.order.push_back(d);
       for (auto d : axes) plan_.order.push_back(static_cast<int>(d));
       plan_.rank = std::max(1, s.rank());
-      std::vector<int> map(static_cast<std::size_t>(s.rank()));
+      Map map(static_cast<std::size_t>(s.rank()));
       for (int k = 0; k < s.rank(); ++k)
-        map[static_cast<std::size_t>(plan_.order[static_cast<std::size_t>(k)])] = k;
+        map[static_cast<std::size_t>(plan_.order[static_cast<std::size_t>(k)])] = Dim{k, 1, 0};
       plan_.outputs.push_back(value(last->in[0], map));
       plan_.output_dtypes.push_back(g_.aval(root).dtype);
     } else {
       const Shape& s = g_.aval(root).shape;
       plan_.rank = std::max(1, s.rank());
-      std::vector<int> identity;
-      for (int d = 0; d < s.rank(); ++d) identity.push_back(d);
+      Map identity;
+      for (int d = 0; d < s.rank(); ++d) identity.push_back(Dim{d, 1, 0});
       for (auto& o : g_.outvars) {
         plan_.outputs.push_back(value(o, identity));
         plan_.output_dtypes.push_back(g_.aval(o).dtype);
@@ -87,7 +104,7 @@ class Planner {
       if (n.kind == Node::load) {
         sig +=
             " in" + std::to_string(n.input) + " inner" + std::to_string(static_cast<int>(n.inner));
-        for (int m : n.map) sig += " " + std::to_string(m);
+        for (const Dim& m : n.map) sig += " " + std::to_string(m.iter);
       } else if (n.kind == Node::op) {
         sig += " " + std::string(ir::name(n.prim));
         for (int a : n.args) sig += " %" + std::to_string(a);
@@ -114,8 +131,29 @@ class Planner {
     return static_cast<int>(plan_.nodes.size() - 1);
   }
 
-  // The value of atom `a` whose dim d follows iteration dim map[d].
-  int value(const ir::Atom& a, const std::vector<int>& map) {
+  // A load of kernel input `var`, read as `view` (its own shape, or a reshape's) through `map`.
+  int load(ir::VarId var, DType dtype, const Shape& view, const Map& map) {
+    Node n;
+    n.kind = Node::load;
+    n.dtype = dtype;
+    n.input = input_index_.at(var);
+    n.map = map;
+    n.view = view;
+    // The innermost loop reads this input at stride 1 (its last dim follows the innermost
+    // iteration dim with step 1), stride 0 (no dim does), or another stride.
+    bool other = false;
+    for (std::size_t d = 0; d + 1 < map.size(); ++d) other = other || map[d].iter == plan_.rank - 1;
+    const bool last = !map.empty() && map.back().iter == plan_.rank - 1;
+    n.inner = last && !other && map.back().step == 1 ? Node::contiguous
+              : (last || other)                      ? Node::strided
+                                                     : Node::broadcast;
+    const int id = add(std::move(n));
+    plan_.loads.push_back(id);
+    return id;
+  }
+
+  // The value of atom `a`, its dims indexed as `map` says.
+  int value(const ir::Atom& a, const Map& map) {
     if (a.is_literal()) {
       Node n;
       n.kind = Node::literal;
@@ -127,49 +165,62 @@ class Planner {
     auto key = std::make_pair(a.var, map);
     if (auto it = memo_.find(key); it != memo_.end()) return it->second;
     const ir::Aval& av = g_.aval(a.var);
-    int id;
-    if (const ir::Eqn* e = producer_[static_cast<std::size_t>(a.var)]) {
-      id = op_value(*e, av, map);
-    } else {
-      Node n;
-      n.kind = Node::load;
-      n.dtype = av.dtype;
-      n.input = input_index_.at(a.var);
-      n.map = map;
-      // The innermost loop reads this input at stride 1 (its last dim follows the innermost
-      // iteration dim), stride 0 (no dim does), or another stride (a reduction's order).
-      bool other = false;
-      for (std::size_t d = 0; d + 1 < map.size(); ++d) other = other || map[d] == plan_.rank - 1;
-      const bool last = !map.empty() && map.back() == plan_.rank - 1;
-      n.inner = last && !other    ? Node::contiguous
-                : (last || other) ? Node::strided
-                                  : Node::broadcast;
-      id = add(std::move(n));
-      plan_.loads.push_back(id);
-    }
+    const ir::Eqn* e = producer_[static_cast<std::size_t>(a.var)];
+    const int id = e ? op_value(*e, av, map) : load(a.var, av.dtype, av.shape, map);
     memo_[key] = id;
     return id;
   }
 
-  int op_value(const ir::Eqn& e, const ir::Aval& out, const std::vector<int>& map) {
-    std::vector<int> args;
-    if (e.prim == ir::Prim::broadcast_in_dim) {
-      const auto& bd = e.params.get<std::vector<std::int64_t>>("broadcast_dimensions");
-      const ir::Aval in = g_.aval(e.in[0]);
-      std::vector<int> m;
-      for (int d = 0; d < in.shape.rank(); ++d) {
-        const auto od = static_cast<int>(bd[static_cast<std::size_t>(d)]);
-        m.push_back(in.shape[d] == 1 && out.shape[od] != 1 ? -1
-                                                           : map[static_cast<std::size_t>(od)]);
+  // An operand dim of extent 1 against a larger result dim is broadcast: always index 0.
+  static Dim follow(std::int64_t operand_extent, std::int64_t result_extent, const Dim& d) {
+    return operand_extent == 1 && result_extent != 1 ? Dim{} : d;
+  }
+
+  int op_value(const ir::Eqn& e, const ir::Aval& out, const Map& map) {
+    const ir::Aval in = g_.aval(e.in[0]);
+    Map m;
+    // Index maps compose into the operand's map and add no node of their own.
+    switch (e.prim) {
+      case ir::Prim::broadcast_in_dim: {
+        const auto& bd = e.params.get<std::vector<std::int64_t>>("broadcast_dimensions");
+        for (int d = 0; d < in.shape.rank(); ++d) {
+          const auto od = static_cast<int>(bd[static_cast<std::size_t>(d)]);
+          m.push_back(follow(in.shape[d], out.shape[od], map[static_cast<std::size_t>(od)]));
+        }
+        return value(e.in[0], m);
       }
-      return value(e.in[0], m);  // an index map: no node of its own
+      case ir::Prim::transpose: {
+        const auto& perm = e.params.get<std::vector<std::int64_t>>("permutation");
+        m.resize(perm.size());
+        for (std::size_t j = 0; j < perm.size(); ++j) m[static_cast<std::size_t>(perm[j])] = map[j];
+        return value(e.in[0], m);
+      }
+      case ir::Prim::slice: {
+        const auto& start = e.params.get<std::vector<std::int64_t>>("start_indices");
+        const auto steps = ir::slice_strides(e.params, in.shape.rank());
+        for (std::size_t d = 0; d < map.size(); ++d)
+          m.push_back(
+              Dim{map[d].iter, map[d].step * steps[d], start[d] + steps[d] * map[d].offset});
+        return value(e.in[0], m);
+      }
+      case ir::Prim::reshape: {
+        // The fusion pass materializes a reshape's operand, so this reads its buffer in the
+        // new shape: row-major data does not move.
+        const ir::Atom src = e.in[0];
+        if (src.is_literal() || producer_[static_cast<std::size_t>(src.var)])
+          throw CompileError("llvm backend: a reshape of a value computed inside the kernel");
+        return load(src.var, out.dtype, out.shape, map);
+      }
+      default:
+        break;
     }
+    std::vector<int> args;
     for (auto& a : e.in) {
-      const ir::Aval in = g_.aval(a);
-      std::vector<int> m;
-      for (int d = 0; d < in.shape.rank(); ++d)
-        m.push_back(in.shape[d] == 1 && out.shape[d] != 1 ? -1 : map[static_cast<std::size_t>(d)]);
-      args.push_back(value(a, m));
+      const ir::Aval ai = g_.aval(a);
+      Map am;
+      for (int d = 0; d < ai.shape.rank(); ++d)
+        am.push_back(follow(ai.shape[d], out.shape[d], map[static_cast<std::size_t>(d)]));
+      args.push_back(value(a, am));
     }
     Node n;
     n.kind = Node::op;
@@ -183,7 +234,7 @@ class Planner {
   const ir::Graph& g_;
   std::vector<const ir::Eqn*> producer_;
   std::map<ir::VarId, int> input_index_;
-  std::map<std::pair<ir::VarId, std::vector<int>>, int> memo_;
+  std::map<std::pair<ir::VarId, Map>, int> memo_;
   Plan plan_;
 };
 

@@ -103,14 +103,19 @@ inline Launch make_launch(const ir::Eqn& e) {
     space = l.out_avals.at(0).shape;
   }
   for (int k = 0; k < plan.rank; ++k) l.iparams.push_back(k < space.rank() ? space[k] : 1);
+  // Each load: its stride along every iteration dim, then its base offset (slices start there).
   for (int id : plan.loads) {
     const Node& n = plan.nodes[static_cast<std::size_t>(id)];
-    const Shape& in = sub.aval(sub.invars[static_cast<std::size_t>(n.input)]).shape;
-    const auto st = row_major_strides(in);
+    const auto st = row_major_strides(n.view);
     std::vector<std::int64_t> strides(static_cast<std::size_t>(plan.rank), 0);
-    for (std::size_t d = 0; d < n.map.size(); ++d)
-      if (n.map[d] >= 0) strides[static_cast<std::size_t>(n.map[d])] += st[d];
+    std::int64_t base = 0;
+    for (std::size_t d = 0; d < n.map.size(); ++d) {
+      if (n.map[d].iter >= 0)
+        strides[static_cast<std::size_t>(n.map[d].iter)] += n.map[d].step * st[d];
+      base += n.map[d].offset * st[d];
+    }
     l.iparams.insert(l.iparams.end(), strides.begin(), strides.end());
+    l.iparams.push_back(base);
   }
   if (plan.reduction) {
     const std::int64_t out_size = l.out_avals[0].shape.size();

@@ -9,6 +9,7 @@
 #include "fusejit/backend/backend.hpp"
 #include "fusejit/backend/reference/elementwise.ipp"
 #include "fusejit/backend/reference/ops.ipp"
+#include "fusejit/backend/reference/index_maps.ipp"
 #include "fusejit/backend/reference/reductions.ipp"
 
 namespace fj::detail::reference {
@@ -160,6 +161,10 @@ EqnFn resolve_kind(const ir::Graph& g, const ir::Eqn& e) {
         return visit_dtype(
             out, [](auto to) -> EqnFn { return &run_convert<decltype(from), decltype(to)>; });
       });
+    } else if constexpr (K == PrimKind::index_map) {
+      static_assert(Op::is_index_map);
+      expect_dtype(e, "the output", out, d0);
+      return visit_dtype(d0, [](auto t) -> EqnFn { return &run_index_map<decltype(t)>; });
     } else if constexpr (K == PrimKind::reduce) {
       static_assert(Op::is_reduction);
       expect_dtype(e, "the output", out, d0);

@@ -1,7 +1,8 @@
 // Fusion: partitions a graph into `fused` kernels. Each reduction is a kernel of its own, with
-// the elementwise chain that feeds it; the remaining outputs form one kernel per shape. Only
-// reduction results are written to memory between kernels; every other intermediate is
-// recomputed inside the kernel that needs it.
+// the elementwise chain that feeds it, and so is each reshape's operand (reshapes are then free
+// views); the remaining outputs form one kernel per shape. Broadcasts, transposes and slices are
+// index maps inside kernels. Nothing else is written to memory between kernels: every other
+// intermediate is recomputed inside the kernel that needs it.
 #pragma once
 #include <algorithm>
 #include <map>
@@ -20,13 +21,25 @@ inline Graph fuse(const Graph& original) {
   for (std::size_t k = 0; k < g.eqns.size(); ++k)
     for (VarId v : g.eqns[k].out) producer[static_cast<std::size_t>(v)] = static_cast<int>(k);
 
-  auto is_reduction = [&](VarId v) {
-    const int k = producer[static_cast<std::size_t>(v)];
-    return k >= 0 && info(g.eqns[static_cast<std::size_t>(k)].prim).kind == PrimKind::reduce;
-  };
-  // A kernel's sources: graph inputs, and results of reductions (computed by earlier kernels).
+  // Written to memory by a kernel of their own: reduction results, and operands of reshapes
+  // (a reshape then reads the same row-major buffer in its new shape, without a copy).
+  std::vector<bool> materialized(g.avals.size(), false);
+  std::vector<VarId> materialize_order;
+  for (auto& e : g.eqns) {
+    VarId v = -1;
+    if (info(e.prim).kind == PrimKind::reduce)
+      v = e.out[0];
+    else if (e.prim == Prim::reshape && !e.in[0].is_literal() &&
+             producer[static_cast<std::size_t>(e.in[0].var)] >= 0)
+      v = e.in[0].var;
+    if (v >= 0 && !materialized[static_cast<std::size_t>(v)]) {
+      materialized[static_cast<std::size_t>(v)] = true;
+      materialize_order.push_back(v);
+    }
+  }
+  // A kernel's sources: graph inputs, and materialized values (computed by earlier kernels).
   auto is_source = [&](VarId v) {
-    return producer[static_cast<std::size_t>(v)] < 0 || is_reduction(v);
+    return producer[static_cast<std::size_t>(v)] < 0 || materialized[static_cast<std::size_t>(v)];
   };
 
   Graph out;
@@ -77,8 +90,7 @@ inline Graph fuse(const Graph& original) {
     out.eqns.push_back(Eqn{Prim::fused, std::move(kernel_in), roots, std::move(p)});
   };
 
-  for (auto& e : g.eqns)
-    if (info(e.prim).kind == PrimKind::reduce) add_kernel({e.out[0]});
+  for (VarId v : materialize_order) add_kernel({v});
 
   // Remaining outputs computed by elementwise equations, grouped by shape in order of appearance.
   std::vector<std::vector<VarId>> groups;
