@@ -49,50 +49,56 @@ std::uint64_t ulp_distance(T a, T b) {
   return static_cast<std::uint64_t>(d < 0 ? -d : d);
 }
 
-/// Checks two arrays element by element: same dtype and shape, floats within `ulps`.
-inline void check_close(const fj::Array& got, const fj::Array& want, std::uint64_t ulps,
-                        const std::string& what) {
-  CAPTURE(what);
+/// The largest `distance(got[i], want[i])` over two arrays of one dtype and shape, and where.
+template <class Distance>
+std::pair<double, std::int64_t> worst_element(const fj::Array& got, const fj::Array& want,
+                                              Distance distance) {
   REQUIRE(got.dtype() == want.dtype());
   REQUIRE(got.shape() == want.shape());
-  fj::visit_dtype(got.dtype(), [&](auto x) {
+  return fj::visit_dtype(got.dtype(), [&](auto x) {
     using T = decltype(x);
     const T* g = got.data<T>();
     const T* w = want.data<T>();
-    std::uint64_t worst = 0;
-    std::int64_t worst_i = -1;
-    for (std::int64_t i = 0; i < got.size(); ++i) {
-      std::uint64_t d;
-      if constexpr (std::is_floating_point_v<T>)
-        d = ulp_distance(g[i], w[i]);
-      else
-        d = g[i] == w[i] ? 0 : UINT64_MAX;
-      if (d > worst) worst = d, worst_i = i;
-    }
-    if (worst > ulps) {
-      double gv = 0, wv = 0;
-      if (worst_i >= 0) gv = static_cast<double>(g[worst_i]), wv = static_cast<double>(w[worst_i]);
-      INFO("worst element " << worst_i << ": got " << gv << ", want " << wv << " (" << worst
-                            << " ulp)");
-      CHECK(worst <= ulps);
-    }
+    std::pair<double, std::int64_t> worst{0.0, -1};
+    for (std::int64_t i = 0; i < got.size(); ++i)
+      if (const double d = distance(g[i], w[i]); d > worst.first) worst = {d, i};
+    return worst;
   });
 }
 
-/// Checks two float arrays element by element within an absolute tolerance.
+inline void report_worst(const fj::Array& got, const fj::Array& want, std::int64_t i) {
+  if (i < 0) return;
+  fj::visit_dtype(got.dtype(), [&](auto x) {
+    using T = decltype(x);
+    INFO("worst element " << i << ": got " << static_cast<double>(got.data<T>()[i]) << ", want "
+                          << static_cast<double>(want.data<T>()[i]));
+  });
+}
+
+/// Checks two arrays element by element: same dtype and shape, floats within `ulps`, the rest
+/// equal.
+inline void check_close(const fj::Array& got, const fj::Array& want, std::uint64_t ulps,
+                        const std::string& what) {
+  CAPTURE(what);
+  const auto [worst, at] = worst_element(got, want, [](auto g, auto w) -> double {
+    if constexpr (std::is_floating_point_v<decltype(g)>)
+      return static_cast<double>(ulp_distance(g, w));
+    else
+      return g == w ? 0.0 : INFINITY;
+  });
+  report_worst(got, want, at);
+  CHECK(worst <= static_cast<double>(ulps));
+}
+
+/// Checks two arrays element by element within an absolute tolerance.
 inline void check_abs(const fj::Array& got, const fj::Array& want, double tol,
                       const std::string& what) {
   CAPTURE(what);
-  REQUIRE(got.dtype() == want.dtype());
-  REQUIRE(got.shape() == want.shape());
-  fj::visit_dtype(got.dtype(), [&](auto x) {
-    using T = decltype(x);
-    double worst = 0;
-    for (std::int64_t i = 0; i < got.size(); ++i)
-      worst = std::max(worst, std::fabs(static_cast<double>(got.data<T>()[i]) -
-                                        static_cast<double>(want.data<T>()[i])));
-    CHECK(worst <= tol);
+  const auto [worst, at] = worst_element(got, want, [](auto g, auto w) {
+    return std::fabs(static_cast<double>(g) - static_cast<double>(w));
   });
+  report_worst(got, want, at);
+  CHECK(worst <= tol);
 }
 
 /// Deterministic inputs: uniform in [lo, hi) for floats, [lo, hi] for ints, a coin for bools.
