@@ -3,11 +3,14 @@
 
 #include <fusejit/fusejit.hpp>
 
+#include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <limits>
 #include <random>
 #include <string>
+#include <tuple>
 #include <type_traits>
 #include <vector>
 
@@ -145,32 +148,27 @@ void report(const char* name, bool f32, const Worst& w, double bound) {
   CHECK(w.ulp <= bound);
 }
 
-// Checks f on the inputs and on a 3-element slice of them (shorter than any vector width, so
-// only a scalar tail runs). The inputs are padded to an odd length so the long run has a tail
-// too. Finite |x| > accurate_to are only checked to give a finite result, and one in [-1, 1]
-// where `bounded` (sin and cos beyond their reduction's range).
+// Checks f on the inputs and on the 3-element slice of them starting at `tail` (shorter than any
+// vector width, so only a scalar tail runs). The inputs are padded to an odd length so the long
+// run has a tail too.
 template <class T, class F, class Ref>
 void check_unary(const char* name, F& f, std::vector<T> xs, const Ref& ref, double bound,
-                 double accurate_to = HUGE_VAL, bool bounded = false) {
+                 std::size_t tail = 20) {
   if (xs.size() % 2 == 0) xs.push_back(T(0.375));
+  REQUIRE(tail + 3 <= xs.size());
   Worst w;
-  bool out_of_range_ok = true;
   auto scan = [&](const std::vector<T>& in) {
     const std::vector<T> got = run<T>(f(make(in)), in.size());
     for (std::size_t i = 0; i < in.size(); ++i) {
-      if (std::isfinite(in[i]) && std::fabs(in[i]) > accurate_to) {
-        out_of_range_ok &= std::isfinite(got[i]) && (!bounded || std::fabs(got[i]) <= 1);
-        continue;
-      }
       const LD want = reference(ref, in[i]);
       const double u = ulp_distance<T>(got[i], want);
       if (u > w.ulp) w = {u, double(in[i]), 0, double(got[i]), double(want)};
     }
   };
   scan(xs);
-  scan(std::vector<T>(xs.begin() + 20, xs.begin() + 23));
+  const auto at = xs.begin() + static_cast<std::ptrdiff_t>(tail);
+  scan(std::vector<T>(at, at + 3));
   report(name, is_f32(T()), w, bound);
-  CHECK(out_of_range_ok);
 }
 
 template <class T, class F, class Ref>
@@ -276,28 +274,61 @@ TEST_CASE("llvm math: log1p") {
 }
 
 namespace {
-// Where the Cody-Waite reduction keeps the bound (docs/MATH.md); beyond, sin and cos must stay
-// finite and in [-1, 1] and tan finite.
+// Where sin, cos and tan switch from the Cody-Waite reduction to Payne-Hanek (docs/MATH.md).
 template <class T>
-double trig_range() {
+double trig_switch() {
   return is_f32(T()) ? 5e5 : 5e12;
 }
+// Multiples of pi/2 in long double (64-bit significand), exact enough for T's rounding of
+// k pi/2 to be one of the T values nearest to it while k < 2^40 (f32) / 2^62 (f64).
+constexpr LD kPio2L = 1.5707963267948966192313216916397514L;
+
+// Both reductions: the usual arguments, each side of the switch, and the whole finite range.
+// Starts with the inputs of `Inputs` (which include +-max and log-uniform magnitudes up to it);
+// `tail` is where three large arguments sit for the scalar-tail run.
 template <class T>
-Inputs<T> trig_inputs() {
-  const double r = trig_range<T>();
-  Inputs<T> in(-1e3, 1e3);
-  in.uniform(-r, r, 20000);
-  in.uniform(-10, 10, 20000);
-  // Arguments next to multiples of pi/2, where the reduced argument is smallest.
-  std::uniform_real_distribution<double> q(-r / 1.5707963267948966, r / 1.5707963267948966);
-  for (int i = 0; i < 2000; ++i) {
-    const T x = static_cast<T>(std::floor(q(in.rng)) * 1.5707963267948966192313216916397514L);
-    in.x.push_back(x);
-    in.x.push_back(std::nextafter(x, T(0)));
-    in.x.push_back(std::nextafter(x, T(2) * x));
+struct TrigInputs : Inputs<T> {
+  std::size_t tail = 0;
+  TrigInputs() : Inputs<T>(-1e3, 1e3) {
+    auto& x = this->x;
+    auto& rng = this->rng;
+    const bool s = is_f32(T());
+    const double r = trig_switch<T>();
+    this->uniform(-r, r, 20000);
+    this->uniform(-10, 10, 20000);
+    this->around(r, 50);
+    this->around(-r, 50);
+    // Next to multiples of pi/2, where the reduced argument is smallest: below the switch, and
+    // above it up to where k pi/2 in long double stops being close enough.
+    auto near_multiples = [&](double k_lo, double k_hi, int n) {
+      std::uniform_real_distribution<double> lk(std::log(k_lo), std::log(k_hi));
+      for (int i = 0; i < n; ++i) {
+        const T v = static_cast<T>(std::floor(std::exp(static_cast<LD>(lk(rng)))) * kPio2L);
+        for (T w : {v, std::nextafter(v, T(0)), std::nextafter(v, T(2) * v)})
+          x.push_back(w), x.push_back(-w);
+      }
+    };
+    near_multiples(1, r / 1.5707963267948966, 1000);
+    near_multiples(r / 1.5707963267948966, s ? 0x1p40 : 0x1p62, 3000);
+    // Log-uniform magnitudes from the switch to the largest finite value, both signs.
+    using L = std::numeric_limits<T>;
+    std::uniform_real_distribution<double> e(std::log2(r), std::log2(double(L::max())));
+    for (int i = 0; i < 20000; ++i) {
+      const T v = static_cast<T>(std::exp2(static_cast<LD>(e(rng))));
+      x.push_back(v), x.push_back(-v);
+    }
+    // The arguments closest to a multiple of pi/2 in the whole format (Payne-Hanek has to get
+    // the most bits right there): 16367173 * 2^72 for f32, with r = 1.6e-9 (found by an
+    // exhaustive search), and 6381956970095103 * 2^797 for f64, with r = 4.7e-19 (Muller,
+    // "Elementary Functions", worst cases of range reduction). Then the largest values.
+    tail = x.size();
+    const T worst = s ? static_cast<T>(std::ldexp(16367173.0, 72))
+                      : static_cast<T>(std::ldexp(6381956970095103.0, 797));
+    for (T v : {worst, -L::max(), T(1e30), std::nextafter(worst, T(0)), L::max(), -worst,
+                std::nextafter(L::max(), T(0)), std::nextafter(worst, L::max())})
+      x.push_back(v);
   }
-  return in;
-}
+};
 }  // namespace
 
 TEST_CASE("llvm math: sin") {
@@ -306,11 +337,12 @@ TEST_CASE("llvm math: sin") {
   auto f = fj::jit([](fj::Tracer x) { return fj::sin(x); });
   both([&](auto t) {
     using T = decltype(t);
-    // 3-part pi/2 reduction (r rounded twice) and a polynomial on |r| <= pi/4: r's error and the
-    // final sum's rounding add up (measured 1.51 / 1.48 ulp).
+    // Cody-Waite: 3-part pi/2 (r rounded twice) and a polynomial on |r| <= pi/4: r's error and
+    // the final sum's rounding add up (measured 1.54 / 1.49 ulp). Payne-Hanek rounds r once
+    // (measured 1.49 / 1.48 ulp beyond the switch).
+    TrigInputs<T> in;
     check_unary(
-        "sin", f, trig_inputs<T>().x, [](auto v) { return std::sin(v); }, 2.0, trig_range<T>(),
-        true);
+        "sin", f, in.x, [](auto v) { return std::sin(v); }, 2.0, in.tail);
   });
 }
 
@@ -320,10 +352,11 @@ TEST_CASE("llvm math: cos") {
   auto f = fj::jit([](fj::Tracer x) { return fj::cos(x); });
   both([&](auto t) {
     using T = decltype(t);
-    // As sin, with the rounding of 1 - r^2/2 recovered (measured 1.51 / 1.47 ulp).
+    // As sin, with the rounding of 1 - r^2/2 recovered (measured 1.54 / 1.48 ulp; 1.50 / 1.47
+    // beyond the switch).
+    TrigInputs<T> in;
     check_unary(
-        "cos", f, trig_inputs<T>().x, [](auto v) { return std::cos(v); }, 2.0, trig_range<T>(),
-        true);
+        "cos", f, in.x, [](auto v) { return std::cos(v); }, 2.0, in.tail);
   });
 }
 
@@ -334,9 +367,46 @@ TEST_CASE("llvm math: tan") {
   both([&](auto t) {
     using T = decltype(t);
     // Reduction as sin, a polynomial for tan r and, in odd quadrants, a reciprocal: one more
-    // rounding on top of r's (measured 2.92 / 3.17 ulp).
+    // rounding on top of r's (measured 3.05 / 3.17 ulp; 2.53 / 2.49 beyond the switch).
+    TrigInputs<T> in;
     check_unary(
-        "tan", f, trig_inputs<T>().x, [](auto v) { return std::tan(v); }, 3.5, trig_range<T>());
+        "tan", f, in.x, [](auto v) { return std::tan(v); }, 3.5, in.tail);
+  });
+}
+
+TEST_CASE("llvm math: sin, cos and tan of one argument in one kernel, large and small lanes") {
+  LlvmBackend llvm;
+  if (!llvm.ok()) return;
+  // The three share one reduction (and one large-argument branch) and the kernel keeps other
+  // values live across it; shuffled inputs put large and small arguments in the same vectors.
+  auto f = fj::jit(
+      [](fj::Tracer x) { return std::make_tuple(fj::sin(x), fj::cos(x), fj::tan(x), x * 2.0f); });
+  both([&](auto t) {
+    using T = decltype(t);
+    TrigInputs<T> in;
+    std::vector<T> xs = in.x;
+    std::shuffle(xs.begin(), xs.end(), in.rng);
+    if (xs.size() % 2 == 0) xs.push_back(T(0.375));
+    auto [s, c, tn, twice] = f(make(xs));
+    const std::vector<T> got[3] = {run<T>(s, xs.size()), run<T>(c, xs.size()),
+                                   run<T>(tn, xs.size())};
+    const std::vector<T> got2 = run<T>(twice, xs.size());
+    Worst w[3];
+    bool twice_ok = true;
+    for (std::size_t i = 0; i < xs.size(); ++i) {
+      const LD want[3] = {reference([](auto v) { return std::sin(v); }, xs[i]),
+                          reference([](auto v) { return std::cos(v); }, xs[i]),
+                          reference([](auto v) { return std::tan(v); }, xs[i])};
+      for (int k = 0; k < 3; ++k) {
+        const double u = ulp_distance<T>(got[k][i], want[k]);
+        if (u > w[k].ulp) w[k] = {u, double(xs[i]), 0, double(got[k][i]), double(want[k])};
+      }
+      twice_ok &= got2[i] == xs[i] * T(2) || (std::isnan(got2[i]) && std::isnan(xs[i]));
+    }
+    report("sin (fused)", is_f32(t), w[0], 2.0);
+    report("cos (fused)", is_f32(t), w[1], 2.0);
+    report("tan (fused)", is_f32(t), w[2], 3.5);
+    CHECK(twice_ok);
   });
 }
 

@@ -7,9 +7,9 @@
 namespace fj {
 
 struct CacheStats {
-  std::uint64_t traces = 0;        // functions or expressions traced into a graph
-  std::uint64_t cache_hits = 0;    // calls served by a per-function or per-expression cache
-  std::uint64_t cache_misses = 0;  // calls that had to trace
+  std::uint64_t traces = 0;             // functions or expressions traced into a graph
+  std::uint64_t cache_hits = 0;         // calls served by a per-function or per-expression cache
+  std::uint64_t cache_misses = 0;       // calls that had to trace
   std::uint64_t kernel_cache_hits = 0;  // kernels found already compiled (global kernel cache)
   std::uint64_t compiles = 0;           // kernels (or graphs, on the reference backend) compiled
 };
@@ -31,7 +31,8 @@ inline CacheStats cache_stats() {
   return {c.traces.load(), c.hits.load(), c.misses.load(), c.kernel_hits.load(), c.compiles.load()};
 }
 
-/// Empties every per-function and per-expression cache; the next call of each traces again.
+/// Empties every cache: per-function, per-expression and the global kernel cache; the next call of
+/// each traces and compiles again (code already loaded stays valid for executables that hold it).
 inline void clear_caches() { detail::stat_counters().generation.fetch_add(1); }
 
 inline std::ostream& operator<<(std::ostream& os, const CacheStats& s) {

@@ -42,14 +42,19 @@ class KernelCache {
     const std::uint64_t h = XXH3_64bits(key.data(), key.size());
     auto& stats = detail::stat_counters();
     std::lock_guard lock(mu_);  // held while compiling, so a kernel is compiled once
+    // clear_caches() empties this cache too. The machine code stays loaded in the session:
+    // executables built before the clear still hold their kernels and keep working.
+    if (const auto gen = stats.generation.load(); gen != generation_)
+      map_.clear(), generation_ = gen;
     for (auto& k : map_[h])
       if (k->signature == key) {
         stats.kernel_hits.fetch_add(1, std::memory_order_relaxed);
         return k;
       }
     char name[64];
-    std::snprintf(name, sizeof name, "fj_kernel_%016llx_%zu", static_cast<unsigned long long>(h),
-                  map_[h].size());
+    // Numbered across clears: the session never forgets a symbol, so names must never repeat.
+    std::snprintf(name, sizeof name, "fj_kernel_%016llx_%llu", static_cast<unsigned long long>(h),
+                  static_cast<unsigned long long>(next_id_++));
     KernelBuilder kb(plan, session.lanes(), name);
     auto [module, ctx] = kb.build(session.cpu(), session.features());
     auto [addr, ir] = session.load(std::move(module), std::move(ctx), name);
@@ -62,6 +67,8 @@ class KernelCache {
 
  private:
   std::mutex mu_;
+  std::uint64_t generation_ = 0;
+  std::uint64_t next_id_ = 0;
   std::unordered_map<std::uint64_t, std::vector<std::shared_ptr<const CompiledKernel>>> map_;
 };
 

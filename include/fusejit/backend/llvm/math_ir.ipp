@@ -112,7 +112,7 @@ struct Fp {
   // fraction bits out of the significand. Returns the integer as a float and as an int (the
   // low significand bits of the shifted value). Valid for |v| < 2^(mant-1); beyond that both are
   // meaningless but well defined (no fptosi, whose out-of-range result would be poison), and
-  // the callers replace (exp, expm1) or clamp (sin, cos, tan) what such lanes produce.
+  // the callers (exp, expm1) replace what such lanes produce.
   struct Rounded {
     llvm::Value* f;
     llvm::Value* i;

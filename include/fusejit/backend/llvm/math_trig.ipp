@@ -2,6 +2,8 @@
 #pragma once
 #include <array>
 
+#include "fusejit/backend/llvm/math_trig_reduce.ipp"
+
 namespace fj::backend::llvm_ir::detail {
 
 // On |r| <= pi/4 * 1.05 (f32) / 1.001 (f64):
@@ -29,25 +31,24 @@ inline constexpr double kPio2_32[3] = {0x1.921fb6p+0, -0x1.777a5cp-25, -0x1.ee59
 inline constexpr double kPio2_64[3] = {0x1.921fb54442d18p+0, 0x1.1a62633145c07p-54,
                                        -0x1.f1976b7ed8fbcp-110};
 
-// x = q*pi/2 + r (Cody-Waite). The bound of docs/MATH.md holds for |x| <= 5e5 (f32) and 5e12
-// (f64), where |r| stays inside the fitted range. Beyond, q drifts from the nearest integer and
-// (past 2^22 / 2^51 * pi/2) stops being an integer at all; r is then clamped to the fitted range,
-// so sin and cos stay finite and within [-1, 1] and tan finite, but they are not accurate (a
-// Payne-Hanek reduction would need table lookups). x = +-inf gives inf - inf = NaN, as it must.
-struct TrigReduced {
-  llvm::Value* r;
-  llvm::Value* q;  // integer; only its two low bits are used
-};
+// x = q*pi/2 + r (Cody-Waite), for |x| <= 5e5 (f32) / 5e12 (f64): there q is within one
+// rounding of x * 2/pi's nearest integer and |r| <= 0.806 / 0.78571 stays inside the fitted
+// range. Beyond, q drifts from the nearest integer and (past 2^22 / 2^51 * pi/2) stops being an
+// integer at all; trig_reduce_large (math_trig_reduce.ipp) replaces those lanes with a
+// Payne-Hanek reduction, behind a branch taken only when some lane needs it. NaN gives r = NaN.
+// q is returned as the bits of the shifted value: those of 1.5 * 2^23 / 2^52 are clear at the
+// bottom, so the two low bits are q's (no subtraction, and nothing more to carry through the
+// join). An earlier reduction of the same x is reused (shared_trig_reduction).
 inline TrigReduced trig_reduce(Fp& f, llvm::Value* x) {
-  auto [qf, qi] = f.round_mul(x, f.k(0x1.45f306p-1, 0x1.45f306dc9c883p-1));
+  if (std::optional<TrigReduced> done = shared_trig_reduction(f, x)) return *done;
+  llvm::Value* shifter = f.k(0x1.8p23, 0x1.8p52);
+  llvm::Value* t = f.fma(x, f.k(0x1.45f306p-1, 0x1.45f306dc9c883p-1), shifter);
+  llvm::Value* nq = f.neg(f.sub(t, shifter));
   const double* p = f.f64 ? kPio2_64 : kPio2_32;
-  llvm::Value* nq = f.neg(qf);
   llvm::Value* r = f.fma(nq, f.k(p[0]), x);
   r = f.fma(nq, f.k(p[1]), r);
   r = f.fma(nq, f.k(p[2]), r);
-  llvm::Value* lim = f.k(0.824, 0.786);
-  r = f.sel(f.gt(f.abs(r), lim), f.copysign(lim, r), r);  // NaN lanes keep NaN
-  return {r, qi};
+  return trig_reduce_large(f, x, {r, f.as_int(t)});
 }
 
 inline llvm::Value* sin_poly(Fp& f, llvm::Value* r, llvm::Value* z) {
