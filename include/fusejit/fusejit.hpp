@@ -13,6 +13,7 @@
 #include "fusejit/backend/backend.hpp"
 #include "fusejit/expr/array.hpp"
 #include "fusejit/expr/operators.hpp"
+#include "fusejit/expr/array_ops.hpp"
 #include "fusejit/expr/materialize.hpp"
 #include "fusejit/api/factories.hpp"
 #include "fusejit/api/print.hpp"

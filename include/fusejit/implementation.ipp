@@ -3,6 +3,7 @@
 #include "fusejit/ir/shape_rules.ipp"
 #include "fusejit/ir/printer.ipp"
 #include "fusejit/expr/lowering.ipp"
+#include "fusejit/expr/lowering_library.ipp"
 #include "fusejit/expr/materialize.ipp"
 #include "fusejit/api/factories.ipp"
 #include "fusejit/api/print.ipp"

@@ -14,3 +14,9 @@ Array full(const Shape& shape, double value, DType dtype) {
 }
 
 }  // namespace fj
+
+namespace fj::detail {
+Array index_scalar(std::int64_t v) {
+  return literal_array(ir::Literal::of(static_cast<std::int32_t>(v), true));
+}
+}  // namespace fj::detail

@@ -2,7 +2,10 @@
 // functions (where, clip, round, %) that JAX stages as named sub-graphs.
 #pragma once
 #include "fusejit/core/promotion.hpp"
+#include <optional>
+
 #include "fusejit/ir/builder.hpp"
+#include "fusejit/ir/dot_dims.hpp"
 
 namespace fj::detail {
 
@@ -53,4 +56,25 @@ Atom lower_reshape(GraphBuilder& b, Atom x, const std::vector<std::int64_t>& siz
 /// Static slicing x[start:stop:step] per axis; negative bounds count from the end.
 Atom lower_slice(GraphBuilder& b, Atom x, const std::vector<std::int64_t>& start,
                  const std::vector<std::int64_t>& stop, const std::vector<std::int64_t>& step);
+}  // namespace fj::detail
+
+namespace fj::detail {
+/// lax.dot_general; `preferred` is printed as preferred_element_type when set (jnp's dot and
+/// matmul set it to the promoted dtype and keep each operand's own dtype, as JAX does).
+Atom lower_dot_general(GraphBuilder& b, Atom x, Atom y, const ir::DotDims& dims,
+                       std::optional<DType> preferred, const char* who);
+/// jnp.dot: contracts x's last axis with y's only (1-D) or second-to-last axis.
+Atom lower_dot(GraphBuilder& b, Atom x, Atom y);
+/// jnp.matmul: batched over leading dims, which broadcast; 1-D operands as in NumPy.
+Atom lower_matmul(GraphBuilder& b, Atom x, Atom y);
+/// jnp.argmax / argmin: over one axis, or over the flattened array when `all_axes`.
+Atom lower_arg_reduce(GraphBuilder& b, Prim p, Atom x, int axis, bool all_axes, bool keepdims);
+/// jnp.concatenate / jnp.stack along `axis` (negative counts from the end), dtypes promoted.
+Atom lower_join(GraphBuilder& b, Prim p, std::vector<Atom> xs, int axis);
+/// lax.dynamic_slice: negative starts wrap once, then starts are clamped into range.
+Atom lower_dynamic_slice(GraphBuilder& b, Atom x, const std::vector<Atom>& starts,
+                         const std::vector<std::int64_t>& sizes);
+/// lax.dynamic_update_slice: `update` written into `x` at the clamped starts.
+Atom lower_dynamic_update_slice(GraphBuilder& b, Atom x, Atom update,
+                                const std::vector<Atom>& starts);
 }  // namespace fj::detail

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "fusejit/ir/builder.hpp"
+#include "fusejit/ir/shape_rules_library.ipp"
 
 namespace fj::ir {
 
@@ -164,6 +165,8 @@ std::vector<Aval> infer_avals(Prim p, const std::vector<Aval>& in, const Params&
                            " is out of range for " + a.str());
       return {Aval{a.dtype, out, a.weak}};
     }
+    case PrimKind::library:
+      return library_avals(p, in, params);
     case PrimKind::control: {
       const auto& g = *params.get<GraphPtr>("jaxpr");
       if (g.invars.size() != in.size())

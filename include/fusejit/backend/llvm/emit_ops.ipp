@@ -256,6 +256,17 @@ inline llvm::Value* transpose(Emitter&, const Node&, Args, DType) {
 }
 inline llvm::Value* slice(Emitter&, const Node&, Args, DType) { return structural("slice"); }
 inline llvm::Value* reshape(Emitter&, const Node&, Args, DType) { return structural("reshape"); }
+// Library primitives are calls between kernels (fuse.hpp, llvm_backend.ipp), never in one.
+#define FUSEJIT_LIBRARY(id) \
+  inline llvm::Value* id(Emitter&, const Node&, Args, DType) { return structural(#id); }
+FUSEJIT_LIBRARY(dot_general)
+FUSEJIT_LIBRARY(argmax)
+FUSEJIT_LIBRARY(argmin)
+FUSEJIT_LIBRARY(concatenate)
+FUSEJIT_LIBRARY(stack)
+FUSEJIT_LIBRARY(dynamic_slice)
+FUSEJIT_LIBRARY(dynamic_update_slice)
+#undef FUSEJIT_LIBRARY
 inline llvm::Value* jit(Emitter&, const Node&, Args, DType) {
   return structural("an un-inlined jit");
 }

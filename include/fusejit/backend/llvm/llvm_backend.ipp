@@ -10,6 +10,7 @@
 #include <mutex>
 #include <unordered_map>
 
+#include "fusejit/backend/cpu/dot_general.ipp"
 #include "fusejit/backend/llvm/codegen.ipp"
 #include "fusejit/backend/llvm/llvm_backend.hpp"
 #include "fusejit/backend/llvm/orc_session.ipp"
@@ -83,6 +84,17 @@ struct Launch {
   std::int64_t nblocks = 1;           // reductions: partials per output
   std::int64_t work_per_item = 1;     // points one work item visits
   ir::Prim reduce = ir::Prim::fused;  // the reduction, when this launch is one
+  // Per load: the kernel input it reads, and whether it reads it at the iteration point itself
+  // (row-major, same shape), which makes the kernel a valid epilogue for that input's producer.
+  std::vector<std::pair<int, bool>> load_reads;
+
+  // A library equation (dot_general, concatenate, ...) runs as a host routine instead.
+  const ir::Eqn* library = nullptr;
+  fj::detail::reference::EqnFn host = nullptr;
+  std::shared_ptr<const cpu::DotPlan> dot;
+  std::vector<ir::Atom> atoms;  // library: its operands
+  std::vector<Value> literals;  // library: per operand, a literal operand's value
+  bool epilogue_next = false;   // dot: the next kernel runs on each output panel as it is done
 };
 
 // Reductions split each output's range into blocks of this many points, reduced in vector
@@ -123,6 +135,11 @@ inline Launch make_launch(const ir::Eqn& e) {
     }
     l.iparams.insert(l.iparams.end(), strides.begin(), strides.end());
     l.iparams.push_back(base);
+    const auto space_st = row_major_strides(space);
+    bool at_point = !plan.reduction && n.view == space && base == 0;
+    for (int k = 0; at_point && k < space.rank(); ++k)
+      at_point = strides[static_cast<std::size_t>(k)] == space_st[static_cast<std::size_t>(k)];
+    l.load_reads.emplace_back(n.input, at_point);
   }
   if (plan.reduction) {
     const std::int64_t out_size = l.out_avals[0].shape.size();
@@ -182,6 +199,42 @@ inline void combine_partials(ir::Prim p, DType d, const void* partials, void* ou
   }
 }
 
+inline Value literal_value(const ir::Literal& lit);
+
+inline Launch make_library_launch(const ir::Graph& g, const ir::Eqn& e) {
+  Launch l;
+  l.library = &e;
+  l.atoms = e.in;
+  l.outputs = e.out;
+  for (ir::VarId v : e.out) l.out_avals.push_back(g.aval(v));
+  for (const ir::Atom& a : e.in)
+    l.literals.push_back(a.is_literal() ? literal_value(a.lit) : Value{});
+  if (e.prim == ir::Prim::dot_general)
+    l.dot =
+        std::make_shared<const cpu::DotPlan>(e, g.aval(e.in[0]), g.aval(e.in[1]), g.aval(e.out[0]));
+  else
+    l.host = fj::detail::reference::resolve(g, e);
+  return l;
+}
+
+// A kernel right after a dot_general runs on each panel of the product as soon as it is
+// written (while it is in cache) when it iterates over the product's shape and reads the
+// product only at the point it computes.
+inline bool is_epilogue(const Launch& dot, const Launch& k) {
+  if (!dot.dot || k.library || k.nblocks > 1 || k.reduce != ir::Prim::fused) return false;
+  if (!(k.out_avals.at(0).shape == dot.out_avals.at(0).shape)) return false;
+  bool reads = false;
+  for (std::size_t i = 0; i < k.inputs.size(); ++i) {
+    if (k.inputs[i] != dot.outputs[0]) continue;
+    for (auto [input, at_point] : k.load_reads)
+      if (input == static_cast<int>(i)) {
+        if (!at_point) return false;
+        reads = true;
+      }
+  }
+  return reads;
+}
+
 inline Value literal_value(const ir::Literal& lit) {
   auto buf = runtime::allocate(size_of(lit.dtype));
   visit_dtype(lit.dtype, [&](auto x) {
@@ -195,7 +248,11 @@ inline Value literal_value(const ir::Literal& lit) {
 class LlvmExecutable final : public Executable {
  public:
   explicit LlvmExecutable(ir::GraphPtr fused) : fused_(std::move(fused)) {
-    for (auto& e : fused_->eqns) launches_.push_back(make_launch(e));
+    for (auto& e : fused_->eqns)
+      launches_.push_back(e.prim == ir::Prim::fused ? make_launch(e)
+                                                    : make_library_launch(*fused_, e));
+    for (std::size_t k = 0; k + 1 < launches_.size(); ++k)
+      launches_[k].epilogue_next = is_epilogue(launches_[k], launches_[k + 1]);
   }
 
   std::vector<Value> run(std::span<const Value> inputs) const override {
@@ -205,16 +262,15 @@ class LlvmExecutable final : public Executable {
     for (ir::VarId v : g.constvars) env[static_cast<std::size_t>(v)] = inputs[next++];
     for (ir::VarId v : g.invars) env[static_cast<std::size_t>(v)] = inputs[next++];
     std::vector<void*> bufs;
-    for (const Launch& l : launches_) {
-      bufs.clear();
-      for (ir::VarId v : l.inputs) bufs.push_back(env[static_cast<std::size_t>(v)].buf->data);
-      const bool partials = l.nblocks > 1;
-      for (std::size_t o = 0; o < l.outputs.size(); ++o) {
-        const ir::Aval& av = l.out_avals[o];
-        auto buf = runtime::allocate(static_cast<std::size_t>(l.size) * size_of(av.dtype));
-        bufs.push_back(buf->data);
-        env[static_cast<std::size_t>(l.outputs[o])] = {std::move(buf), av};
+    for (std::size_t li = 0; li < launches_.size(); ++li) {
+      const Launch& l = launches_[li];
+      if (l.library) {
+        run_library(l, env, l.epilogue_next ? &launches_[li + 1] : nullptr, bufs);
+        if (l.epilogue_next) ++li;
+        continue;
       }
+      bind(l, env, bufs);
+      const bool partials = l.nblocks > 1;
       KernelFn fn = l.kernel->fn;
       void* const* b = bufs.data();
       const std::int64_t* ip = l.iparams.data();
@@ -242,10 +298,59 @@ class LlvmExecutable final : public Executable {
     return out;
   }
 
+  // Points `bufs` at a kernel's inputs, then at freshly allocated outputs (bound in env).
+  static void bind(const Launch& l, std::vector<Value>& env, std::vector<void*>& bufs) {
+    bufs.clear();
+    for (ir::VarId v : l.inputs) bufs.push_back(env[static_cast<std::size_t>(v)].buf->data);
+    for (std::size_t o = 0; o < l.outputs.size(); ++o) {
+      const ir::Aval& av = l.out_avals[o];
+      auto buf = runtime::allocate(static_cast<std::size_t>(l.size) * size_of(av.dtype));
+      bufs.push_back(buf->data);
+      env[static_cast<std::size_t>(l.outputs[o])] = {std::move(buf), av};
+    }
+  }
+
+  // A library call; `epilogue` (after a dot_general) runs on each panel of the product.
+  static void run_library(const Launch& l, std::vector<Value>& env, const Launch* epilogue,
+                          std::vector<void*>& bufs) {
+    std::vector<Value> in, out;
+    for (std::size_t i = 0; i < l.atoms.size(); ++i)
+      in.push_back(l.atoms[i].is_literal() ? l.literals[i]
+                                           : env[static_cast<std::size_t>(l.atoms[i].var)]);
+    for (const ir::Aval& av : l.out_avals)
+      out.push_back(
+          {runtime::allocate(static_cast<std::size_t>(av.shape.size()) * size_of(av.dtype)), av});
+    for (std::size_t o = 0; o < l.outputs.size(); ++o)
+      env[static_cast<std::size_t>(l.outputs[o])] = out[o];
+    if (!l.dot) {
+      l.host(*l.library, in.data(), out.data());
+      return;
+    }
+    std::function<void(std::int64_t, std::int64_t)> after_panel;
+    if (epilogue) {
+      bind(*epilogue, env, bufs);
+      const std::int64_t cols = l.dot->cols();
+      after_panel = [&, cols](std::int64_t lo, std::int64_t hi) {
+        epilogue->kernel->fn(bufs.data(), epilogue->iparams.data(), epilogue->scalars.data(),
+                             lo * cols, hi * cols);
+      };
+    }
+    l.dot->run(in[0], in[1], out[0], after_panel);
+  }
+
   std::string describe() const override {
     std::string s = "# fused graph\n" + ir::print_jaxpr(*fused_) + "\n";
-    for (std::size_t k = 0; k < launches_.size(); ++k)
-      s += "\n# kernel " + std::to_string(k) + "\n" + launches_[k].kernel->ir;
+    for (std::size_t k = 0; k < launches_.size(); ++k) {
+      const Launch& l = launches_[k];
+      if (l.library)
+        s += "\n# call " + std::to_string(k) + ": " + std::string(ir::name(l.library->prim)) +
+             (l.dot ? std::string(" (Eigen GEMM, ") + cpu::gemm_kernels().isa + ")" : "") +
+             (l.epilogue_next ? ", kernel " + std::to_string(k + 1) + " fused as its epilogue"
+                              : "") +
+             "\n";
+      else
+        s += "\n# kernel " + std::to_string(k) + "\n" + l.kernel->ir;
+    }
     return s;
   }
 

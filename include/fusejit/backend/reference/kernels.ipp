@@ -11,6 +11,7 @@
 #include "fusejit/backend/reference/ops.ipp"
 #include "fusejit/backend/reference/index_maps.ipp"
 #include "fusejit/backend/reference/reductions.ipp"
+#include "fusejit/backend/reference/library_ops.ipp"
 
 namespace fj::detail::reference {
 
@@ -176,6 +177,9 @@ EqnFn resolve_kind(const ir::Graph& g, const ir::Eqn& e) {
         else
           unsupported(e.prim, d0);
       });
+    } else if constexpr (K == PrimKind::library) {
+      static_assert(Op::is_library);
+      return Op::resolve(g, e);
     } else if constexpr (K == PrimKind::shape) {
       expect_dtype(e, "the output", out, d0);
       check_broadcast_params(g, e);

@@ -1,8 +1,10 @@
-// Fusion: partitions a graph into `fused` kernels. Each reduction is a kernel of its own, with
-// the elementwise chain that feeds it, and so is each reshape's operand (reshapes are then free
-// views); the remaining outputs form one kernel per shape. Broadcasts, transposes and slices are
-// index maps inside kernels. Nothing else is written to memory between kernels: every other
-// intermediate is recomputed inside the kernel that needs it.
+// Fusion: partitions a graph into `fused` kernels and library calls. Each reduction is a kernel
+// of its own, with the elementwise chain that feeds it, and so is each reshape's operand
+// (reshapes are then free views) and each computed operand of a library primitive (dot_general,
+// concatenate, ...), which stays an equation of its own between kernels; the remaining outputs
+// form one kernel per shape. Broadcasts, transposes and slices are index maps inside kernels.
+// Nothing else is written to memory between kernels: every other intermediate is recomputed
+// inside the kernel that needs it.
 #pragma once
 #include <algorithm>
 #include <map>
@@ -21,22 +23,38 @@ inline Graph fuse(const Graph& original) {
   for (std::size_t k = 0; k < g.eqns.size(); ++k)
     for (VarId v : g.eqns[k].out) producer[static_cast<std::size_t>(v)] = static_cast<int>(k);
 
-  // Written to memory by a kernel of their own: reduction results, and operands of reshapes
-  // (a reshape then reads the same row-major buffer in its new shape, without a copy).
+  // Written to memory by a kernel of their own: reduction results, operands of reshapes (a
+  // reshape then reads the same row-major buffer in its new shape, without a copy) and computed
+  // operands of library primitives. Library results are in memory too, written by the call.
   std::vector<bool> materialized(g.avals.size(), false);
   std::vector<VarId> materialize_order;
+  auto materialize = [&](VarId v) {
+    if (v < 0 || materialized[static_cast<std::size_t>(v)]) return;
+    materialized[static_cast<std::size_t>(v)] = true;
+    materialize_order.push_back(v);
+  };
+  auto computed = [&](const Atom& a) {
+    return !a.is_literal() && producer[static_cast<std::size_t>(a.var)] >= 0;
+  };
   for (auto& e : g.eqns) {
-    VarId v = -1;
-    if (info(e.prim).kind == PrimKind::reduce)
-      v = e.out[0];
-    else if (e.prim == Prim::reshape && !e.in[0].is_literal() &&
-             producer[static_cast<std::size_t>(e.in[0].var)] >= 0)
-      v = e.in[0].var;
-    if (v >= 0 && !materialized[static_cast<std::size_t>(v)]) {
-      materialized[static_cast<std::size_t>(v)] = true;
-      materialize_order.push_back(v);
+    if (info(e.prim).kind == PrimKind::reduce) {
+      materialize(e.out[0]);
+    } else if (e.prim == Prim::reshape && computed(e.in[0])) {
+      materialize(e.in[0].var);
+    } else if (info(e.prim).kind == PrimKind::library) {
+      for (auto& a : e.in)
+        if (computed(a) &&
+            info(g.eqns[static_cast<std::size_t>(producer[static_cast<std::size_t>(a.var)])].prim)
+                    .kind != PrimKind::library)
+          materialize(a.var);
+      for (VarId v : e.out) materialized[static_cast<std::size_t>(v)] = true;
     }
   }
+  // Kernels and library calls run in the order of the equations that define their results:
+  // everything a kernel reads from memory is then written before it runs.
+  std::sort(materialize_order.begin(), materialize_order.end(), [&](VarId a, VarId b) {
+    return producer[static_cast<std::size_t>(a)] < producer[static_cast<std::size_t>(b)];
+  });
   // A kernel's sources: graph inputs, and materialized values (computed by earlier kernels).
   auto is_source = [&](VarId v) {
     return producer[static_cast<std::size_t>(v)] < 0 || materialized[static_cast<std::size_t>(v)];
@@ -90,7 +108,16 @@ inline Graph fuse(const Graph& original) {
     out.eqns.push_back(Eqn{Prim::fused, std::move(kernel_in), roots, std::move(p)});
   };
 
-  for (VarId v : materialize_order) add_kernel({v});
+  std::size_t next = 0;
+  for (std::size_t k = 0; k < g.eqns.size(); ++k) {
+    if (info(g.eqns[k].prim).kind != PrimKind::library) continue;
+    for (; next < materialize_order.size() &&
+           producer[static_cast<std::size_t>(materialize_order[next])] < static_cast<int>(k);
+         ++next)
+      add_kernel({materialize_order[next]});
+    out.eqns.push_back(g.eqns[k]);
+  }
+  for (; next < materialize_order.size(); ++next) add_kernel({materialize_order[next]});
 
   // Remaining outputs computed by elementwise equations, grouped by shape in order of appearance.
   std::vector<std::vector<VarId>> groups;

@@ -1,0 +1,186 @@
+// Shape and dtype rules of the library primitives: dot_general, argmax/argmin, concatenate,
+// stack, dynamic_slice, dynamic_update_slice (implementation unit only).
+#include <algorithm>
+#include <string>
+
+#include "fusejit/ir/builder.hpp"
+#include "fusejit/ir/dot_dims.hpp"
+
+namespace fj::ir {
+
+namespace library_rules {
+
+inline std::string list(const std::vector<Aval>& in, std::size_t from = 0) {
+  std::string s;
+  for (std::size_t i = from; i < in.size(); ++i) s += (i > from ? ", " : "") + in[i].str();
+  return s;
+}
+
+inline void check_axes(const char* who, const std::vector<std::int64_t>& dims, int rank,
+                       const Aval& a, std::vector<bool>& used) {
+  for (auto d : dims) {
+    if (d < 0 || d >= rank || used[static_cast<std::size_t>(d)])
+      throw ShapeError(std::string(who) + ": dimension " + std::to_string(d) +
+                       " is out of range or repeated for " + a.str());
+    used[static_cast<std::size_t>(d)] = true;
+  }
+}
+
+inline std::vector<Aval> dot_general(const std::vector<Aval>& in, const Params& params) {
+  const Aval &l = in[0], &r = in[1];
+  const DotDims dd = DotDims::from(params);
+  const std::string both = l.str() + " and " + r.str() + " with dimension_numbers=" + dd.str();
+  if (dd.lhs_contract.size() != dd.rhs_contract.size() ||
+      dd.lhs_batch.size() != dd.rhs_batch.size())
+    throw ShapeError("dot_general: unequal numbers of dimensions for " + both);
+  std::vector<bool> lu(static_cast<std::size_t>(l.shape.rank()), false),
+      ru(static_cast<std::size_t>(r.shape.rank()), false);
+  check_axes("dot_general", dd.lhs_batch, l.shape.rank(), l, lu);
+  check_axes("dot_general", dd.lhs_contract, l.shape.rank(), l, lu);
+  check_axes("dot_general", dd.rhs_batch, r.shape.rank(), r, ru);
+  check_axes("dot_general", dd.rhs_contract, r.shape.rank(), r, ru);
+  for (std::size_t i = 0; i < dd.lhs_contract.size(); ++i)
+    if (l.shape[static_cast<int>(dd.lhs_contract[i])] !=
+        r.shape[static_cast<int>(dd.rhs_contract[i])])
+      throw ShapeError("dot_general: contracting dimensions differ in size: " + both);
+  for (std::size_t i = 0; i < dd.lhs_batch.size(); ++i)
+    if (l.shape[static_cast<int>(dd.lhs_batch[i])] != r.shape[static_cast<int>(dd.rhs_batch[i])])
+      throw ShapeError("dot_general: batch dimensions differ in size: " + both);
+  DType out = l.dtype;
+  if (const auto* pe = params.find("preferred_element_type"); pe && std::get_if<DType>(pe)) {
+    out = std::get<DType>(*pe);
+  } else if (l.dtype != r.dtype) {
+    throw DTypeError("dot_general: operands must have one dtype, got " + l.str() + " and " +
+                     r.str());
+  }
+  if (l.dtype == DType::bool_ || r.dtype == DType::bool_ || out == DType::bool_)
+    throw DTypeError("dot_general: does not take bool operands, got " + l.str() + " and " +
+                     r.str());
+  Shape s;
+  for (auto d : dd.lhs_batch) s.push_back(l.shape[static_cast<int>(d)]);
+  for (auto d : DotDims::free_dims(l.shape.rank(), dd.lhs_batch, dd.lhs_contract))
+    s.push_back(l.shape[static_cast<int>(d)]);
+  for (auto d : DotDims::free_dims(r.shape.rank(), dd.rhs_batch, dd.rhs_contract))
+    s.push_back(r.shape[static_cast<int>(d)]);
+  return {Aval{out, s, false}};
+}
+
+inline std::vector<Aval> arg_reduce(Prim p, const std::vector<Aval>& in, const Params& params) {
+  const Aval& a = in[0];
+  const auto& axes = params.get<std::vector<std::int64_t>>("axes");
+  const std::string who(name(p));
+  if (axes.size() != 1 || axes[0] < 0 || axes[0] >= a.shape.rank())
+    throw ShapeError(who + ": axes " + tuple_str(axes) + " must name one axis of " + a.str());
+  if (a.shape[static_cast<int>(axes[0])] == 0)
+    throw ValueError(who + ": attempt to get " + who + " of an empty sequence (axis " +
+                     std::to_string(axes[0]) + " of " + a.str() + ")");
+  if (a.dtype == DType::bool_)
+    throw DTypeError(who + ": does not take bool operands, got " + a.str());
+  const DType idx = params.get<DType>("index_dtype");
+  if (idx != DType::i32 && idx != DType::i64)
+    throw DTypeError(who + ": index_dtype must be int32 or int64");
+  Shape s;
+  for (int d = 0; d < a.shape.rank(); ++d)
+    if (d != axes[0]) s.push_back(a.shape[d]);
+  return {Aval{idx, s, false}};
+}
+
+// concatenate along `dimension`, or stack along a new `axis`.
+inline std::vector<Aval> join(Prim p, const std::vector<Aval>& in, const Params& params) {
+  const bool stack = p == Prim::stack;
+  const std::string who(name(p));
+  if (in.empty()) throw ValueError(who + ": needs at least one operand");
+  const int rank = in[0].shape.rank();
+  const std::int64_t axis = params.get<std::int64_t>(stack ? "axis" : "dimension");
+  if (axis < 0 || axis > rank - (stack ? 0 : 1))
+    throw ShapeError(who + ": axis " + std::to_string(axis) + " is out of range for " + list(in));
+  std::int64_t total = 0;
+  for (const Aval& a : in) {
+    if (a.dtype != in[0].dtype)
+      throw DTypeError(who + ": operands must have one dtype, got " + list(in));
+    if (a.shape.rank() != rank)
+      throw ShapeError(who + ": operands must have one rank, got " + list(in));
+    for (int d = 0; d < rank; ++d)
+      if ((stack || d != axis) && a.shape[d] != in[0].shape[d])
+        throw ShapeError(who + ": operand shapes differ " +
+                         (stack ? std::string("") : "outside dimension " + std::to_string(axis)) +
+                         ": " + list(in));
+    total += stack ? 1 : a.shape[static_cast<int>(axis)];
+  }
+  Shape s;
+  bool weak = true;
+  for (const Aval& a : in) weak = weak && a.weak;
+  for (int d = 0; d < rank; ++d) {
+    if (stack && d == axis) s.push_back(total);
+    s.push_back(!stack && d == axis ? total : in[0].shape[d]);
+  }
+  if (stack && axis == rank) s.push_back(total);
+  return {Aval{in[0].dtype, s, weak}};
+}
+
+// Start indices are rank-0 integers of one dtype, one per operand dim, after `skip` operands.
+inline void check_indices(const char* who, const std::vector<Aval>& in, std::size_t skip) {
+  const Aval& a = in[0];
+  if (in.size() != skip + static_cast<std::size_t>(a.shape.rank()))
+    throw ShapeError(std::string(who) + ": needs one start index per axis of " + a.str() +
+                     ", got " + std::to_string(in.size() - skip));
+  for (std::size_t i = skip; i < in.size(); ++i)
+    if (in[i].shape.rank() != 0 || is_float(in[i].dtype) || in[i].dtype == DType::bool_ ||
+        in[i].dtype != in[skip].dtype)
+      throw DTypeError(std::string(who) +
+                       ": start indices must be integer scalars of one dtype, got " +
+                       list(in, skip));
+}
+
+inline std::vector<Aval> dynamic_slice(const std::vector<Aval>& in, const Params& params) {
+  check_indices("dynamic_slice", in, 1);
+  const Aval& a = in[0];
+  const auto& sizes = params.get<std::vector<std::int64_t>>("slice_sizes");
+  if (static_cast<int>(sizes.size()) != a.shape.rank())
+    throw ShapeError("dynamic_slice: slice_sizes " + tuple_str(sizes) + " for " + a.str());
+  for (int d = 0; d < a.shape.rank(); ++d)
+    if (sizes[static_cast<std::size_t>(d)] < 0 || sizes[static_cast<std::size_t>(d)] > a.shape[d])
+      throw ShapeError("dynamic_slice: slice_sizes " + tuple_str(sizes) +
+                       " do not fit in the operand " + a.str());
+  return {Aval{a.dtype, Shape(sizes), a.weak}};
+}
+
+inline std::vector<Aval> dynamic_update_slice(const std::vector<Aval>& in) {
+  if (in.size() < 2) throw ValueError("dynamic_update_slice: needs an operand and an update");
+  const Aval &a = in[0], &u = in[1];
+  check_indices("dynamic_update_slice", in, 2);
+  if (u.dtype != a.dtype)
+    throw DTypeError("dynamic_update_slice: update " + u.str() + " and operand " + a.str() +
+                     " differ in dtype");
+  if (u.shape.rank() != a.shape.rank())
+    throw ShapeError("dynamic_update_slice: update " + u.str() + " and operand " + a.str() +
+                     " differ in rank");
+  for (int d = 0; d < a.shape.rank(); ++d)
+    if (u.shape[d] > a.shape[d])
+      throw ShapeError("dynamic_update_slice: update " + u.str() + " does not fit in operand " +
+                       a.str());
+  return {a};
+}
+
+}  // namespace library_rules
+
+inline std::vector<Aval> library_avals(Prim p, const std::vector<Aval>& in, const Params& params) {
+  switch (p) {
+    case Prim::dot_general:
+      return library_rules::dot_general(in, params);
+    case Prim::argmax:
+    case Prim::argmin:
+      return library_rules::arg_reduce(p, in, params);
+    case Prim::concatenate:
+    case Prim::stack:
+      return library_rules::join(p, in, params);
+    case Prim::dynamic_slice:
+      return library_rules::dynamic_slice(in, params);
+    case Prim::dynamic_update_slice:
+      return library_rules::dynamic_update_slice(in);
+    default:
+      throw ValueError(std::string(name(p)) + ": no library shape rule");
+  }
+}
+
+}  // namespace fj::ir
