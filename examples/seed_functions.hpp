@@ -1,7 +1,9 @@
 // The seed tutorial's functions in C++, shared by the golden tests and examples/tour.
 #pragma once
 #include <fusejit/fusejit.hpp>
+#include <cstdint>
 #include <iostream>
+#include <vector>
 
 namespace fusejit_seeds {
 
@@ -30,6 +32,28 @@ inline fj::Array selu(const fj::Tracer& x, float alpha = 1.67f, float lambda = 1
 inline fj::Array many_adds(fj::Tracer x) {
   for (int i = 0; i < 30; ++i) x = x + 1.0;
   return x;
+}
+
+/// The seeds' 1-D convolution: each output is a dot product of a window of x with w.
+inline fj::Array convolve(const fj::Tracer& x, const fj::Tracer& w) {
+  std::vector<fj::Array> output;
+  for (std::int64_t i = 1; i < x.shape()[0] - 1; ++i)
+    output.push_back(fj::dot(fj::slice(x, {i - 1}, {i + 2}), w));
+  return fj::stack(output);
+}
+
+/// The same convolution over a batch, vectorized by hand: windows of every row at once.
+inline fj::Array manually_vectorized_convolve(const fj::Tracer& xs, const fj::Tracer& ws) {
+  std::vector<fj::Array> output;
+  const std::int64_t n = xs.shape()[xs.ndim() - 1];
+  for (std::int64_t i = 1; i < n - 1; ++i)
+    output.push_back(fj::sum(fj::slice(xs, {0, i - 1}, {xs.shape()[0], i + 2}) * ws, {1}));
+  return fj::stack(output, 1);
+}
+
+/// jnp.sum(x ** 2 + jnp.sin(x)).
+inline fj::Array sum_of_squares_plus_sin(const fj::Tracer& x) {
+  return fj::sum(fj::pow(x, 2) + fj::sin(x));
 }
 
 }  // namespace fusejit_seeds
