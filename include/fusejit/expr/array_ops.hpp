@@ -57,7 +57,10 @@ struct ArgReduceOp {
   bool all_axes = true;
   bool keepdims = false;
   void key(std::vector<std::int64_t>& k) const {
-    k.insert(k.end(), {static_cast<std::int64_t>(prim), axis, all_axes, keepdims});
+    // push_back, not insert of a braced list: GCC 12 warns falsely about the latter.
+    for (std::int64_t v : {static_cast<std::int64_t>(prim), std::int64_t{axis},
+                           std::int64_t{all_axes}, std::int64_t{keepdims}})
+      k.push_back(v);
   }
   ir::Atom operator()(GraphBuilder& b, ir::Atom x) const {
     return lower_arg_reduce(b, prim, x, axis, all_axes, keepdims);
@@ -67,7 +70,8 @@ struct JoinOp {
   ir::Prim prim;
   int axis = 0;
   void key(std::vector<std::int64_t>& k) const {
-    k.insert(k.end(), {static_cast<std::int64_t>(prim), axis});
+    k.push_back(static_cast<std::int64_t>(prim));
+    k.push_back(axis);
   }
   ir::Atom operator()(GraphBuilder& b, const std::vector<ir::Atom>& xs) const {
     return lower_join(b, prim, xs, axis);
