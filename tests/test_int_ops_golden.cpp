@@ -1,4 +1,4 @@
-// Golden jaxprs of the integer and bit operations, floor_divide and integer_pow: fusejit's text
+// Golden jaxprs of the bitwise operators, shifts and integer powers: fusejit's text
 // must equal what JAX 0.10.2 prints for tests/golden/jaxpr_goldens.py (the same case names).
 #include <doctest/doctest.h>
 
@@ -125,333 +125,160 @@ TEST_CASE("int ops golden: lax_integer_pow") {
   in (c,) })");
 }
 
-TEST_CASE("int ops golden: floor_divide_int") {
-  auto f = [](Tracer x, Tracer y) { return fj::floor_divide(x, y); };
+TEST_CASE("int ops golden: power_int_arrays") {
+  auto f = [](Tracer x, Tracer y) { return fj::pow(x, y); };
   CHECK(fj::make_jaxpr(f)(fj::arange(3), fj::arange(3)).str() ==
-        R"({ lambda ; a:i32[3] b:i32[3]. let
-    c:i32[3] = jit[
-      name=floor_divide
-      jaxpr={ lambda ; a:i32[3] b:i32[3]. let
-          d:i32[3] = div a b
-          e:i32[3] = sign a
-          f:i32[3] = sign b
-          g:bool[3] = ne e f
-          h:i32[3] = rem a b
-          i:bool[3] = ne h 0:i32[]
-          j:bool[3] = and g i
-          k:i32[3] = sub d 1:i32[]
-          c:i32[3] = jit[
-            name=_where
-            jaxpr={ lambda ; j:bool[3] k:i32[3] d:i32[3]. let
-                c:i32[3] = select_n j d k
-              in (c,) }
-          ] j k d
-        in (c,) }
-    ] a b
-  in (c,) })");
-}
-
-TEST_CASE("int ops golden: floor_divide_int_scalar") {
-  auto f = [](Tracer x) { return fj::floor_divide(x, 2); };
-  CHECK(fj::make_jaxpr(f)(fj::arange(3)).str() == R"({ lambda ; a:i32[3]. let
-    b:i32[3] = jit[
-      name=floor_divide
-      jaxpr={ lambda ; a:i32[3] c:i32[]. let
-          d:i32[] = convert_element_type[new_dtype=int32 weak_type=False] c
-          e:i32[3] = div a d
-          f:i32[3] = sign a
-          g:i32[] = sign d
-          h:bool[3] = ne f g
-          i:i32[3] = rem a d
-          j:bool[3] = ne i 0:i32[]
-          k:bool[3] = and h j
-          l:i32[3] = sub e 1:i32[]
-          b:i32[3] = jit[
-            name=_where
-            jaxpr={ lambda ; k:bool[3] l:i32[3] e:i32[3]. let
-                b:i32[3] = select_n k e l
-              in (b,) }
-          ] k l e
-        in (b,) }
-    ] a 2:i32[]
-  in (b,) })");
-}
-
-TEST_CASE("int ops golden: floor_divide_float_scalar") {
-  auto f = [](Tracer x) { return fj::floor_divide(x, 2.0); };
-  CHECK(fj::make_jaxpr(f)(fj::arange(3.0f)).str() ==
-        R"(let floor_divide = { lambda ; a:f32[3] b:f32[]. let
-    c:f32[] = convert_element_type[new_dtype=float32 weak_type=False] b
-    d:f32[3] = rem a c
-    e:bool[] = eq c 0.0:f32[]
-    f:f32[3] = sub a d
-    g:f32[3] = jit[
+        R"(let _where = { lambda ; a:i32[3] b:i32[3] c:i32[3]. let
+    d:bool[3] = ne a 0:i32[]
+    e:i32[3] = select_n d c b
+  in (e,) } in
+{ lambda ; f:i32[3] g:i32[3]. let
+    h:bool[3] = eq f 0:i32[]
+    i:bool[3] = ne g 0:i32[]
+    j:bool[3] = and h i
+    k:i32[3] = jit[
       name=_where
-      jaxpr={ lambda ; e:bool[] a:f32[3] f:f32[3]. let
-          g:f32[3] = select_n e f a
-        in (g,) }
-    ] e a f
-    h:f32[3] = div g c
-    i:bool[3] = ne d 0.0:f32[]
-    j:f32[] = sign c
-    k:f32[3] = sign d
-    l:bool[3] = ne j k
-    m:bool[3] = and i l
-    n:f32[3] = add d c
-    o:f32[3] = select_n m d n
-    p:f32[3] = sub h 1.0:f32[]
-    q:f32[3] = select_n m h p
-    r:f32[3] = round[rounding_method=0] q
-  in (r,) } in
-{ lambda ; s:f32[3]. let
-    t:f32[3] = jit[name=floor_divide jaxpr=floor_divide] s 2.0:f32[]
-  in (t,) })");
+      jaxpr={ lambda ; j:bool[3] l:i32[] m:i32[]. let
+          n:i32[3] = broadcast_in_dim l
+          o:i32[3] = broadcast_in_dim m
+          k:i32[3] = select_n j o n
+        in (k,) }
+    ] j 0:i32[] 1:i32[]
+    p:i32[3] = and g 1:i32[]
+    q:i32[3] = mul k f
+    r:i32[3] = jit[name=_where jaxpr=_where] p q k
+    s:i32[3] = mul f f
+    t:i32[3] = shift_right_logical g 1:i32[]
+    u:i32[3] = and t 1:i32[]
+    v:i32[3] = mul r s
+    w:i32[3] = jit[name=_where jaxpr=_where] u v r
+    x:i32[3] = mul s s
+    y:i32[3] = shift_right_logical t 1:i32[]
+    z:i32[3] = and y 1:i32[]
+    ba:i32[3] = mul w x
+    bb:i32[3] = jit[name=_where jaxpr=_where] z ba w
+    bc:i32[3] = mul x x
+    bd:i32[3] = shift_right_logical y 1:i32[]
+    be:i32[3] = and bd 1:i32[]
+    bf:i32[3] = mul bb bc
+    bg:i32[3] = jit[name=_where jaxpr=_where] be bf bb
+    bh:i32[3] = mul bc bc
+    bi:i32[3] = shift_right_logical bd 1:i32[]
+    bj:i32[3] = and bi 1:i32[]
+    bk:i32[3] = mul bg bh
+    bl:i32[3] = jit[name=_where jaxpr=_where] bj bk bg
+    bm:i32[3] = mul bh bh
+    bn:i32[3] = shift_right_logical bi 1:i32[]
+    bo:i32[3] = and bn 1:i32[]
+    bp:i32[3] = mul bl bm
+    bq:i32[3] = jit[name=_where jaxpr=_where] bo bp bl
+    _:i32[3] = mul bm bm
+    _:i32[3] = shift_right_logical bn 1:i32[]
+  in (bq,) })");
 }
 
-TEST_CASE("int ops golden: floor_divide_unsigned") {
-  auto f = [](Tracer x, Tracer y) { return fj::floor_divide(x, y); };
-  CHECK(fj::make_jaxpr(f)(fj::array({0u, 1u, 2u}), fj::array({0u, 1u, 2u})).str() ==
-        R"({ lambda ; a:u32[3] b:u32[3]. let
-    c:u32[3] = jit[
-      name=floor_divide
-      jaxpr={ lambda ; a:u32[3] b:u32[3]. let c:u32[3] = div a b in (c,) }
-    ] a b
-  in (c,) })");
-}
-
-TEST_CASE("int ops golden: floor_divide_float") {
-  auto f = [](Tracer x, Tracer y) { return fj::floor_divide(x, y); };
-  CHECK(fj::make_jaxpr(f)(fj::arange(3.0f), fj::arange(3.0f)).str() ==
-        R"(let floor_divide = { lambda ; a:f32[3] b:f32[3]. let
-    c:f32[3] = rem a b
-    d:bool[3] = eq b 0.0:f32[]
-    e:f32[3] = sub a c
-    f:f32[3] = jit[
-      name=_where
-      jaxpr={ lambda ; d:bool[3] a:f32[3] e:f32[3]. let
-          f:f32[3] = select_n d e a
-        in (f,) }
-    ] d a e
-    g:f32[3] = div f b
-    h:bool[3] = ne c 0.0:f32[]
-    i:f32[3] = sign b
-    j:f32[3] = sign c
-    k:bool[3] = ne i j
-    l:bool[3] = and h k
-    m:f32[3] = add c b
-    n:f32[3] = select_n l c m
-    o:f32[3] = sub g 1.0:f32[]
-    p:f32[3] = select_n l g o
-    q:f32[3] = round[rounding_method=0] p
-  in (q,) } in
-{ lambda ; r:f32[3] s:f32[3]. let
-    t:f32[3] = jit[name=floor_divide jaxpr=floor_divide] r s
-  in (t,) })");
-}
-
-TEST_CASE("int ops golden: floor_divide_rank") {
-  auto f = [](Tracer x, Tracer y) { return fj::floor_divide(x, y); };
+TEST_CASE("int ops golden: power_int_rank") {
+  auto f = [](Tracer x, Tracer y) { return fj::pow(x, y); };
   CHECK(fj::make_jaxpr(f)(fj::ones({2, 3}, fj::i32), fj::arange(3)).str() ==
-        R"({ lambda ; a:i32[2,3] b:i32[3]. let
-    c:i32[2,3] = jit[
-      name=floor_divide
-      jaxpr={ lambda ; a:i32[2,3] b:i32[3]. let
-          d:i32[1,3] = broadcast_in_dim[broadcast_dimensions=(1,)] b
-          e:i32[2,3] = div a d
-          f:i32[2,3] = sign a
-          g:i32[1,3] = sign d
-          h:bool[2,3] = ne f g
-          i:i32[2,3] = rem a d
-          j:bool[2,3] = ne i 0:i32[]
-          k:bool[2,3] = and h j
-          l:i32[2,3] = sub e 1:i32[]
-          c:i32[2,3] = jit[
-            name=_where
-            jaxpr={ lambda ; k:bool[2,3] l:i32[2,3] e:i32[2,3]. let
-                c:i32[2,3] = select_n k e l
-              in (c,) }
-          ] k l e
-        in (c,) }
-    ] a b
-  in (c,) })");
-}
-
-TEST_CASE("int ops golden: floor_divide_rank_float") {
-  auto f = [](Tracer x, Tracer y) { return fj::floor_divide(x, y); };
-  CHECK(fj::make_jaxpr(f)(fj::ones({2, 3}), fj::ones({1, 3})).str() ==
-        R"(let floor_divide = { lambda ; a:f32[2,3] b:f32[1,3]. let
-    c:f32[2,3] = rem a b
-    d:bool[1,3] = eq b 0.0:f32[]
-    e:f32[2,3] = sub a c
-    f:f32[2,3] = jit[
+        R"(let _where = { lambda ; a:i32[1,3] b:i32[2,3] c:i32[2,3]. let
+    d:bool[1,3] = ne a 0:i32[]
+    e:bool[2,3] = broadcast_in_dim[broadcast_dimensions=(0, 1)] d
+    f:i32[2,3] = select_n e c b
+  in (f,) } in
+{ lambda ; g:i32[2,3] h:i32[3]. let
+    i:i32[1,3] = broadcast_in_dim[broadcast_dimensions=(1,)] h
+    j:bool[2,3] = eq g 0:i32[]
+    k:bool[1,3] = ne i 0:i32[]
+    l:bool[2,3] = and j k
+    m:i32[2,3] = jit[
       name=_where
-      jaxpr={ lambda ; d:bool[1,3] a:f32[2,3] e:f32[2,3]. let
-          g:bool[2,3] = broadcast_in_dim[broadcast_dimensions=(0, 1)] d
-          f:f32[2,3] = select_n g e a
-        in (f,) }
-    ] d a e
-    h:f32[2,3] = div f b
-    i:bool[2,3] = ne c 0.0:f32[]
-    j:f32[1,3] = sign b
-    k:f32[2,3] = sign c
-    l:bool[2,3] = ne j k
-    m:bool[2,3] = and i l
-    n:f32[2,3] = add c b
-    o:f32[2,3] = select_n m c n
-    p:f32[2,3] = sub h 1.0:f32[]
-    q:f32[2,3] = select_n m h p
-    r:f32[2,3] = round[rounding_method=0] q
-  in (r,) } in
-{ lambda ; s:f32[2,3] t:f32[1,3]. let
-    u:f32[2,3] = jit[name=floor_divide jaxpr=floor_divide] s t
-  in (u,) })");
-}
-
-TEST_CASE("int ops golden: floor_divide_scalar_left") {
-  auto f = [](Tracer x) { return fj::floor_divide(7, x); };
-  CHECK(fj::make_jaxpr(f)(fj::arange(3)).str() == R"({ lambda ; a:i32[3]. let
-    b:i32[3] = jit[
-      name=floor_divide
-      jaxpr={ lambda ; c:i32[] a:i32[3]. let
-          d:i32[] = convert_element_type[new_dtype=int32 weak_type=False] c
-          e:i32[3] = div d a
-          f:i32[] = sign d
-          g:i32[3] = sign a
-          h:bool[3] = ne f g
-          i:i32[3] = rem d a
-          j:bool[3] = ne i 0:i32[]
-          k:bool[3] = and h j
-          l:i32[3] = sub e 1:i32[]
-          b:i32[3] = jit[
-            name=_where
-            jaxpr={ lambda ; k:bool[3] l:i32[3] e:i32[3]. let
-                b:i32[3] = select_n k e l
-              in (b,) }
-          ] k l e
-        in (b,) }
-    ] 7:i32[] a
-  in (b,) })");
-}
-
-TEST_CASE("int ops golden: floor_divide_bool") {
-  auto f = [](Tracer x, Tracer y) { return fj::floor_divide(x, y); };
-  CHECK(fj::make_jaxpr(f)(fj::array({true, false, true}), fj::array({true, false, true})).str() ==
-        R"(let floor_divide = { lambda ; a:bool[3] b:bool[3]. let
-    c:i32[3] = convert_element_type[new_dtype=int32 weak_type=False] a
-    d:i32[3] = convert_element_type[new_dtype=int32 weak_type=False] b
-    e:i32[3] = div c d
-    f:i32[3] = sign c
-    g:i32[3] = sign d
-    h:bool[3] = ne f g
-    i:i32[3] = rem c d
-    j:bool[3] = ne i 0:i32[]
-    k:bool[3] = and h j
-    l:i32[3] = sub e 1:i32[]
-    m:i32[3] = jit[
-      name=_where
-      jaxpr={ lambda ; k:bool[3] l:i32[3] e:i32[3]. let
-          m:i32[3] = select_n k e l
+      jaxpr={ lambda ; l:bool[2,3] n:i32[] o:i32[]. let
+          p:i32[2,3] = broadcast_in_dim n
+          q:i32[2,3] = broadcast_in_dim o
+          m:i32[2,3] = select_n l q p
         in (m,) }
-    ] k l e
-  in (m,) } in
-{ lambda ; n:bool[3] o:bool[3]. let
-    p:i32[3] = jit[name=floor_divide jaxpr=floor_divide] n o
-  in (p,) })");
+    ] l 0:i32[] 1:i32[]
+    r:i32[1,3] = and i 1:i32[]
+    s:i32[2,3] = mul m g
+    t:i32[2,3] = jit[name=_where jaxpr=_where] r s m
+    u:i32[2,3] = mul g g
+    v:i32[1,3] = shift_right_logical i 1:i32[]
+    w:i32[1,3] = and v 1:i32[]
+    x:i32[2,3] = mul t u
+    y:i32[2,3] = jit[name=_where jaxpr=_where] w x t
+    z:i32[2,3] = mul u u
+    ba:i32[1,3] = shift_right_logical v 1:i32[]
+    bb:i32[1,3] = and ba 1:i32[]
+    bc:i32[2,3] = mul y z
+    bd:i32[2,3] = jit[name=_where jaxpr=_where] bb bc y
+    be:i32[2,3] = mul z z
+    bf:i32[1,3] = shift_right_logical ba 1:i32[]
+    bg:i32[1,3] = and bf 1:i32[]
+    bh:i32[2,3] = mul bd be
+    bi:i32[2,3] = jit[name=_where jaxpr=_where] bg bh bd
+    bj:i32[2,3] = mul be be
+    bk:i32[1,3] = shift_right_logical bf 1:i32[]
+    bl:i32[1,3] = and bk 1:i32[]
+    bm:i32[2,3] = mul bi bj
+    bn:i32[2,3] = jit[name=_where jaxpr=_where] bl bm bi
+    bo:i32[2,3] = mul bj bj
+    bp:i32[1,3] = shift_right_logical bk 1:i32[]
+    bq:i32[1,3] = and bp 1:i32[]
+    br:i32[2,3] = mul bn bo
+    bs:i32[2,3] = jit[name=_where jaxpr=_where] bq br bn
+    _:i32[2,3] = mul bo bo
+    _:i32[1,3] = shift_right_logical bp 1:i32[]
+  in (bs,) })");
 }
 
-TEST_CASE("int ops golden: floor_divide_mixed") {
-  auto f = [](Tracer x, Tracer y) { return fj::floor_divide(x, y); };
-  CHECK(fj::make_jaxpr(f)(fj::arange(3), fj::arange(3.0f)).str() ==
-        R"(let floor_divide = { lambda ; a:i32[3] b:f32[3]. let
-    c:f32[3] = convert_element_type[new_dtype=float32 weak_type=False] a
-    d:f32[3] = rem c b
-    e:bool[3] = eq b 0.0:f32[]
-    f:f32[3] = sub c d
-    g:f32[3] = jit[
+TEST_CASE("int ops golden: power_scalar_base") {
+  auto f = [](Tracer x) { return fj::pow(2, x); };
+  CHECK(fj::make_jaxpr(f)(fj::arange(3)).str() ==
+        R"(let _where = { lambda ; a:i32[3] b:i32[3] c:i32[3]. let
+    d:bool[3] = ne a 0:i32[]
+    e:i32[3] = select_n d c b
+  in (e,) } in
+{ lambda ; f:i32[3]. let
+    g:bool[] = eq 2:i32[] 0:i32[]
+    h:bool[3] = ne f 0:i32[]
+    i:bool[3] = and g h
+    j:i32[3] = jit[
       name=_where
-      jaxpr={ lambda ; e:bool[3] c:f32[3] f:f32[3]. let
-          g:f32[3] = select_n e f c
-        in (g,) }
-    ] e c f
-    h:f32[3] = div g b
-    i:bool[3] = ne d 0.0:f32[]
-    j:f32[3] = sign b
-    k:f32[3] = sign d
-    l:bool[3] = ne j k
-    m:bool[3] = and i l
-    n:f32[3] = add d b
-    o:f32[3] = select_n m d n
-    p:f32[3] = sub h 1.0:f32[]
-    q:f32[3] = select_n m h p
-    r:f32[3] = round[rounding_method=0] q
-  in (r,) } in
-{ lambda ; s:i32[3] t:f32[3]. let
-    u:f32[3] = jit[name=floor_divide jaxpr=floor_divide] s t
-  in (u,) })");
-}
-
-TEST_CASE("int ops golden: remainder_arrays") {
-  auto f = [](Tracer x, Tracer y) { return x % y; };
-  CHECK(fj::make_jaxpr(f)(fj::arange(3), fj::arange(3)).str() ==
-        R"(let remainder = { lambda ; a:i32[3] b:i32[3]. let
-    c:bool[3] = eq b 0:i32[]
-    d:i32[3] = broadcast_in_dim 1:i32[]
-    e:i32[3] = jit[
-      name=_where
-      jaxpr={ lambda ; c:bool[3] d:i32[3] b:i32[3]. let
-          e:i32[3] = select_n c b d
-        in (e,) }
-    ] c d b
-    f:i32[3] = rem a e
-    g:bool[3] = ne f 0:i32[]
-    h:bool[3] = lt f 0:i32[]
-    i:bool[3] = lt e 0:i32[]
-    j:bool[3] = ne h i
-    k:bool[3] = and j g
-    l:i32[3] = add f e
-    m:i32[3] = select_n k f l
-  in (m,) } in
-{ lambda ; n:i32[3] o:i32[3]. let
-    p:i32[3] = jit[name=remainder jaxpr=remainder] n o
-  in (p,) })");
-}
-
-TEST_CASE("int ops golden: remainder_rank") {
-  auto f = [](Tracer x, Tracer y) { return x % y; };
-  CHECK(fj::make_jaxpr(f)(fj::ones({2, 3}, fj::i32), fj::arange(3)).str() ==
-        R"(let remainder = { lambda ; a:i32[2,3] b:i32[3]. let
-    c:i32[1,3] = broadcast_in_dim[broadcast_dimensions=(1,)] b
-    d:bool[1,3] = eq c 0:i32[]
-    e:i32[1,3] = broadcast_in_dim 1:i32[]
-    f:i32[1,3] = jit[
-      name=_where
-      jaxpr={ lambda ; d:bool[1,3] e:i32[1,3] c:i32[1,3]. let
-          f:i32[1,3] = select_n d c e
-        in (f,) }
-    ] d e c
-    g:i32[2,3] = rem a f
-    h:bool[2,3] = ne g 0:i32[]
-    i:bool[2,3] = lt g 0:i32[]
-    j:bool[1,3] = lt f 0:i32[]
-    k:bool[2,3] = ne i j
-    l:bool[2,3] = and k h
-    m:i32[2,3] = add g f
-    n:i32[2,3] = select_n l g m
-  in (n,) } in
-{ lambda ; o:i32[2,3] p:i32[3]. let
-    q:i32[2,3] = jit[name=remainder jaxpr=remainder] o p
-  in (q,) })");
-}
-
-TEST_CASE("int ops golden: where_scalar_cond") {
-  auto f = [](Tracer c, Tracer x, Tracer y) { return fj::where(c, x, y); };
-  CHECK(fj::make_jaxpr(f)(fj::array(true), fj::ones({3}), fj::ones({3})).str() ==
-        R"({ lambda ; a:bool[] b:f32[3] c:f32[3]. let
-    d:f32[3] = jit[
-      name=_where
-      jaxpr={ lambda ; a:bool[] b:f32[3] c:f32[3]. let
-          d:f32[3] = select_n a c b
-        in (d,) }
-    ] a b c
-  in (d,) })");
+      jaxpr={ lambda ; i:bool[3] k:i32[] l:i32[]. let
+          m:i32[3] = broadcast_in_dim k
+          n:i32[3] = broadcast_in_dim l
+          j:i32[3] = select_n i n m
+        in (j,) }
+    ] i 0:i32[] 1:i32[]
+    o:i32[3] = and f 1:i32[]
+    p:i32[3] = mul j 2:i32[]
+    q:i32[3] = jit[name=_where jaxpr=_where] o p j
+    r:i32[] = mul 2:i32[] 2:i32[]
+    s:i32[3] = shift_right_logical f 1:i32[]
+    t:i32[3] = and s 1:i32[]
+    u:i32[3] = mul q r
+    v:i32[3] = jit[name=_where jaxpr=_where] t u q
+    w:i32[] = mul r r
+    x:i32[3] = shift_right_logical s 1:i32[]
+    y:i32[3] = and x 1:i32[]
+    z:i32[3] = mul v w
+    ba:i32[3] = jit[name=_where jaxpr=_where] y z v
+    bb:i32[] = mul w w
+    bc:i32[3] = shift_right_logical x 1:i32[]
+    bd:i32[3] = and bc 1:i32[]
+    be:i32[3] = mul ba bb
+    bf:i32[3] = jit[name=_where jaxpr=_where] bd be ba
+    bg:i32[] = mul bb bb
+    bh:i32[3] = shift_right_logical bc 1:i32[]
+    bi:i32[3] = and bh 1:i32[]
+    bj:i32[3] = mul bf bg
+    bk:i32[3] = jit[name=_where jaxpr=_where] bi bj bf
+    bl:i32[] = mul bg bg
+    bm:i32[3] = shift_right_logical bh 1:i32[]
+    bn:i32[3] = and bm 1:i32[]
+    bo:i32[3] = mul bk bl
+    bp:i32[3] = jit[name=_where jaxpr=_where] bn bo bk
+    _:i32[] = mul bl bl
+    _:i32[3] = shift_right_logical bm 1:i32[]
+  in (bp,) })");
 }

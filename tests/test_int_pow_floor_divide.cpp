@@ -132,6 +132,42 @@ TEST_CASE("int ops: integer_pow on integers wraps, every backend") {
       fj::array({true, false}));
 }
 
+TEST_CASE("int ops: pow of integer arrays is JAX's integer exponentiation, every backend") {
+  // jnp.power of two integer arrays: only the exponent's low 6 bits count (read as unsigned),
+  // the result wraps, and 0 to a nonzero power is 0 even when those bits are 0.
+  const auto jax_pow = [](auto x, auto y) {
+    using T = decltype(x);
+    if (x == 0 && y != 0) return T(0);
+    return int_power(x, static_cast<int>(static_cast<std::uint64_t>(y) & 63));
+  };
+  auto fn = [](Tracer p, Tracer q) { return fj::pow(p, q); };
+  const auto xs = int_values<std::int32_t>(37, 31), ys = shift_amounts<std::int32_t>(37, 32);
+  check_backends("pow i32", vec(broadcast_map<std::int32_t>(xs, ys, jax_pow)), fn, vec(xs),
+                 vec(ys));
+  const auto xl = int_values<std::int64_t>(4 * 37, 33), yl = shift_amounts<std::int64_t>(37, 34);
+  check_backends("pow (4,37) i64 by (37,)",
+                 vec(broadcast_map<std::int64_t>(xl, yl, jax_pow), fj::Shape{4, 37}), fn,
+                 vec(xl, fj::Shape{4, 37}), vec(yl));
+  const auto xu = int_values<std::uint32_t>(37, 35), yu = shift_amounts<std::uint32_t>(37, 36);
+  check_backends("pow u32", vec(broadcast_map<std::uint32_t>(xu, yu, jax_pow)), fn, vec(xu),
+                 vec(yu));
+  std::vector<std::int32_t> two_to;
+  for (std::int32_t y : ys) two_to.push_back(jax_pow(std::int32_t{2}, y));
+  check_backends(
+      "2 ** y", vec(two_to), [](Tracer q) { return fj::pow(2, q); }, vec(ys));
+  // Printed by JAX 0.10.2 on CPU.
+  const fj::Array x = fj::array({3, -3, 0, 0, 2, 2, 7, -1, 5, 2, 0, 1});
+  const fj::Array y = fj::array({4, 3, 0, 5, 31, 32, 64, 65, -1, -2, -3, 100});
+  check_backends("JAX int32", fj::array({81, -27, 1, 0, INT32_MIN, 0, 1, -1, 1501274061, 0, 0, 1}),
+                 fn, x, y);
+  check_backends("JAX uint32",
+                 fj::array({81u, 4294967269u, 1u, 0u, 2147483648u, 0u, 1u, 4294967295u, 1501274061u,
+                            0u, 0u, 1u}),
+                 fn, fj::astype(x, fj::u32), fj::astype(y, fj::u32));
+  check_backends("JAX bool", fj::array({1, 0, 1, 1}), fn, fj::array({true, false, true, false}),
+                 fj::array({true, true, false, false}));
+}
+
 TEST_CASE("int ops: integer_pow on floats is bit-identical across backends and equals JAX") {
   check_integer_pow_floats<float>(4);
   check_integer_pow_floats<double>(5);

@@ -50,7 +50,8 @@ cases = {
                     + jax.scipy.special.erf(x) + jnp.floor(x) + jnp.abs(x), (jnp.arange(3.0),)),
     "logic": (lambda x: jnp.logical_and(x > 1, x < 2) | jnp.logical_not(x == 0), (jnp.arange(3.0),)),
 }
-# Integer and bit operations, floor division, integer powers (tests/test_int_ops_golden.cpp).
+# Integer and bit operations, integer powers, floor division (tests/test_int_ops_golden.cpp,
+# tests/test_floor_divide_golden.cpp).
 i3 = jnp.arange(3)
 u3 = jnp.arange(3, dtype=jnp.uint32)
 b3 = jnp.array([True, False, True])
@@ -84,6 +85,9 @@ cases.update({
     "floor_divide_mixed": (lambda x, y: x // y, (i3, jnp.arange(3.0))),
     "remainder_arrays": (lambda x, y: x % y, (i3, i3)),
     "remainder_rank": (lambda x, y: x % y, (jnp.ones((2, 3), jnp.int32), i3)),
+    "power_int_arrays": (lambda x, y: jnp.power(x, y), (i3, i3)),
+    "power_int_rank": (lambda x, y: x ** y, (jnp.ones((2, 3), jnp.int32), i3)),
+    "power_scalar_base": (lambda x: 2 ** x, (i3,)),
     "where_scalar_cond": (lambda c, x, y: jnp.where(c, x, y), (True, jnp.ones(3), jnp.ones(3))),
 })
 for name, (f, args) in cases.items():

@@ -20,7 +20,10 @@ Atom lower_unary(GraphBuilder& b, Prim p, Atom a);
 /// Arithmetic, comparison and bitwise binary ops with JAX's promotion and rank promotion.
 Atom lower_binary(GraphBuilder& b, Prim p, Atom x, Atom y);
 Atom lower_true_divide(GraphBuilder& b, Atom x, Atom y);
+/// jnp.power with a traced exponent: `pow` on floats; on two integers (or bools) JAX's unrolled
+/// integer exponentiation (lower_pow_int_int), an integer result.
 Atom lower_pow(GraphBuilder& b, Atom x, Atom y);
+Atom lower_pow_int_int(GraphBuilder& b, Atom x, Atom y);
 Atom lower_logical(GraphBuilder& b, Prim p, Atom x, Atom y);
 Atom lower_logical_not(GraphBuilder& b, Atom x);
 Atom lower_astype(GraphBuilder& b, Atom x, DType to);

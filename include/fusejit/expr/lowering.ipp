@@ -144,8 +144,37 @@ Atom lower_true_divide(GraphBuilder& b, Atom x, Atom y) {
 }
 
 Atom lower_pow(GraphBuilder& b, Atom x, Atom y) {
-  const TypedDType t = to_inexact(promote_types(typed(b, x), typed(b, y)));
-  return lower_binary(b, Prim::pow, convert(b, x, t), convert(b, y, t));
+  const TypedDType t = promote_types(typed(b, x), typed(b, y));
+  if (!is_float(t.dtype)) return lower_pow_int_int(b, x, y);
+  const TypedDType f = to_inexact(t);
+  return lower_binary(b, Prim::pow, convert(b, x, f), convert(b, y, f));
+}
+
+// jnp's _pow_int_int, unrolled as JAX traces it: binary exponentiation over the exponent's low
+// 6 bits (read as unsigned), so an integer result, wrapping; pow(0, y != 0) is 0.
+Atom lower_pow_int_int(GraphBuilder& b, Atom x, Atom y) {
+  const Shape sx = b.aval(x).shape, sy = b.aval(y).shape;
+  if (sx.rank() != 0 && sy.rank() != 0) {
+    broadcast_shapes(sx, sy, "fj::pow");
+    x = rank_promote(b, x, std::max(sx.rank(), sy.rank()));  // jnp: shapes, then dtypes
+    y = rank_promote(b, y, std::max(sx.rank(), sy.rank()));
+  }
+  auto [base, e] = promote_args_numeric(b, x, y, "fj::pow");
+  auto constant = [&](int v) {
+    return Atom::of_literal(ir::Literal::of(v, true).cast(b.aval(e).dtype, false));
+  };
+  const Atom zero = constant(0), one = constant(1);
+  Atom base_zero = lower_binary(b, Prim::eq, base, zero);
+  Atom e_nonzero = lower_binary(b, Prim::ne, e, zero);
+  Atom acc = lower_where(b, lower_binary(b, Prim::and_, base_zero, e_nonzero), zero, one);
+  for (int bit = 0; bit < 6; ++bit) {
+    Atom odd = lower_binary(b, Prim::and_, e, one);
+    Atom times = lower_binary(b, Prim::mul, acc, base);
+    acc = lower_where(b, odd, times, acc);
+    base = lower_binary(b, Prim::mul, base, base);
+    e = b.emit1(Prim::shift_right_logical, {e, one});
+  }
+  return acc;
 }
 
 Atom lower_logical(GraphBuilder& b, Prim p, Atom x, Atom y) {
