@@ -50,6 +50,46 @@ cases = {
                     + jax.scipy.special.erf(x) + jnp.floor(x) + jnp.abs(x), (jnp.arange(3.0),)),
     "logic": (lambda x: jnp.logical_and(x > 1, x < 2) | jnp.logical_not(x == 0), (jnp.arange(3.0),)),
 }
+# Integer and bit operations, integer powers, floor division (tests/test_int_ops_golden.cpp,
+# tests/test_floor_divide_golden.cpp).
+i3 = jnp.arange(3)
+u3 = jnp.arange(3, dtype=jnp.uint32)
+b3 = jnp.array([True, False, True])
+cases.update({
+    "bitwise_and_scalar": (lambda x: x & 3, (i3,)),
+    "bitwise_xor_bool": (lambda x, y: x ^ y, (b3, b3)),
+    "bitwise_not_int": (lambda x: ~x, (i3,)),
+    "bitwise_not_bool": (lambda x: ~x, (b3,)),
+    "bitwise_rank_promotion": (lambda x, y: (x & y) | (x ^ ~y), (jnp.ones((2, 3), jnp.int32), i3)),
+    "bool_and_int_scalar": (lambda x: x & 1, (b3,)),
+    "shift_left": (lambda x: x << 2, (i3,)),
+    "right_shift_signed": (lambda x: x >> 2, (i3,)),
+    "right_shift_unsigned": (lambda x: x >> 2, (u3,)),
+    "shifts_unsigned": (lambda x: (x << 3) >> 1, (u3,)),
+    "shift_bool": (lambda x: x << 1, (b3,)),
+    "left_shift_arrays": (lambda x, y: jnp.left_shift(x, y), (i3, i3)),
+    "integer_pow_2": (lambda x: x ** 2, (jnp.arange(3.0),)),
+    "integer_pow_neg": (lambda x: x ** -2, (jnp.arange(3.0),)),
+    "power_int": (lambda x: jnp.power(x, 3), (i3,)),
+    "integer_pow_bool": (lambda x: x ** 2, (b3,)),
+    "lax_integer_pow": (lambda x: jax.lax.integer_pow(x, 5) + 1.0, (jnp.arange(3.0),)),
+    "floor_divide_int": (lambda x, y: x // y, (i3, i3)),
+    "floor_divide_int_scalar": (lambda x: x // 2, (i3,)),
+    "floor_divide_float_scalar": (lambda x: x // 2.0, (jnp.arange(3.0),)),
+    "floor_divide_unsigned": (lambda x, y: x // y, (u3, u3)),
+    "floor_divide_float": (lambda x, y: jnp.floor_divide(x, y), (jnp.arange(3.0), jnp.arange(3.0))),
+    "floor_divide_rank": (lambda x, y: x // y, (jnp.ones((2, 3), jnp.int32), i3)),
+    "floor_divide_rank_float": (lambda x, y: x // y, (jnp.ones((2, 3)), jnp.ones((1, 3)))),
+    "floor_divide_scalar_left": (lambda x: 7 // x, (i3,)),
+    "floor_divide_bool": (lambda x, y: x // y, (b3, b3)),
+    "floor_divide_mixed": (lambda x, y: x // y, (i3, jnp.arange(3.0))),
+    "remainder_arrays": (lambda x, y: x % y, (i3, i3)),
+    "remainder_rank": (lambda x, y: x % y, (jnp.ones((2, 3), jnp.int32), i3)),
+    "power_int_arrays": (lambda x, y: jnp.power(x, y), (i3, i3)),
+    "power_int_rank": (lambda x, y: x ** y, (jnp.ones((2, 3), jnp.int32), i3)),
+    "power_scalar_base": (lambda x: 2 ** x, (i3,)),
+    "where_scalar_cond": (lambda c, x, y: jnp.where(c, x, y), (True, jnp.ones(3), jnp.ones(3))),
+})
 for name, (f, args) in cases.items():
     print(f"=== {name}")
     print(jax.make_jaxpr(f)(*args))

@@ -23,7 +23,10 @@ Atom lower_unary(GraphBuilder& b, Prim p, Atom a);
 /// Arithmetic, comparison and bitwise binary ops with JAX's promotion and rank promotion.
 Atom lower_binary(GraphBuilder& b, Prim p, Atom x, Atom y);
 Atom lower_true_divide(GraphBuilder& b, Atom x, Atom y);
+/// jnp.power with a traced exponent: `pow` on floats; on two integers (or bools) JAX's unrolled
+/// integer exponentiation (lower_pow_int_int), an integer result.
 Atom lower_pow(GraphBuilder& b, Atom x, Atom y);
+Atom lower_pow_int_int(GraphBuilder& b, Atom x, Atom y);
 Atom lower_logical(GraphBuilder& b, Prim p, Atom x, Atom y);
 Atom lower_logical_not(GraphBuilder& b, Atom x);
 Atom lower_astype(GraphBuilder& b, Atom x, DType to);
@@ -35,6 +38,20 @@ Atom lower_clip(GraphBuilder& b, Atom x, Atom lo, Atom hi);
 Atom lower_round(GraphBuilder& b, Atom x);
 /// Python's %: a `jit[name=remainder]` equation; the result has the divisor's sign.
 Atom lower_remainder(GraphBuilder& b, Atom x, Atom y);
+
+/// jnp.bitwise_and / or / xor (`and`, `or`, `xor`): bitwise on integers, logical on bools.
+/// Floats raise DTypeError naming `fn` (the user-facing function) and the dtype.
+Atom lower_bitwise(GraphBuilder& b, Prim p, Atom x, Atom y, const char* fn);
+/// jnp.bitwise_not (`~`): `not` of an integer or bool operand.
+Atom lower_bitwise_not(GraphBuilder& b, Atom x);
+/// jnp.left_shift / right_shift: bools become i32; right shifts are arithmetic on signed
+/// integers and logical on unsigned ones.
+Atom lower_shift(GraphBuilder& b, bool left, Atom x, Atom y);
+/// x ** n for a static integer n (jnp.power with a concrete int): `integer_pow[y=n]`; bools
+/// become i32; a negative n on integers raises DTypeError, as JAX's TypeError.
+Atom lower_integer_pow(GraphBuilder& b, Atom x, std::int64_t n);
+/// Python's //: a `jit[name=floor_divide]` equation, as jnp.floor_divide stages it.
+Atom lower_floor_divide(GraphBuilder& b, Atom x, Atom y);
 
 }  // namespace fj::detail
 

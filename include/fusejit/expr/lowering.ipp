@@ -61,6 +61,39 @@ Atom rank_promote(GraphBuilder& b, Atom a, int rank) {
   return broadcast_to(b, a, padded);
 }
 
+// jnp's promote_args_numeric: one dtype (bool becomes i32, keeping the weak flag), then
+// leading 1s for the lower rank; a composite does this once, before any of its ops.
+std::pair<Atom, Atom> promote_args_numeric(GraphBuilder& b, Atom x, Atom y, const char* fn) {
+  TypedDType t = promote_types(typed(b, x), typed(b, y));
+  if (t.dtype == DType::bool_) t.dtype = DType::i32;
+  x = convert(b, x, t);
+  y = convert(b, y, t);
+  const Shape sx = b.aval(x).shape, sy = b.aval(y).shape;
+  if (sx.rank() != 0 && sy.rank() != 0) {
+    broadcast_shapes(sx, sy, fn);
+    const int r = std::max(sx.rank(), sy.rank());
+    x = rank_promote(b, x, r);
+    y = rank_promote(b, y, r);
+  }
+  return {x, y};
+}
+
+// lax.full_like(a, v): a literal for a scalar, else a broadcast_in_dim of one.
+Atom full_like(GraphBuilder& b, Atom a, int v) {
+  const ir::Aval av = b.aval(a);
+  const Atom lit = Atom::of_literal(ir::Literal::of(v, true).cast(av.dtype, av.weak));
+  return av.shape.rank() == 0 ? lit : broadcast_to(b, lit, av.shape);
+}
+
+std::string operands_str(const GraphBuilder& b, std::initializer_list<Atom> ops) {
+  std::string s;
+  for (const Atom& a : ops) {
+    const ir::Aval av = b.aval(a);
+    s += (s.empty() ? "" : " and ") + av.str() + (av.weak ? " (weak)" : "");
+  }
+  return s;
+}
+
 }  // namespace
 
 Atom convert(GraphBuilder& b, Atom a, TypedDType to) {
@@ -111,8 +144,37 @@ Atom lower_true_divide(GraphBuilder& b, Atom x, Atom y) {
 }
 
 Atom lower_pow(GraphBuilder& b, Atom x, Atom y) {
-  const TypedDType t = to_inexact(promote_types(typed(b, x), typed(b, y)));
-  return lower_binary(b, Prim::pow, convert(b, x, t), convert(b, y, t));
+  const TypedDType t = promote_types(typed(b, x), typed(b, y));
+  if (!is_float(t.dtype)) return lower_pow_int_int(b, x, y);
+  const TypedDType f = to_inexact(t);
+  return lower_binary(b, Prim::pow, convert(b, x, f), convert(b, y, f));
+}
+
+// jnp's _pow_int_int, unrolled as JAX traces it: binary exponentiation over the exponent's low
+// 6 bits (read as unsigned), so an integer result, wrapping; pow(0, y != 0) is 0.
+Atom lower_pow_int_int(GraphBuilder& b, Atom x, Atom y) {
+  const Shape sx = b.aval(x).shape, sy = b.aval(y).shape;
+  if (sx.rank() != 0 && sy.rank() != 0) {
+    broadcast_shapes(sx, sy, "fj::pow");
+    x = rank_promote(b, x, std::max(sx.rank(), sy.rank()));  // jnp: shapes, then dtypes
+    y = rank_promote(b, y, std::max(sx.rank(), sy.rank()));
+  }
+  auto [base, e] = promote_args_numeric(b, x, y, "fj::pow");
+  auto constant = [&](int v) {
+    return Atom::of_literal(ir::Literal::of(v, true).cast(b.aval(e).dtype, false));
+  };
+  const Atom zero = constant(0), one = constant(1);
+  Atom base_zero = lower_binary(b, Prim::eq, base, zero);
+  Atom e_nonzero = lower_binary(b, Prim::ne, e, zero);
+  Atom acc = lower_where(b, lower_binary(b, Prim::and_, base_zero, e_nonzero), zero, one);
+  for (int bit = 0; bit < 6; ++bit) {
+    Atom odd = lower_binary(b, Prim::and_, e, one);
+    Atom times = lower_binary(b, Prim::mul, acc, base);
+    acc = lower_where(b, odd, times, acc);
+    base = lower_binary(b, Prim::mul, base, base);
+    e = b.emit1(Prim::shift_right_logical, {e, one});
+  }
+  return acc;
 }
 
 Atom lower_logical(GraphBuilder& b, Prim p, Atom x, Atom y) {
@@ -149,7 +211,8 @@ Atom lower_where(GraphBuilder& b, Atom c, Atom x, Atom y) {
     Atom xv = convert(g, in[1], t), yv = convert(g, in[2], t);
     Shape s = broadcast_shapes(g.aval(cond).shape, g.aval(xv).shape, "fj::where");
     s = broadcast_shapes(s, g.aval(yv).shape, "fj::where");
-    cond = broadcast_to(g, cond, s);
+    // select_n takes a scalar predicate as it is; JAX broadcasts only the two cases then.
+    if (g.aval(cond).shape.rank() != 0) cond = broadcast_to(g, cond, s);
     xv = broadcast_to(g, xv, s);
     yv = broadcast_to(g, yv, s);
     return g.emit1(Prim::select_n, {cond, yv, xv});
@@ -174,8 +237,8 @@ Atom lower_round(GraphBuilder& b, Atom x) {
 
 Atom lower_remainder(GraphBuilder& b, Atom x, Atom y) {
   return call_named(b, "remainder", {x, y}, [](GraphBuilder& g, const std::vector<Atom>& in) {
-    const TypedDType t = promote_types(typed(g, in[0]), typed(g, in[1]));
-    Atom xv = convert(g, in[0], t), yv = convert(g, in[1], t);
+    auto [xv, yv] = promote_args_numeric(g, in[0], in[1], "fj::remainder");
+    const TypedDType t = typed(g, xv);
     // Constants take the operands' dtype, strongly typed, as JAX's _constant_like makes them.
     auto constant = [&](int v) {
       return Atom::of_literal(ir::Literal::of(v, true).cast(t.dtype, false));
@@ -184,7 +247,8 @@ Atom lower_remainder(GraphBuilder& b, Atom x, Atom y) {
     if (!is_float(t.dtype)) {
       // Integer division by zero is undefined; JAX divides by 1 instead.
       Atom is_zero = lower_binary(g, Prim::eq, yv, zero);
-      yv = lower_where(g, is_zero, constant(1), yv);
+      Atom ones = full_like(g, yv, 1);
+      yv = lower_where(g, is_zero, ones, yv);
     }
     Atom r = lower_binary(g, Prim::rem, xv, yv);
     Atom nonzero = lower_binary(g, Prim::ne, r, zero);
@@ -194,6 +258,83 @@ Atom lower_remainder(GraphBuilder& b, Atom x, Atom y) {
     Atom fix = lower_binary(g, Prim::and_, signs_differ, nonzero);
     Atom shifted = lower_binary(g, Prim::add, r, yv);
     return g.emit1(Prim::select_n, {fix, r, shifted});
+  });
+}
+
+Atom lower_bitwise(GraphBuilder& b, Prim p, Atom x, Atom y, const char* fn) {
+  if (is_float(promote_types(typed(b, x), typed(b, y)).dtype))
+    throw DTypeError(std::string(fn) + ": needs integer or bool operands, got " +
+                     operands_str(b, {x, y}));
+  return lower_binary(b, p, x, y);
+}
+
+Atom lower_bitwise_not(GraphBuilder& b, Atom x) {
+  if (is_float(typed(b, x).dtype))
+    throw DTypeError("fj::bitwise_not: needs an integer or bool operand, got " +
+                     operands_str(b, {x}));
+  return b.emit1(Prim::not_, {x});
+}
+
+Atom lower_shift(GraphBuilder& b, bool left, Atom x, Atom y) {
+  const char* fn = left ? "fj::left_shift" : "fj::right_shift";
+  if (is_float(promote_types(typed(b, x), typed(b, y)).dtype))
+    throw DTypeError(std::string(fn) + ": needs integer or bool operands, got " +
+                     operands_str(b, {x, y}));
+  auto [xv, yv] = promote_args_numeric(b, x, y, fn);
+  const DType d = b.aval(xv).dtype;
+  const Prim p = left              ? Prim::shift_left
+                 : d == DType::u32 ? Prim::shift_right_logical
+                                   : Prim::shift_right_arithmetic;
+  return b.emit1(p, {xv, yv});
+}
+
+Atom lower_integer_pow(GraphBuilder& b, Atom x, std::int64_t n) {
+  TypedDType t = typed(b, x);
+  if (t.dtype == DType::bool_) t.dtype = DType::i32;
+  if (n < 0 && !is_float(t.dtype))
+    throw DTypeError(
+        "fj::integer_pow: integers cannot be raised to negative powers, got "
+        "integer_pow(" +
+        operands_str(b, {x}) + ", " + std::to_string(n) + ")");
+  x = convert(b, x, t);
+  ir::Params p;
+  p.items.push_back({"y", n, true});
+  return b.emit1(Prim::integer_pow, {x}, std::move(p));
+}
+
+Atom lower_floor_divide(GraphBuilder& b, Atom x, Atom y) {
+  return call_named(b, "floor_divide", {x, y}, [](GraphBuilder& g, const std::vector<Atom>& in) {
+    auto [xv, yv] = promote_args_numeric(g, in[0], in[1], "fj::floor_divide");
+    const DType d = g.aval(xv).dtype;
+    if (d == DType::u32) return lower_binary(g, Prim::div, xv, yv);
+    auto weak = [](auto v) { return Atom::of_literal(ir::Literal::of(v, true)); };
+    if (!is_float(d)) {
+      // Truncating division, one lower where the signs differ and the division is inexact.
+      // x / 0 is -1 on every backend (XLA's), so x // 0 is -1 or -2, as in JAX, never a trap.
+      Atom q = lower_binary(g, Prim::div, xv, yv);
+      Atom sign_x = g.emit1(Prim::sign, {xv});  // one statement each: JAX's equation order
+      Atom sign_y = g.emit1(Prim::sign, {yv});
+      Atom signs_differ = lower_binary(g, Prim::ne, sign_x, sign_y);
+      Atom inexact = lower_binary(g, Prim::ne, lower_binary(g, Prim::rem, xv, yv), weak(0));
+      Atom fix = lower_binary(g, Prim::and_, signs_differ, inexact);
+      return lower_where(g, fix, lower_binary(g, Prim::sub, q, weak(1)), q);
+    }
+    // jnp's _float_divmod (CPython's float_divmod): the quotient of x - fmod(x, y), rounded.
+    // The corrected modulus is staged though unused, as JAX stages it.
+    Atom mod = lower_binary(g, Prim::rem, xv, yv);
+    Atom y_zero = lower_binary(g, Prim::eq, yv, weak(0));
+    Atom x_corrected = lower_where(g, y_zero, xv, lower_binary(g, Prim::sub, xv, mod));
+    Atom q = lower_binary(g, Prim::div, x_corrected, yv);
+    Atom mod_nonzero = lower_binary(g, Prim::ne, mod, weak(0));
+    Atom sign_y = g.emit1(Prim::sign, {yv});
+    Atom sign_mod = g.emit1(Prim::sign, {mod});
+    Atom signs_differ = lower_binary(g, Prim::ne, sign_y, sign_mod);
+    Atom ind = lower_binary(g, Prim::and_, mod_nonzero, signs_differ);
+    g.emit1(Prim::select_n, {ind, mod, lower_binary(g, Prim::add, mod, yv)});
+    Atom q_fixed = g.emit1(Prim::select_n, {ind, q, lower_binary(g, Prim::sub, q, weak(1.0))});
+    ir::Params p;
+    p.items.push_back({"rounding_method", std::int64_t{0}, true});
+    return g.emit1(Prim::round, {q_fixed}, std::move(p));
   });
 }
 

@@ -136,6 +136,37 @@ struct RemainderOp {
     return lower_remainder(b, x, y);
   }
 };
+/// &, |, ^ (fj::bitwise_and / or / xor): `and`, `or`, `xor` on integers or bools.
+template <ir::Prim P>
+struct BitwiseOp {
+  static constexpr const char* fn = P == ir::Prim::and_  ? "fj::bitwise_and"
+                                    : P == ir::Prim::or_ ? "fj::bitwise_or"
+                                                         : "fj::bitwise_xor";
+  ir::Atom operator()(GraphBuilder& b, ir::Atom x, ir::Atom y) const {
+    return lower_bitwise(b, P, x, y, fn);
+  }
+};
+struct BitwiseNotOp {
+  ir::Atom operator()(GraphBuilder& b, ir::Atom x) const { return lower_bitwise_not(b, x); }
+};
+/// << and >> (fj::left_shift / right_shift); >> is arithmetic or logical by signedness.
+template <bool Left>
+struct ShiftOp {
+  ir::Atom operator()(GraphBuilder& b, ir::Atom x, ir::Atom y) const {
+    return lower_shift(b, Left, x, y);
+  }
+};
+/// x ** y for a static integer y: the exponent is a param, so the eager cache keys on it.
+struct IntegerPowOp {
+  std::int64_t y;
+  void key(std::vector<std::int64_t>& k) const { k.push_back(y); }
+  ir::Atom operator()(GraphBuilder& b, ir::Atom x) const { return lower_integer_pow(b, x, y); }
+};
+struct FloorDivideOp {
+  ir::Atom operator()(GraphBuilder& b, ir::Atom x, ir::Atom y) const {
+    return lower_floor_divide(b, x, y);
+  }
+};
 struct LogicalNotOp {
   ir::Atom operator()(GraphBuilder& b, ir::Atom x) const { return lower_logical_not(b, x); }
 };

@@ -22,11 +22,21 @@ FUSEJIT_BINARY_OPERATOR(>, BinaryOp<ir::Prim::gt>)
 FUSEJIT_BINARY_OPERATOR(>=, BinaryOp<ir::Prim::ge>)
 FUSEJIT_BINARY_OPERATOR(==, BinaryOp<ir::Prim::eq>)
 FUSEJIT_BINARY_OPERATOR(!=, BinaryOp<ir::Prim::ne>)
+// Bitwise on integers, logical on bools; floats raise fj::DTypeError.
+FUSEJIT_BINARY_OPERATOR(&, BitwiseOp<ir::Prim::and_>)
+FUSEJIT_BINARY_OPERATOR(|, BitwiseOp<ir::Prim::or_>)
+FUSEJIT_BINARY_OPERATOR(^, BitwiseOp<ir::Prim::xor_>)
+FUSEJIT_BINARY_OPERATOR(<<, ShiftOp<true>)
+FUSEJIT_BINARY_OPERATOR(>>, ShiftOp<false>)
 #undef FUSEJIT_BINARY_OPERATOR
 
 template <ArrayLike A>
 auto operator-(A&& a) {
   return make_node(UnaryOp<ir::Prim::neg>{}, std::forward<A>(a));
+}
+template <ArrayLike A>
+auto operator~(A&& a) {
+  return make_node(BitwiseNotOp{}, std::forward<A>(a));
 }
 
 }  // namespace detail
@@ -42,6 +52,12 @@ using detail::operator>;
 using detail::operator>=;
 using detail::operator==;
 using detail::operator!=;
+using detail::operator&;
+using detail::operator|;
+using detail::operator^;
+using detail::operator~;
+using detail::operator<<;
+using detail::operator>>;
 
 #define FUSEJIT_UNARY_FUNCTION(fn, OpType)                  \
   template <detail::Operand A>                              \
@@ -66,6 +82,7 @@ FUSEJIT_UNARY_FUNCTION(logistic, detail::UnaryOp<ir::Prim::logistic>)
 FUSEJIT_UNARY_FUNCTION(erf, detail::UnaryOp<ir::Prim::erf>)
 FUSEJIT_UNARY_FUNCTION(round, detail::RoundOp)
 FUSEJIT_UNARY_FUNCTION(logical_not, detail::LogicalNotOp)
+FUSEJIT_UNARY_FUNCTION(bitwise_not, detail::BitwiseNotOp)
 #undef FUSEJIT_UNARY_FUNCTION
 
 #define FUSEJIT_BINARY_FUNCTION(fn, OpType)                                     \
@@ -73,12 +90,33 @@ FUSEJIT_UNARY_FUNCTION(logical_not, detail::LogicalNotOp)
   auto fn(A&& a, B&& b) {                                                       \
     return detail::make_node(OpType{}, std::forward<A>(a), std::forward<B>(b)); \
   }
-FUSEJIT_BINARY_FUNCTION(pow, detail::PowOp)
 FUSEJIT_BINARY_FUNCTION(maximum, detail::BinaryOp<ir::Prim::max>)
 FUSEJIT_BINARY_FUNCTION(minimum, detail::BinaryOp<ir::Prim::min>)
 FUSEJIT_BINARY_FUNCTION(logical_and, detail::LogicalOp<ir::Prim::and_>)
 FUSEJIT_BINARY_FUNCTION(logical_or, detail::LogicalOp<ir::Prim::or_>)
+FUSEJIT_BINARY_FUNCTION(bitwise_and, detail::BitwiseOp<ir::Prim::and_>)
+FUSEJIT_BINARY_FUNCTION(bitwise_or, detail::BitwiseOp<ir::Prim::or_>)
+FUSEJIT_BINARY_FUNCTION(bitwise_xor, detail::BitwiseOp<ir::Prim::xor_>)
+FUSEJIT_BINARY_FUNCTION(left_shift, detail::ShiftOp<true>)
+FUSEJIT_BINARY_FUNCTION(right_shift, detail::ShiftOp<false>)
+FUSEJIT_BINARY_FUNCTION(floor_divide, detail::FloorDivideOp)
 #undef FUSEJIT_BINARY_FUNCTION
+
+/// x ** n for a C++ integer n: `integer_pow[y=n]` (lax.integer_pow), by repeated squaring;
+/// integers wrap, a negative n on floats is 1 / x**|n| and on integers a DTypeError.
+template <detail::Operand A>
+auto integer_pow(A&& x, std::int64_t n) {
+  return detail::make_node(detail::IntegerPowOp{n}, std::forward<A>(x));
+}
+/// jnp.power: an integral C++ exponent stages `integer_pow[y=n]` as `x ** 2` does in JAX;
+/// any other exponent (a float, an array) stages `pow` on the operands promoted to a float.
+template <detail::Operand A, detail::Operand B>
+auto pow(A&& x, B&& y) {
+  if constexpr (std::is_integral_v<std::remove_cvref_t<B>>)
+    return integer_pow(std::forward<A>(x), static_cast<std::int64_t>(y));
+  else
+    return detail::make_node(detail::PowOp{}, std::forward<A>(x), std::forward<B>(y));
+}
 
 // Reductions, as jnp's: fn(x) reduces every axis; fn(x, {axes...}, keepdims) the listed ones
 // (negative axes count from the end). Over an empty axis they give the identity: 0 for sum,

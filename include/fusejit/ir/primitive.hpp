@@ -26,7 +26,7 @@ enum class PrimKind : std::uint8_t {
 };
 
 namespace prim_flags {
-inline constexpr unsigned C = 1, D = 2, F = 4;
+inline constexpr unsigned C = 1, D = 2, F = 4, I = 8;
 }
 
 struct PrimInfo {
@@ -51,5 +51,6 @@ inline constexpr int kNumPrims = sizeof(kPrimInfo) / sizeof(kPrimInfo[0]);
 constexpr const PrimInfo& info(Prim p) { return kPrimInfo[static_cast<int>(p)]; }
 constexpr std::string_view name(Prim p) { return info(p).name; }
 constexpr bool is_float_only(Prim p) { return info(p).flags & prim_flags::F; }
+constexpr bool is_int_only(Prim p) { return info(p).flags & prim_flags::I; }
 
 }  // namespace fj::ir

@@ -59,6 +59,12 @@ std::vector<Aval> infer_avals(Prim p, const std::vector<Aval>& in, const Params&
       if (in[0].dtype == DType::bool_)
         throw DTypeError(std::string(pi.name) + ": does not take bool operands, got " +
                          in[0].str());
+      if (p == Prim::integer_pow) {
+        const auto y = params.get<std::int64_t>("y");
+        if (y < 0 && !is_float(in[0].dtype))
+          throw DTypeError("integer_pow: integers cannot be raised to negative powers, got " +
+                           in[0].str() + " to the power " + std::to_string(y));
+      }
       return {in[0]};
     case PrimKind::binary:
     case PrimKind::compare: {
@@ -68,6 +74,8 @@ std::vector<Aval> infer_avals(Prim p, const std::vector<Aval>& in, const Params&
                          describe(in));
       if (is_float_only(p) && !is_float(in[0].dtype))
         throw DTypeError(std::string(pi.name) + ": needs floating operands, got " + describe(in));
+      if (is_int_only(p) && !is_int(in[0].dtype))
+        throw DTypeError(std::string(pi.name) + ": needs integer operands, got " + describe(in));
       Shape s = elementwise_shape(p, in[0], in[1]);
       if (pi.kind == PrimKind::compare) return {Aval{DType::bool_, s, false}};
       return {Aval{in[0].dtype, s, in[0].weak && in[1].weak}};

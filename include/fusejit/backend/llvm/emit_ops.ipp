@@ -8,6 +8,7 @@
 
 #include "fusejit/backend/llvm/kernel_plan.ipp"
 #include "fusejit/backend/llvm/math_bridge.ipp"
+#include "fusejit/ir/integer_pow.hpp"
 
 namespace fj::backend::llvm_kernel {
 
@@ -116,6 +117,23 @@ inline llvm::Value* round(Emitter& e, const Node& n, Args a, DType) {
   const bool to_even = m && std::get<std::int64_t>(*m) == 1;
   return e.intrinsic(to_even ? llvm::Intrinsic::roundeven : llvm::Intrinsic::round, {a[0]});
 }
+// The reference's multiply order (ir/integer_pow.hpp), without fast-math flags: a contracted
+// x*x + c would round differently from the reference's separate multiply and add.
+inline llvm::Value* integer_pow(Emitter& e, const Node& n, Args a, DType d) {
+  llvm::IRBuilderBase::FastMathFlagGuard guard(e.b);
+  e.b.setFastMathFlags(llvm::FastMathFlags());
+  const auto y = n.eqn->params.get<std::int64_t>("y");
+  return ir::integer_pow_by_squaring(
+      a[0], y,
+      [&](llvm::Value* p, llvm::Value* q) {
+        return is_float(d) ? e.b.CreateFMul(p, q) : e.b.CreateMul(p, q);
+      },
+      [&](llvm::Value* p, llvm::Value* q) -> llvm::Value* {
+        if (is_float(d)) return e.b.CreateFDiv(p, q);
+        throw CompileError("llvm backend: integer_pow of an integer to a negative power");
+      },
+      [&] { return e.constant(d, 1); });
+}
 
 inline llvm::Value* add(Emitter& e, const Node&, Args a, DType d) {
   return is_float(d) ? e.b.CreateFAdd(a[0], a[1]) : e.b.CreateAdd(a[0], a[1]);
@@ -172,6 +190,29 @@ inline llvm::Value* min(Emitter& e, const Node&, Args a, DType d) {
                         a[0], a[1]);
 }
 
+// XLA's shifts: the amount is unsigned, and one >= the bit width gives 0 (shift_left,
+// shift_right_logical) or the sign fill (shift_right_arithmetic). LLVM's shl/lshr/ashr are
+// poison there, so the amount is clamped first and the result selected.
+inline llvm::Value* shift_amount(Emitter& e, llvm::Value* n, DType d, llvm::Value** too_big) {
+  llvm::Value* last = e.constant(d, static_cast<double>(size_of(d) * 8 - 1));
+  *too_big = e.b.CreateICmpUGT(n, last);
+  return e.b.CreateSelect(*too_big, last, n);
+}
+inline llvm::Value* shift_left(Emitter& e, const Node&, Args a, DType d) {
+  llvm::Value* too_big;
+  llvm::Value* n = shift_amount(e, a[1], d, &too_big);
+  return e.b.CreateSelect(too_big, e.constant(d, 0), e.b.CreateShl(a[0], n));
+}
+inline llvm::Value* shift_right_logical(Emitter& e, const Node&, Args a, DType d) {
+  llvm::Value* too_big;
+  llvm::Value* n = shift_amount(e, a[1], d, &too_big);
+  return e.b.CreateSelect(too_big, e.constant(d, 0), e.b.CreateLShr(a[0], n));
+}
+inline llvm::Value* shift_right_arithmetic(Emitter& e, const Node&, Args a, DType d) {
+  llvm::Value* too_big;
+  return e.b.CreateAShr(a[0], shift_amount(e, a[1], d, &too_big));  // width-1: the sign fill
+}
+
 inline llvm::Value* compare(Emitter& e, Args a, DType d, llvm::CmpInst::Predicate f,
                             llvm::CmpInst::Predicate s, llvm::CmpInst::Predicate u) {
   if (is_float(d)) return e.b.CreateFCmp(f, a[0], a[1]);
@@ -201,6 +242,9 @@ inline llvm::Value* and_(Emitter& e, const Node&, Args a, DType) {
   return e.b.CreateAnd(a[0], a[1]);
 }
 inline llvm::Value* or_(Emitter& e, const Node&, Args a, DType) { return e.b.CreateOr(a[0], a[1]); }
+inline llvm::Value* xor_(Emitter& e, const Node&, Args a, DType) {
+  return e.b.CreateXor(a[0], a[1]);
+}
 inline llvm::Value* not_(Emitter& e, const Node&, Args a, DType) { return e.b.CreateNot(a[0]); }
 inline llvm::Value* select_n(Emitter& e, const Node&, Args a, DType) {
   return e.b.CreateSelect(a[0], a[2], a[1]);

@@ -9,6 +9,7 @@
 #include "fusejit/backend/reference/float_math.ipp"
 #include "fusejit/core/error.hpp"
 #include "fusejit/ir/graph.hpp"
+#include "fusejit/ir/integer_pow.hpp"
 
 // Each elementwise functor states:
 //   arity, accepts<T> (operand dtypes it lowers), result<T> (output element type),
@@ -59,6 +60,12 @@ struct Compare {
   static constexpr bool vectorized = false;
   template <class T>
   using result = bool;
+};
+struct IntArith : Arith {
+  template <class T>
+  static constexpr bool accepts = std::is_integral_v<T> && !std::is_same_v<T, bool>;
+  template <class T>
+  static constexpr bool vectorized = false;
 };
 struct Logical {
   static constexpr int arity = 2;
@@ -218,6 +225,49 @@ struct round : FloatUnary {
   }
 };
 
+// x**y for the static param y, multiplied in integer_pow_by_squaring's order (the LLVM
+// backend emits the same order, so float results are bit-identical); integers wrap.
+struct integer_pow : NumUnary {
+  std::int64_t y = 0;
+  explicit integer_pow(const ir::Params& p) : y(p.get<std::int64_t>("y")) {}
+  template <class V>
+  V power(V x) const {
+    return ir::integer_pow_by_squaring(
+        x, y, [](V a, V b) { return mul_wrap(a, b); }, [](V a, V b) { return div_of(a, b); },
+        [] { return V(1); });
+  }
+  template <class B>
+  B simd(const B& x) const {
+    return power(x);
+  }
+  template <class T>
+  T scalar(T x) const {
+    return power(x);
+  }
+
+ private:
+  // Only floats reach the division (the shape rule rejects a negative y on integers); the
+  // integer branch still never traps, for a hand-built graph that skipped the rule.
+  template <class V>
+  static V div_of(V a, V b) {
+    if constexpr (std::is_integral_v<V>) {
+      if (b == 0) return V(-1);
+      if constexpr (std::is_signed_v<V>)
+        if (b == -1) return wrap_neg(a);
+      return static_cast<V>(a / b);
+    } else {
+      return a / b;
+    }
+  }
+  template <class V>
+  static V mul_wrap(V a, V b) {
+    if constexpr (std::is_integral_v<V>)
+      return static_cast<V>(static_cast<unsigned_of<V>>(a) * static_cast<unsigned_of<V>>(b));
+    else
+      return a * b;
+  }
+};
+
 // ---- binary ------------------------------------------------------------------------------
 struct add : Arith {
   template <class B>
@@ -315,6 +365,34 @@ struct min : Arith {
   }
 };
 
+// ---- shifts: the amount is read as unsigned, so a negative one is out of range too ---------
+template <class T>
+inline constexpr unsigned_of<T> kBits = sizeof(T) * 8;
+
+struct shift_left : IntArith {
+  template <class T>
+  T scalar(T a, T b) const {
+    const auto n = static_cast<unsigned_of<T>>(b);
+    return n >= kBits<T> ? T(0) : static_cast<T>(static_cast<unsigned_of<T>>(a) << n);
+  }
+};
+// Sign fill: an amount >= the width gives 0 or -1 (all bits set), on u32 too.
+struct shift_right_arithmetic : IntArith {
+  template <class T>
+  T scalar(T a, T b) const {
+    using S = std::make_signed_t<T>;
+    const auto n = static_cast<unsigned_of<T>>(b);
+    return static_cast<T>(static_cast<S>(a) >> (n >= kBits<T> ? kBits<T> - 1 : n));
+  }
+};
+struct shift_right_logical : IntArith {
+  template <class T>
+  T scalar(T a, T b) const {
+    const auto n = static_cast<unsigned_of<T>>(b);
+    return n >= kBits<T> ? T(0) : static_cast<T>(static_cast<unsigned_of<T>>(a) >> n);
+  }
+};
+
 // ---- compare (NaN compares unequal to everything, so only ne is true) --------------------
 struct lt : Compare {
   template <class T>
@@ -370,6 +448,15 @@ struct or_ : Logical {
       return a || b;
     else
       return static_cast<T>(a | b);
+  }
+};
+struct xor_ : Logical {
+  template <class T>
+  T scalar(T a, T b) const {
+    if constexpr (std::is_same_v<T, bool>)
+      return a != b;
+    else
+      return static_cast<T>(a ^ b);
   }
 };
 struct not_ : Logical {
