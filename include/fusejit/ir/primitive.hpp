@@ -21,6 +21,7 @@ enum class PrimKind : std::uint8_t {
   shape,
   index_map,
   reduce,
+  generator,
   control
 };
 
