@@ -136,7 +136,8 @@ class Jitted {
         return detail::literal_array(ir::Literal::of(a, !std::is_same_v<D, bool>));
     };
     auto result = [&]<std::size_t... I>(std::index_sequence<I...>) {
-      auto pass = [&]<std::size_t J, class A>(std::integral_constant<std::size_t, J>, const A& a) {
+      [[maybe_unused]] auto pass = [&]<std::size_t J, class A>(
+                                       std::integral_constant<std::size_t, J>, const A& a) {
         if constexpr (Statics::contains(J))
           return std::cref(a);
         else

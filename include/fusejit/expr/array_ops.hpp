@@ -96,13 +96,13 @@ Array index_scalar(std::int64_t v);
 }  // namespace detail
 
 /// A start index: a traced or concrete integer scalar array, or a C++ integer.
-struct Index {
+struct DynamicIndex {
   Array value;
-  Index(const Array& a) : value(a) {}  // NOLINT: implicit, like a Python index
+  DynamicIndex(const Array& a) : value(a) {}  // NOLINT: implicit, like a Python index
   template <detail::Expr E>
-  Index(const E& e) : value(e) {}  // NOLINT
+  DynamicIndex(const E& e) : value(e) {}  // NOLINT
   template <class I>
-  requires std::is_integral_v<I> Index(I v) : value(detail::index_scalar(v)) {}  // NOLINT
+  requires std::is_integral_v<I> DynamicIndex(I v) : value(detail::index_scalar(v)) {}  // NOLINT
 };
 
 /// jnp.dot: a sum product over x's last axis and y's only (1-D) or second-to-last axis.
@@ -164,14 +164,15 @@ auto dot_general(A&& x, B&& y, std::vector<std::int64_t> lhs_contract,
 }
 /// The box of `sizes` starting at `starts` (traced or not); starts are clamped into range so
 /// the box always fits, as XLA does, after a negative start counts once from the end.
-inline auto dynamic_slice(const Array& x, std::vector<Index> starts,
+inline auto dynamic_slice(const Array& x, std::vector<DynamicIndex> starts,
                           std::vector<std::int64_t> sizes) {
   std::vector<Array> items{x};
   for (auto& s : starts) items.push_back(s.value);
   return detail::ListNode<detail::DynamicSliceOp>{{}, {std::move(sizes)}, std::move(items)};
 }
 /// x with `update` written at `starts` (clamped as in dynamic_slice).
-inline auto dynamic_update_slice(const Array& x, const Array& update, std::vector<Index> starts) {
+inline auto dynamic_update_slice(const Array& x, const Array& update,
+                                 std::vector<DynamicIndex> starts) {
   std::vector<Array> items{x, update};
   for (auto& s : starts) items.push_back(s.value);
   return detail::ListNode<detail::DynamicUpdateSliceOp>{{}, {}, std::move(items)};

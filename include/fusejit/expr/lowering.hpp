@@ -1,9 +1,12 @@
 // jnp semantics on top of lax primitives: dtype promotion, rank promotion, and the composite
 // functions (where, clip, round, %) that JAX stages as named sub-graphs.
 #pragma once
-#include "fusejit/core/promotion.hpp"
+#include <functional>
 #include <optional>
+#include <string>
 
+#include "fusejit/core/promotion.hpp"
+#include "fusejit/expr/range.hpp"
 #include "fusejit/ir/builder.hpp"
 #include "fusejit/ir/dot_dims.hpp"
 
@@ -18,6 +21,11 @@ using ir::Prim;
 Atom convert(GraphBuilder& b, Atom a, TypedDType to);
 /// broadcast_in_dim of `a` to `shape` (trailing-aligned, NumPy style); nothing if equal.
 Atom broadcast_to(GraphBuilder& b, Atom a, const Shape& shape);
+/// A `jit[name=...]` equation around `body`, whose sub-graph is traced once per name, variant
+/// (the composite's static arguments) and operand avals, and shared.
+Atom call_named(GraphBuilder& b, const std::string& name, const std::vector<Atom>& ops,
+                const std::function<Atom(GraphBuilder&, const std::vector<Atom>&)>& body,
+                const std::string& variant = "");
 
 Atom lower_unary(GraphBuilder& b, Prim p, Atom a);
 /// Arithmetic, comparison and bitwise binary ops with JAX's promotion and rank promotion.
@@ -94,4 +102,33 @@ Atom lower_dynamic_slice(GraphBuilder& b, Atom x, const std::vector<Atom>& start
 /// lax.dynamic_update_slice: `update` written into `x` at the clamped starts.
 Atom lower_dynamic_update_slice(GraphBuilder& b, Atom x, Atom update,
                                 const std::vector<Atom>& starts);
+
+/// One index of x(...): an integer, or a range of one axis.
+struct Index {
+  bool is_range = false;
+  std::int64_t i = 0;
+  Range r;
+};
+/// jnp.flip: a `jit[name=_flip]` around rev; every axis when `all_axes`.
+Atom lower_flip(GraphBuilder& b, Atom x, const std::vector<int>& axes, bool all_axes);
+/// jnp.squeeze: every axis of size 1 when `all_axes`; a listed axis of another size raises.
+Atom lower_squeeze(GraphBuilder& b, Atom x, const std::vector<int>& axes, bool all_axes);
+/// jnp.expand_dims: size-1 axes inserted at `axes` (of the result), as broadcast_in_dim.
+Atom lower_expand_dims(GraphBuilder& b, Atom x, const std::vector<int>& axes);
+/// jnp.broadcast_to: NumPy broadcasting to `shape`, checked, as broadcast_in_dim.
+Atom lower_broadcast_to(GraphBuilder& b, Atom x, const Shape& shape);
+/// x[i, a:b:c, ...] with static indices: slice, then rev, then squeeze, as JAX stages it.
+Atom lower_index(GraphBuilder& b, Atom x, const std::vector<Index>& index);
+/// lax.broadcasted_iota: the index along `dimension` (negative counts from the end).
+Atom lower_iota(GraphBuilder& b, DType dtype, const Shape& shape, int dimension);
+}  // namespace fj::detail
+
+namespace fj::detail {
+/// jnp.eye: ones where column == row + k, in an n x m array.
+Atom lower_eye(GraphBuilder& b, std::int64_t n, std::int64_t m, std::int64_t k, DType dtype);
+/// jnp.linspace: a `jit[name=_linspace]` of `num` points from start to stop.
+Atom lower_linspace(GraphBuilder& b, Atom start, Atom stop, std::int64_t num, bool endpoint,
+                    DType dtype);
+/// lax.full_like: `value` broadcast to `shape` (a literal when the shape is ()).
+Atom lower_full(GraphBuilder& b, const Shape& shape, const ir::Literal& value);
 }  // namespace fj::detail

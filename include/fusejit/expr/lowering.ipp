@@ -19,11 +19,14 @@ TypedDType to_inexact(TypedDType t) {
   return {DType::f32, t.weak};
 }
 
-// Named composites are traced once per operand avals and shared, as JAX caches the jaxpr of
-// an inner jit; the printer hoists a sub-graph used twice into `let name = ... in`.
+}  // namespace
+
+// Named composites are traced once per operand avals (and variant) and shared, as JAX caches
+// the jaxpr of an inner jit; the printer hoists a sub-graph used twice into `let name = ... in`.
 Atom call_named(GraphBuilder& b, const std::string& name, const std::vector<Atom>& ops,
-                const std::function<Atom(GraphBuilder&, const std::vector<Atom>&)>& body) {
-  std::string key = name;
+                const std::function<Atom(GraphBuilder&, const std::vector<Atom>&)>& body,
+                const std::string& variant) {
+  std::string key = name + "[" + variant + "]";
   std::vector<ir::Aval> avals;
   for (auto& a : ops) {
     avals.push_back(b.aval(a));
@@ -50,6 +53,8 @@ Atom call_named(GraphBuilder& b, const std::string& name, const std::vector<Atom
   p.items.push_back({"jaxpr", sub, true});
   return b.emit1(Prim::jit, ops, std::move(p));
 }
+
+namespace {
 
 // jnp's promote_shapes: operands of lower rank (but not rank 0) get leading 1s.
 Atom rank_promote(GraphBuilder& b, Atom a, int rank) {
@@ -426,8 +431,12 @@ Atom lower_transpose(GraphBuilder& b, Atom x, const std::vector<std::int64_t>& p
   std::vector<std::int64_t> p = perm;
   if (p.empty())
     for (int d = r - 1; d >= 0; --d) p.push_back(d);
-  for (auto& d : p)
-    if (d < 0) d += r;
+  bool identity = static_cast<int>(p.size()) == r;
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    if (p[i] < 0) p[i] += r;
+    identity = identity && p[i] == static_cast<std::int64_t>(i);
+  }
+  if (identity) return x;  // lax.transpose stages nothing for the identity (x.T of a vector)
   ir::Params params;
   params.items.push_back({"permutation", p, true});
   return b.emit1(Prim::transpose, {x}, std::move(params));

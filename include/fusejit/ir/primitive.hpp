@@ -22,6 +22,7 @@ enum class PrimKind : std::uint8_t {
   index_map,
   reduce,
   library,
+  generator,
   control
 };
 

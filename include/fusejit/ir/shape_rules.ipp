@@ -148,6 +148,27 @@ std::vector<Aval> infer_avals(Prim p, const std::vector<Aval>& in, const Params&
                              " are out of range for " + a.str());
           out.push_back((e - b + st - 1) / st);
         }
+      } else if (p == Prim::rev) {
+        const auto& dims = params.get<std::vector<std::int64_t>>("dimensions");
+        std::vector<bool> seen(static_cast<std::size_t>(a.shape.rank()), false);
+        for (auto d : dims) {
+          if (d < 0 || d >= a.shape.rank() || seen[static_cast<std::size_t>(d)])
+            throw ShapeError("rev: dimensions " + tuple_str(dims) +
+                             " are out of range or repeated for " + a.str());
+          seen[static_cast<std::size_t>(d)] = true;
+        }
+        out = a.shape;
+      } else if (p == Prim::squeeze) {
+        const auto& dims = params.get<std::vector<std::int64_t>>("dimensions");
+        for (auto d : dims)
+          if (d < 0 || d >= a.shape.rank() || a.shape[static_cast<int>(d)] != 1)
+            throw ShapeError("squeeze: cannot squeeze dimensions " + tuple_str(dims) + " of " +
+                             a.str() + ": each must exist and have size 1");
+        for (int d = 0; d < a.shape.rank(); ++d)
+          if (std::find(dims.begin(), dims.end(), d) == dims.end()) out.push_back(a.shape[d]);
+        if (out.rank() + static_cast<int>(dims.size()) != a.shape.rank())
+          throw ShapeError("squeeze: dimensions " + tuple_str(dims) + " are repeated for " +
+                           a.str());
       } else {
         out = Shape(params.get<std::vector<std::int64_t>>("new_sizes"));
         if (out.size() != a.shape.size())
@@ -175,6 +196,17 @@ std::vector<Aval> infer_avals(Prim p, const std::vector<Aval>& in, const Params&
     }
     case PrimKind::library:
       return library_avals(p, in, params);
+    case PrimKind::generator: {
+      // iota: the index along `dimension` of an array of `shape`, in `dtype`.
+      const DType d = params.get<DType>("dtype");
+      const Shape shape(params.get<std::vector<std::int64_t>>("shape"));
+      const auto dim = params.get<std::int64_t>("dimension");
+      if (d == DType::bool_) throw DTypeError("iota: dtype must be numeric, got bool");
+      if (dim < 0 || dim >= shape.rank())
+        throw ShapeError("iota: dimension " + std::to_string(dim) + " is out of range for shape " +
+                         shape.str());
+      return {Aval{d, shape, false}};
+    }
     case PrimKind::control: {
       const auto& g = *params.get<GraphPtr>("jaxpr");
       if (g.invars.size() != in.size())

@@ -14,7 +14,8 @@
 namespace fj::backend::llvm_kernel {
 
 /// void kernel(void** buffers /* inputs, then outputs */, const int64_t* iparams /* extents,
-/// then each load's strides */, const int64_t* scalars /* one 8-byte slot per constant */,
+/// each load's strides and base, each iota's step and offset, then a reduction's blocking */,
+/// const int64_t* scalars /* one 8-byte slot per constant */,
 /// int64_t begin, int64_t end /* flat range of the iteration space */)
 using KernelFn = void (*)(void* const*, const std::int64_t*, const std::int64_t*, std::int64_t,
                           std::int64_t);
@@ -85,6 +86,12 @@ class KernelBuilder {
                                         (static_cast<std::size_t>(r) + 1) * li +
                                         static_cast<std::size_t>(r)));
     }
+    const std::size_t iota_params =
+        static_cast<std::size_t>(r) + (static_cast<std::size_t>(r) + 1) * plan_.loads.size();
+    for (std::size_t ii = 0; ii < plan_.iotas.size(); ++ii) {
+      iota_step_.push_back(load_i64(b, arg(1), iota_params + 2 * ii));
+      iota_offset_.push_back(load_i64(b, arg(1), iota_params + 2 * ii + 1));
+    }
     for (std::size_t o = 0; o < plan_.outputs.size(); ++o)
       out_ptr_.push_back(load_ptr(b, n_inputs + o));
     auto* done = llvm::BasicBlock::Create(e.ctx, "done", fn_);
@@ -92,8 +99,7 @@ class KernelBuilder {
       emit_range(e, arg(3), arg(4));
     } else {
       // Work item t reduces block t % nblocks of output t / nblocks into out[t].
-      const std::size_t extra =
-          static_cast<std::size_t>(r) + (static_cast<std::size_t>(r) + 1) * plan_.loads.size();
+      const std::size_t extra = iota_params + 2 * plan_.iotas.size();
       llvm::Value* red_size = load_i64(b, arg(1), extra);
       llvm::Value* nblocks = load_i64(b, arg(1), extra + 1);
       llvm::Value* block = load_i64(b, arg(1), extra + 2);
@@ -173,6 +179,18 @@ class KernelBuilder {
       // A load broadcast along the innermost dim is one scalar per row.
       broadcast_scalar_.push_back(
           n.inner == Node::broadcast ? load_element(e, n.dtype, load_ptr_[li], off) : nullptr);
+    }
+    // Each iota's index at the row's first point: along the innermost dim it then grows by
+    // `step` per point; along an outer dim, or none, it is constant over the row.
+    row_iota_.clear();
+    for (std::size_t ii = 0; ii < plan_.iotas.size(); ++ii) {
+      const int it = plan_.nodes[static_cast<std::size_t>(plan_.iotas[ii])].map[0].iter;
+      llvm::Value* pos_in_dim = it == r - 1 ? col
+                                : it >= 0   ? idx[static_cast<std::size_t>(it)]
+                                            : nullptr;
+      row_iota_.push_back(
+          pos_in_dim ? b.CreateAdd(iota_offset_[ii], b.CreateMul(pos_in_dim, iota_step_[ii]))
+                     : iota_offset_[ii]);
     }
     llvm::Value* seg =
         b.CreateSelect(b.CreateICmpSLT(b.CreateSub(ncols, col), b.CreateSub(end, pos)),
@@ -272,16 +290,39 @@ class KernelBuilder {
     b.SetInsertPoint(exit);
   }
 
+  // An iota's value at points [j, j + width) of the row: its row value, plus step * (j + lane)
+  // along the innermost dim, converted from the 64-bit index to the node's dtype.
+  llvm::Value* iota_value(Emitter& e, const Node& n, std::size_t ii, llvm::Value* j) {
+    auto& b = e.b;
+    const unsigned width = e.width;
+    llvm::Value* x;
+    if (n.map[0].iter == plan_.rank - 1) {
+      x = e.splat(b.CreateAdd(row_iota_[ii], b.CreateMul(j, iota_step_[ii])));
+      if (width > 1) {
+        std::vector<llvm::Constant*> lanes;
+        for (unsigned lane = 0; lane < width; ++lane) lanes.push_back(b.getInt64(lane));
+        x = b.CreateAdd(x, b.CreateMul(e.splat(iota_step_[ii]), llvm::ConstantVector::get(lanes)));
+      }
+    } else {
+      x = e.splat(row_iota_[ii]);
+    }
+    llvm::Type* t = e.type(n.dtype);
+    if (is_float(n.dtype)) return b.CreateSIToFP(x, t);
+    return n.dtype == DType::i64 ? x : b.CreateTrunc(x, t);
+  }
+
   // Computes every node at points [pos + j, pos + j + width) and stores the outputs.
   void emit_point(Emitter& e, unsigned width, llvm::Value* col, llvm::Value* pos, llvm::Value* j) {
     auto& b = e.b;
     e.width = width;
     std::vector<llvm::Value*> v(plan_.nodes.size());
-    std::size_t li = 0;
+    std::size_t li = 0, ii = 0;
     for (std::size_t k = 0; k < plan_.nodes.size(); ++k) {
       const Node& n = plan_.nodes[k];
       if (n.kind == Node::literal) {
         v[k] = e.splat(literal_values_[static_cast<std::size_t>(n.slot)]);
+      } else if (n.kind == Node::iota) {
+        v[k] = iota_value(e, n, ii++, j);
       } else if (n.kind == Node::load) {
         if (n.inner == Node::broadcast) {
           v[k] = e.splat(broadcast_scalar_[li]);
@@ -290,6 +331,21 @@ class KernelBuilder {
           llvm::Type* mt = e.vec(e.memory_type(n.dtype));
           llvm::Value* p = b.CreateInBoundsGEP(e.memory_type(n.dtype), load_ptr_[li], index);
           llvm::Value* x = b.CreateAlignedLoad(mt, p, llvm::Align(size_of(n.dtype)));
+          v[k] = n.dtype == DType::bool_ ? b.CreateICmpNE(x, llvm::Constant::getNullValue(mt)) : x;
+        } else if (n.inner == Node::reversed) {
+          // A rev along the innermost dim: the lanes' elements are adjacent, backwards in
+          // memory; one vector load from the lowest address, then the lanes reversed.
+          llvm::Value* index = b.CreateSub(row_offset_[li], b.CreateAdd(col, j));
+          if (width > 1) index = b.CreateSub(index, b.getInt64(width - 1));
+          llvm::Type* mt = e.vec(e.memory_type(n.dtype));
+          llvm::Value* p = b.CreateInBoundsGEP(e.memory_type(n.dtype), load_ptr_[li], index);
+          llvm::Value* x = b.CreateAlignedLoad(mt, p, llvm::Align(size_of(n.dtype)));
+          if (width > 1) {
+            std::vector<int> rev_mask;
+            for (unsigned lane = 0; lane < width; ++lane)
+              rev_mask.push_back(static_cast<int>(width - 1 - lane));
+            x = b.CreateShuffleVector(x, rev_mask);
+          }
           v[k] = n.dtype == DType::bool_ ? b.CreateICmpNE(x, llvm::Constant::getNullValue(mt)) : x;
         } else {
           // A strided walk (a reduction over a non-last axis): one scalar load per lane.
@@ -335,6 +391,7 @@ class KernelBuilder {
   std::vector<llvm::Value*> load_base_;
   std::vector<llvm::Value*> extents_, literal_values_, load_ptr_, out_ptr_, row_offset_,
       broadcast_scalar_;
+  std::vector<llvm::Value*> iota_step_, iota_offset_, row_iota_;
   llvm::Value* vec_acc_ = nullptr;
   llvm::Value* scalar_acc_ = nullptr;
   std::vector<std::vector<llvm::Value*>> load_strides_;

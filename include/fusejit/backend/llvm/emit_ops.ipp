@@ -288,7 +288,7 @@ inline llvm::Value* reduce_or(Emitter& e, const Node& n, Args a, DType d) {
   return or_(e, n, a, d);
 }
 
-// Index maps and sub-graphs are resolved by the planner and the inliner, never lowered.
+// Index maps, iota and sub-graphs are resolved by the planner and the inliner, never lowered.
 inline llvm::Value* structural(const char* what) {
   throw CompileError(std::string("llvm backend: ") + what + " reached code generation");
 }
@@ -311,6 +311,10 @@ FUSEJIT_LIBRARY(stack)
 FUSEJIT_LIBRARY(dynamic_slice)
 FUSEJIT_LIBRARY(dynamic_update_slice)
 #undef FUSEJIT_LIBRARY
+inline llvm::Value* rev(Emitter&, const Node&, Args, DType) { return structural("rev"); }
+inline llvm::Value* squeeze(Emitter&, const Node&, Args, DType) { return structural("squeeze"); }
+// iota is a node of its own (Node::iota), emitted from the iteration indices.
+inline llvm::Value* iota(Emitter&, const Node&, Args, DType) { return structural("iota"); }
 inline llvm::Value* jit(Emitter&, const Node&, Args, DType) {
   return structural("an un-inlined jit");
 }

@@ -13,8 +13,9 @@
 namespace fj::backend::llvm_kernel {
 
 /// How one dim of a value is indexed at an iteration point i: offset + step * i[iter], or the
-/// constant `offset` when iter is -1 (a broadcast). Transposes permute these, slices scale and
-/// shift them: every index map of the table is affine in this form.
+/// constant `offset` when iter is -1 (a broadcast, a squeezed dim). Transposes permute these,
+/// slices scale and shift them, rev negates them (offset + step * (n - 1) - step * i): every
+/// index map of the table is affine in this form.
 struct Dim {
   int iter = -1;
   std::int64_t step = 1;
@@ -28,13 +29,15 @@ using Map = std::vector<Dim>;
 
 /// One value of the kernel at every point of its iteration space.
 struct Node {
-  enum Kind { load, literal, op } kind = op;
+  // iota: the index along one dim of an iota's output, map[0] saying how the iteration point
+  // gives it; it is computed from the loop indices, never read from memory.
+  enum Kind { load, literal, op, iota } kind = op;
   DType dtype = DType::f32;
   int input = -1;  // load: index into the kernel's inputs
-  Map map;         // load: how each dim of the (viewed) input is indexed
+  Map map;         // load: how each dim of the (viewed) input is indexed; iota: its one dim
   Shape view;      // load: the shape the input's buffer is read as (a reshape's), row-major
-  // load: how the innermost loop walks it: stride 0, stride 1, or another stride.
-  enum Inner { broadcast, contiguous, strided } inner = broadcast;
+  // load: how the innermost loop walks it: stride 0, stride 1, stride -1 (a rev), or another.
+  enum Inner { broadcast, contiguous, strided, reversed } inner = broadcast;
   int slot = -1;    // literal: index into the kernel's scalar parameters
   ir::Prim prim{};  // op
   const ir::Eqn* eqn = nullptr;
@@ -54,6 +57,7 @@ struct Plan {
   std::vector<DType> output_dtypes;
   std::vector<ir::Literal> literals;  // values of the scalar parameters, by slot
   std::vector<int> loads;             // node ids of loads, in parameter order
+  std::vector<int> iotas;             // node ids of iotas, in parameter order
   std::string signature;              // everything codegen depends on, nothing it does not
 };
 
@@ -105,6 +109,8 @@ class Planner {
         sig +=
             " in" + std::to_string(n.input) + " inner" + std::to_string(static_cast<int>(n.inner));
         for (const Dim& m : n.map) sig += " " + std::to_string(m.iter);
+      } else if (n.kind == Node::iota) {
+        sig += " iter" + std::to_string(n.map[0].iter);
       } else if (n.kind == Node::op) {
         sig += " " + std::string(ir::name(n.prim));
         for (int a : n.args) sig += " %" + std::to_string(a);
@@ -144,9 +150,10 @@ class Planner {
     bool other = false;
     for (std::size_t d = 0; d + 1 < map.size(); ++d) other = other || map[d].iter == plan_.rank - 1;
     const bool last = !map.empty() && map.back().iter == plan_.rank - 1;
-    n.inner = last && !other && map.back().step == 1 ? Node::contiguous
-              : (last || other)                      ? Node::strided
-                                                     : Node::broadcast;
+    n.inner = last && !other && map.back().step == 1    ? Node::contiguous
+              : last && !other && map.back().step == -1 ? Node::reversed
+              : (last || other)                         ? Node::strided
+                                                        : Node::broadcast;
     const int id = add(std::move(n));
     plan_.loads.push_back(id);
     return id;
@@ -176,11 +183,43 @@ class Planner {
     return operand_extent == 1 && result_extent != 1 ? Dim{} : d;
   }
 
+  // A dim's entry with its step normalized where it means nothing (a constant index), so that
+  // equal index maps memoize to one node.
+  static Dim canonical(Dim d) { return d.iter < 0 ? Dim{-1, 1, d.offset} : d; }
+
   int op_value(const ir::Eqn& e, const ir::Aval& out, const Map& map) {
+    if (e.prim == ir::Prim::iota) {
+      // The value is the iteration point's index along `dimension`: no memory is read.
+      const auto dim = static_cast<std::size_t>(e.params.get<std::int64_t>("dimension"));
+      Node n;
+      n.kind = Node::iota;
+      n.dtype = out.dtype;
+      n.map = {map[dim]};
+      const int id = add(std::move(n));
+      plan_.iotas.push_back(id);
+      return id;
+    }
     const ir::Aval in = g_.aval(e.in[0]);
     Map m;
     // Index maps compose into the operand's map and add no node of their own.
     switch (e.prim) {
+      case ir::Prim::rev: {
+        // Reversed dim d reads index n - 1 - (offset + step * i).
+        m = map;
+        for (auto d : e.params.get<std::vector<std::int64_t>>("dimensions")) {
+          Dim& x = m[static_cast<std::size_t>(d)];
+          x = canonical(Dim{x.iter, -x.step, in.shape[static_cast<int>(d)] - 1 - x.offset});
+        }
+        return value(e.in[0], m);
+      }
+      case ir::Prim::squeeze: {
+        // A squeezed dim has extent 1: always index 0.
+        const auto& dims = e.params.get<std::vector<std::int64_t>>("dimensions");
+        std::size_t j = 0;
+        for (int d = 0; d < in.shape.rank(); ++d)
+          m.push_back(std::find(dims.begin(), dims.end(), d) != dims.end() ? Dim{} : map[j++]);
+        return value(e.in[0], m);
+      }
       case ir::Prim::broadcast_in_dim: {
         const auto& bd = e.params.get<std::vector<std::int64_t>>("broadcast_dimensions");
         for (int d = 0; d < in.shape.rank(); ++d) {

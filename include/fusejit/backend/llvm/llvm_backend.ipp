@@ -78,7 +78,7 @@ struct Launch {
   std::shared_ptr<const CompiledKernel> kernel;
   std::vector<ir::VarId> inputs, outputs;  // top-level vars of the fused graph
   std::vector<ir::Aval> out_avals;
-  std::vector<std::int64_t> iparams;  // extents, then each load's strides
+  std::vector<std::int64_t> iparams;  // extents, each load's strides, each iota's step/offset
   std::vector<std::int64_t> scalars;  // constants, one 8-byte slot each
   std::int64_t size = 0;              // work items: points, or (output, block) pairs
   std::int64_t nblocks = 1;           // reductions: partials per output
@@ -140,6 +140,11 @@ inline Launch make_launch(const ir::Eqn& e) {
     for (int k = 0; at_point && k < space.rank(); ++k)
       at_point = strides[static_cast<std::size_t>(k)] == space_st[static_cast<std::size_t>(k)];
     l.load_reads.emplace_back(n.input, at_point);
+  }
+  // Each iota: offset + step * i[iter], or the offset alone when no iteration dim drives it.
+  for (int id : plan.iotas) {
+    const Dim& d = plan.nodes[static_cast<std::size_t>(id)].map[0];
+    l.iparams.insert(l.iparams.end(), {d.iter >= 0 ? d.step : 0, d.offset});
   }
   if (plan.reduction) {
     const std::int64_t out_size = l.out_avals[0].shape.size();

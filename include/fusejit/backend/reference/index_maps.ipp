@@ -1,4 +1,5 @@
-// transpose, slice and reshape for the reference backend: strided copies (reshape: a copy).
+// transpose, slice, rev, squeeze and reshape for the reference backend: strided copies
+// (reshape and squeeze: a copy, the row-major data does not move).
 #pragma once
 #include <cstdint>
 #include <cstring>
@@ -17,6 +18,8 @@ struct IndexMap {
 struct transpose : IndexMap {};
 struct slice : IndexMap {};
 struct reshape : IndexMap {};
+struct rev : IndexMap {};
+struct squeeze : IndexMap {};
 }  // namespace ops
 
 /// out[i] = in[base + sum_k idx_k * stride_k], where the input strides per output dim come
@@ -27,7 +30,7 @@ void run_index_map(const ir::Eqn& eqn, const backend::Value* in, backend::Value*
   const Shape& to = out[0].aval.shape;
   const T* x = static_cast<const T*>(in[0].buf->data);
   T* o = static_cast<T*>(out[0].buf->data);
-  if (eqn.prim == ir::Prim::reshape) {
+  if (eqn.prim == ir::Prim::reshape || eqn.prim == ir::Prim::squeeze) {
     if (to.size()) std::memcpy(o, x, static_cast<std::size_t>(to.size()) * sizeof(T));
     return;
   }
@@ -39,6 +42,15 @@ void run_index_map(const ir::Eqn& eqn, const backend::Value* in, backend::Value*
     for (int j = 0; j < to.rank(); ++j)
       stride[static_cast<std::size_t>(j)] =
           st[static_cast<std::size_t>(perm[static_cast<std::size_t>(j)])];
+  } else if (eqn.prim == ir::Prim::rev) {
+    // A reversed dim starts at its last element and walks backwards.
+    for (int d = 0; d < to.rank(); ++d)
+      stride[static_cast<std::size_t>(d)] = st[static_cast<std::size_t>(d)];
+    for (auto d : eqn.params.get<std::vector<std::int64_t>>("dimensions")) {
+      const auto ud = static_cast<std::size_t>(d);
+      stride[ud] = -st[ud];
+      base += (from[static_cast<int>(d)] - 1) * st[ud];
+    }
   } else {
     const auto& start = eqn.params.get<std::vector<std::int64_t>>("start_indices");
     const auto steps = ir::slice_strides(eqn.params, from.rank());

@@ -8,6 +8,7 @@
 
 #include "fusejit/backend/backend.hpp"
 #include "fusejit/backend/reference/elementwise.ipp"
+#include "fusejit/backend/reference/generators.ipp"
 #include "fusejit/backend/reference/ops.ipp"
 #include "fusejit/backend/reference/index_maps.ipp"
 #include "fusejit/backend/reference/reductions.ipp"
@@ -148,6 +149,21 @@ EqnFn resolve_kind(const ir::Graph& g, const ir::Eqn& e) {
   if constexpr (K == PrimKind::control) {
     static_assert(Op::calls_jaxpr, "a new control primitive needs its own case in the interpreter");
     return nullptr;
+  } else if constexpr (K == PrimKind::generator) {
+    static_assert(Op::is_generator);
+    const DType out = g.aval(e.out[0]).dtype;
+    expect_dtype(e, "the output", out, require_param<DType>(e, "dtype"));
+    const Shape shape(require_param<std::vector<std::int64_t>>(e, "shape"));
+    const auto dim = require_param<std::int64_t>(e, "dimension");
+    if (!(g.aval(e.out[0]).shape == shape) || dim < 0 || dim >= shape.rank())
+      throw ShapeError("iota: params do not match its output " + g.aval(e.out[0]).str());
+    return visit_dtype(out, [&](auto t) -> EqnFn {
+      using T = decltype(t);
+      if constexpr (std::is_same_v<T, bool>)
+        unsupported(e.prim, out);
+      else
+        return &run_iota<T>;
+    });
   } else {
     const DType d0 = g.aval(e.in[0]).dtype;
     const DType out = g.aval(e.out[0]).dtype;
