@@ -28,6 +28,8 @@ cases = {
     "dot_mixed": (lambda a, b: jnp.dot(a, b), (o((2, 3)), o((3, 4), jnp.int32))),
     "matmul_batched": (lambda a, b: a @ b, (o((5, 2, 3)), o((5, 3, 4)))),
     "matmul_bcast_rhs": (lambda a, b: a @ b, (o((5, 2, 3)), o((3, 4)))),
+    "matmul_squeeze_b1": (lambda a, b: a @ b, (o((5, 2, 3)), o((1, 3, 4)))),
+    "matmul_broadcast_batch": (lambda a, b: a @ b, (o((2, 1, 2, 3)), o((5, 3, 4)))),
     "matmul_vec_mat": (lambda a, b: a @ b, (o(3), o((5, 3, 4)))),
     "matmul_int": (lambda a, b: a @ b, (o((2, 3), jnp.int32), o((3, 4), jnp.int32))),
     "xT_x": (lambda a: a.T @ a, (o((3, 2)),)),
@@ -49,6 +51,7 @@ cases = {
                              (x5, w3[:2], jnp.int32(1))),
     "mean_int": (lambda a: jnp.mean(a), (jnp.arange(4),)),
     "convolve": (convolve, (x5, w3)),
+    "sum_of_squares_plus_sin": (lambda x: jnp.sum(x ** 2 + jnp.sin(x)), (x5,)),
     "manually_vectorized_convolve": (manually_vectorized_convolve,
                                      (jnp.stack([x5, x5]), jnp.stack([w3, w3]))),
 }

@@ -15,11 +15,7 @@ std::string shape_pair(const GraphBuilder& b, Atom x, Atom y) {
 // Removes the size-1 dims `dims` (jnp.matmul squeezes broadcast batch dims of size 1).
 Atom squeeze_dims(GraphBuilder& b, Atom x, const std::vector<std::int64_t>& dims) {
   if (dims.empty()) return x;
-  const Shape s = b.aval(x).shape;
-  std::vector<std::int64_t> kept;
-  for (int d = 0; d < s.rank(); ++d)
-    if (std::find(dims.begin(), dims.end(), d) == dims.end()) kept.push_back(s[d]);
-  return lower_reshape(b, x, kept);
+  return lower_squeeze(b, x, std::vector<int>(dims.begin(), dims.end()), false);
 }
 
 int normalize_axis(int axis, int rank, const char* who, const std::string& shapes) {
