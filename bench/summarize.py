@@ -2,14 +2,18 @@
 """Builds the summary table of scripts/bench from its result files (standard library only).
 
 Usage: bench/summarize.py RESULTS_DIR [--cpu "model"] [--date "..."] [--load "..."] [--commit "..."]
+                           [--matmul-load "..."]
 
 Reads, from RESULTS_DIR:
   fused_elementwise_1thread.json     every row, FUSEJIT_NUM_THREADS=1 (Google Benchmark JSON)
   fused_elementwise_allthreads.json  the fusejit_jit rows, FUSEJIT_NUM_THREADS unset
   cold_start.jsonl                   one line per fresh process of bench_cold_start
+  matmul_1thread.json                bench_matmul, every row, FUSEJIT_NUM_THREADS=1
+  matmul_allthreads.json             bench_matmul's jit and eigen_tensor rows, all threads
 and prints Markdown: one table per workload (ns per element, and each column's time divided by
-the bandwidth floor and by the best Eigen column), the cold start and dispatch numbers, and the
-issue's targets. Each benchmark value is the median over its repetitions.
+the bandwidth floor and by the best Eigen column), the cold start and dispatch numbers, the
+matmul tables (ms per call and GFLOP/s per size and column, jit warm / Eigen), and the issue's
+targets. Each benchmark value is the median over its repetitions.
 """
 
 import argparse
@@ -49,7 +53,28 @@ WORKLOADS = {
     ),
 }
 SIZES = ["1M", "16M"]
-TARGETS = {"selu16_memcpy": 1.15, "cold_ms": 10.0, "dispatch_ns": 300.0, "select_speedup": 10.0}
+TARGETS = {"selu16_memcpy": 1.15, "cold_ms": 10.0, "dispatch_ns": 300.0, "select_speedup": 10.0,
+           "matmul_vs_eigen": 1.10}
+
+# bench_matmul: (row key, column header) per table; sizes are read from the results.
+MATMUL_COLS = [
+    ("reference@1", "reference (eager)"),
+    ("jit_cold@1", "jit cold, 1 thread"),
+    ("jit_warm@1", "jit warm, 1 thread"),
+    ("eigen@1", "Eigen GEMM, 1 thread"),
+    ("eigen_tune_generic@1", "Eigen GEMM -mtune=generic, 1 thread"),
+    ("eigen_tensor@1", "Eigen Tensor, 1 thread"),
+    ("jit_cold@all", "jit cold, all threads"),
+    ("jit_warm@all", "jit warm, all threads"),
+    ("eigen_tensor@all", "Eigen Tensor, all threads"),
+]
+RELU_COLS = [
+    ("jit_warm@1", "jit warm (fused epilogue), 1 thread"),
+    ("eigen@1", "Eigen GEMM, then bias + max, 1 thread"),
+    ("eigen_tune_generic@1", "the same, -mtune=generic"),
+    ("jit_warm@all", "jit warm (fused epilogue), all threads"),
+]
+MATMUL_TARGET_SIZES = ["1024", "2048"]
 
 
 ERRORS = {}  # (workload, column@threads, size) -> why the row was skipped
@@ -97,6 +122,97 @@ def verdict(ok):
     return "n/a" if ok is None else ("met" if ok else "not met")
 
 
+def ratio(a, b):
+    return a / b if a is not None and b else None
+
+
+def matmul_section(results_dir, out, load=""):
+    """Appends the bench_matmul tables to `out`; returns {size: (jit_warm@1 / best Eigen GEMM,
+    the same in CPU time)}."""
+    rows, ctx = load_rows(results_dir / "matmul_1thread.json", "1")
+    rows_all, ctx_all = load_rows(results_dir / "matmul_allthreads.json", "all")
+    rows.update(rows_all)
+    if not rows:
+        return {}
+    sizes = sorted({k[2] for k in rows} | {k[2] for k in ERRORS if k[0] in
+                                           ("matmul", "relu_matmul")}, key=int)
+
+    def ms(workload, col, size):
+        e = rows.get((workload, col, size))
+        return ns(e) / 1e6 if e else None
+
+    def cpu_ms(workload, col, size):
+        e = rows.get((workload, col, size))
+        return e["cpu_time"] * ns(e) / e["real_time"] / 1e6 if e and e.get("real_time") else None
+
+    def best(values):
+        values = [v for v in values if v is not None]
+        return min(values) if values else None
+
+    def gflops(t_ms, size):
+        n = int(size)
+        return 2.0 * n * n * n / (t_ms * 1e6) if t_ms else None
+
+    reps = next(iter(rows.values())).get("repetitions", 1)
+    threads_all = ctx_all.get("fusejit_threads_used", "?") if ctx_all else "?"
+    out.append("### matmul: C = A @ B, square f32 n x n")
+    out.append("")
+    out.append(f"bench_matmul, median of {reps} repetitions (the reference at n = 1024: one "
+               f"iteration per repetition; not run at 2048), real time per call. Eigen is "
+               f"compiled {ctx.get('baselines_compiled_with', '?')}; Eigen GEMM is single-"
+               f"threaded (no OpenMP); \"best Eigen GEMM\" is the faster of its two builds; "
+               f"Eigen Tensor is the tensor contraction on a "
+               f"ThreadPoolDevice of as many threads as fusejit uses in that run (all threads: "
+               f"{threads_all}). fusejit's GEMM ISA: {ctx.get('fusejit_gemm_isa', '?')}."
+               + (f" Load average when bench_matmul started: {load}." if load else ""))
+    out.append("")
+    out.append("| n | | " + " | ".join(h for _, h in MATMUL_COLS) + " |")
+    out.append("| --- | --- | " + " | ".join("---:" for _ in MATMUL_COLS) + " |")
+    for size in sizes:
+        t = {k: ms("matmul", k, size) for k, _ in MATMUL_COLS}
+        out.append(f"| {size} | ms | " + " | ".join(fmt(t[k]) for k, _ in MATMUL_COLS) + " |")
+        out.append("| | GFLOP/s | " + " | ".join(fmt(gflops(t[k], size)) for k, _ in MATMUL_COLS)
+                   + " |")
+    out.append("")
+    out.append("Ratios of times (below 1: fusejit is faster). CPU time is the calling thread's, "
+               "which for 1-thread rows is all the work and leaves out time the process waited "
+               "for a core while other jobs ran.")
+    out.append("")
+    out.append("| n | jit warm ÷ Eigen GEMM -march=native (1 thread) | jit warm ÷ best Eigen GEMM "
+               "(1 thread) | the same in CPU time | jit warm ÷ Eigen Tensor (all threads) "
+               "| jit warm, all threads ÷ best Eigen GEMM, 1 thread |")
+    out.append("| --- | ---: | ---: | ---: | ---: | ---: |")
+    vs_eigen = {}
+    gemms = ("eigen@1", "eigen_tune_generic@1")
+    for size in sizes:
+        best_ms = best(ms("matmul", k, size) for k in gemms)
+        best_cpu = best(cpu_ms("matmul", k, size) for k in gemms)
+        rn = ratio(ms("matmul", "jit_warm@1", size), ms("matmul", "eigen@1", size))
+        r1 = ratio(ms("matmul", "jit_warm@1", size), best_ms)
+        rc = ratio(cpu_ms("matmul", "jit_warm@1", size), best_cpu)
+        ra = ratio(ms("matmul", "jit_warm@all", size), ms("matmul", "eigen_tensor@all", size))
+        rx = ratio(ms("matmul", "jit_warm@all", size), best_ms)
+        vs_eigen[size] = (r1, rc)
+        out.append(f"| {size} | {fmt(rn)} | {fmt(r1)} | {fmt(rc)} | {fmt(ra)} | {fmt(rx)} |")
+    out.append("")
+    out.append("### relu(x @ W + b), square f32 n x n")
+    out.append("")
+    out.append("| n | | " + " | ".join(h for _, h in RELU_COLS)
+               + " | jit warm ÷ best Eigen (1 thread) |")
+    out.append("| --- | --- | " + " | ".join("---:" for _ in RELU_COLS) + " | ---: |")
+    for size in sizes:
+        t = {k: ms("relu_matmul", k, size) for k, _ in RELU_COLS}
+        r = ratio(t["jit_warm@1"], best([t["eigen@1"], t["eigen_tune_generic@1"]]))
+        out.append(f"| {size} | ms | " + " | ".join(fmt(t[k]) for k, _ in RELU_COLS)
+                   + f" | {fmt(r)} |")
+    for (w, col, size), msg in sorted(ERRORS.items()):
+        if w in ("matmul", "relu_matmul"):
+            out.append("")
+            out.append(f"{w} {col.replace('@', ' (threads: ')}) {size} was skipped: {msg}")
+    out.append("")
+    return vs_eigen
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("results", type=Path)
@@ -104,6 +220,7 @@ def main():
     ap.add_argument("--date", default="")
     ap.add_argument("--load", default="")
     ap.add_argument("--commit", default="")
+    ap.add_argument("--matmul-load", default="", help="load average when bench_matmul started")
     args = ap.parse_args()
 
     rows, ctx = load_rows(args.results / "fused_elementwise_1thread.json", "1")
@@ -186,6 +303,8 @@ def main():
                    f"{dispatch_threads}) | {dispatch_ns:.0f} ns | |")
     out.append("")
 
+    matmul_vs_eigen = matmul_section(args.results, out, args.matmul_load)
+
     # The issue's targets.
     def jit_best(workload, size):
         vals = results[(workload, size)][0]
@@ -218,6 +337,13 @@ def main():
                f"{verdict(None if cold_ms is None else cold_ms <= TARGETS['cold_ms'])} |")
     out.append(f"| warm dispatch | ≤ {TARGETS['dispatch_ns']:.0f} ns | {fmt(dispatch_ns)} ns | "
                f"{verdict(None if dispatch_ns is None else dispatch_ns <= TARGETS['dispatch_ns'])} |")
+    if matmul_vs_eigen:
+        lim = TARGETS["matmul_vs_eigen"]
+        for size in MATMUL_TARGET_SIZES:
+            r, rc = matmul_vs_eigen.get(size, (None, None))
+            out.append(f"| matmul {size}, jit warm, 1 thread | ≤ {lim} × Eigen's GEMM (the "
+                       f"faster build) | {fmt(r)} × (CPU time: {fmt(rc)} ×) | "
+                       f"{verdict(None if r is None else r <= lim)} |")
     print("\n".join(out))
 
 
