@@ -38,7 +38,7 @@ inline fj::Array many_adds(fj::Tracer x) {
 inline fj::Array convolve(const fj::Tracer& x, const fj::Tracer& w) {
   std::vector<fj::Array> output;
   for (std::int64_t i = 1; i < x.shape()[0] - 1; ++i)
-    output.push_back(fj::dot(fj::slice(x, {i - 1}, {i + 2}), w));
+    output.push_back(fj::dot(x.slice({i - 1}, {i + 2}), w));
   return fj::stack(output);
 }
 
@@ -47,7 +47,8 @@ inline fj::Array manually_vectorized_convolve(const fj::Tracer& xs, const fj::Tr
   std::vector<fj::Array> output;
   const std::int64_t n = xs.shape()[xs.ndim() - 1];
   for (std::int64_t i = 1; i < n - 1; ++i)
-    output.push_back(fj::sum(fj::slice(xs, {0, i - 1}, {xs.shape()[0], i + 2}) * ws, {1}));
+    output.push_back(
+        fj::sum(xs(fj::range(), fj::range(i - 1, i + 2)) * ws, {1}));  // xs[:, i-1:i+2]
   return fj::stack(output, 1);
 }
 

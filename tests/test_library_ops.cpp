@@ -185,6 +185,11 @@ TEST_CASE("library ops: jaxpr text matches JAX") {
               x5, fj::array({2.f, 3.f}), fj::array(1)) == golden("dynamic_update_slice"));
   CHECK(jaxpr([](Tracer a) { return fj::mean(a); }, fj::arange(4)) == golden("mean_int"));
   CHECK(jaxpr(seeds::convolve, x5, w3) == golden("convolve"));
+  CHECK(jaxpr(seeds::sum_of_squares_plus_sin, x5) == golden("sum_of_squares_plus_sin"));
+  CHECK(jaxpr([](Tracer a, Tracer b) { return fj::matmul(a, b); }, o({5, 2, 3}), o({1, 3, 4})) ==
+        golden("matmul_squeeze_b1"));
+  CHECK(jaxpr([](Tracer a, Tracer b) { return fj::matmul(a, b); }, o({2, 1, 2, 3}), o({5, 3, 4})) ==
+        golden("matmul_broadcast_batch"));
   CHECK(jaxpr(seeds::manually_vectorized_convolve, fj::Array(fj::stack({x5, x5})),
               fj::Array(fj::stack({w3, w3}))) == golden("manually_vectorized_convolve"));
 }
@@ -502,4 +507,25 @@ TEST_CASE("library ops: bad input raises ShapeError / DTypeError naming the shap
                   fj::DTypeError);
   CHECK_THROWS_AS(fj::Array(fj::dot(fj::ones({2}, fj::bool_), fj::ones({2}, fj::bool_))),
                   fj::DTypeError);
+}
+
+TEST_CASE("matmul: broadcast batch dims (squeeze, dot_general, transpose) against float64") {
+  const fj::Array a = random_array(fj::f32, {2, 1, 4, 3}, -1, 1, 51),
+                  b = random_array(fj::f32, {5, 3, 6}, -1, 1, 52);
+  const auto av = as_doubles(a), bv = as_doubles(b);
+  for (const char* backend : backends()) {
+    CAPTURE(std::string(backend));
+    BackendScope scope(backend);
+    fj::Array c = fj::jit([](Tracer x, Tracer y) { return fj::matmul(x, y); })(a, b);
+    REQUIRE(c.shape() == fj::Shape{2, 5, 4, 6});
+    for (int i = 0; i < 2; ++i)
+      for (int j = 0; j < 5; ++j) {
+        // c[i, j] = a[i, 0] @ b[j]
+        const std::vector<double> ai(av.begin() + i * 12, av.begin() + (i + 1) * 12),
+            bj(bv.begin() + j * 18, bv.begin() + (j + 1) * 18);
+        const Product64 want = matmul64(ai, bj, 1, 4, 3, 6, 0x1p-24);
+        const fj::Array cij = fj::Array(c(i, j));
+        check_product(cij, want, "c[" + std::to_string(i) + ", " + std::to_string(j) + "]");
+      }
+  }
 }

@@ -26,6 +26,7 @@ class ExprCache {
 
  private:
   struct Entry {
+    const backend::Backend* backend;  // set_default_backend changes what later calls run on
     std::vector<ir::Aval> avals;
     std::vector<std::int64_t> params;
     std::unique_ptr<Compiled> compiled;

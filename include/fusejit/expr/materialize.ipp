@@ -85,8 +85,9 @@ const Compiled& ExprCache::get(const std::vector<ir::Aval>& avals,
   std::lock_guard lock(mu_);
   const std::uint64_t gen = stats.generation.load(std::memory_order_relaxed);
   if (gen != generation_) entries_.clear(), generation_ = gen;
+  backend::Backend& be = backend::default_backend();
   for (auto& e : entries_)
-    if (e.avals == avals && e.params == params) {
+    if (e.backend == &be && e.avals == avals && e.params == params) {
       stats.hits.fetch_add(1, std::memory_order_relaxed);
       return *e.compiled;
     }
@@ -94,8 +95,8 @@ const Compiled& ExprCache::get(const std::vector<ir::Aval>& avals,
   stats.traces.fetch_add(1, std::memory_order_relaxed);
   auto c = std::make_unique<Compiled>();
   c->graph = std::make_shared<const ir::Graph>(build());
-  c->exe = backend::default_backend().compile(c->graph);
-  entries_.push_back({avals, params, std::move(c)});
+  c->exe = be.compile(c->graph);
+  entries_.push_back({&be, avals, params, std::move(c)});
   return *entries_.back().compiled;
 }
 

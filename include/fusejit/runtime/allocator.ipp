@@ -19,12 +19,12 @@ struct BlockCache {
   std::mutex mu;
   std::multimap<std::size_t, void*> free;  // exact size -> blocks
   std::size_t held = 0;
-  ~BlockCache() {
-    for (auto& [n, p] : free) ::operator delete (p, std::align_val_t{kAlignment});
-  }
 };
+// Never destroyed: arrays in the user's own statics are released after this unit's statics
+// are gone, and releasing into a destroyed map hung the process at exit. The blocks it holds
+// then are returned with the process.
 BlockCache& cache() {
-  static BlockCache c;
+  static BlockCache& c = *new BlockCache;
   return c;
 }
 
