@@ -7,6 +7,7 @@
 #include <fusejit/fusejit.hpp>
 
 #include "../examples/seed_functions.hpp"
+#include "backend_compare.hpp"
 
 using fj::Tracer;
 
@@ -203,4 +204,20 @@ TEST_CASE("errors: a tracer that escapes its trace raises UnexpectedTracerError"
   auto g = fj::jit([&](Tracer x) { return x + leaked; });
   CHECK_THROWS_AS(g(fj::ones({3})), fj::UnexpectedTracerError);
   CHECK_THROWS_AS(f(leaked), fj::UnexpectedTracerError);
+}
+
+TEST_CASE("jit: a weak float scalar keeps its double value on f64 arrays, rounds on f32") {
+  auto f = [](fj::Tracer x) { return x * 0.1 + 1.0 / 3; };
+  const std::string f64_text = fj::make_jaxpr(f)(fj::ones({2}, fj::f64)).str();
+  CHECK(f64_text.find("mul a 0.1:f64[]") != std::string::npos);  // JAX with x64 prints 0.1
+  CHECK(fj::make_jaxpr(f)(fj::ones({2})).str().find("mul a 0.10000000149011612:f32[]") !=
+        std::string::npos);  // JAX 0.10.2 prints the float32 value's double repr
+  for (const char* backend : {"reference", "llvm"}) {
+    if (!fusejit_test::has_backend(backend)) continue;
+    fusejit_test::BackendScope scope(backend);
+    // x = 1: each product is exact, so one rounding of the sum either way (FMA or not).
+    CHECK(fj::jit(f)(fj::ones({2}, fj::f64)).to_vector<double>()[0] == 1.0 * 0.1 + 1.0 / 3);
+    CHECK(fj::jit(f)(fj::ones({2})).to_vector<float>()[0] ==
+          static_cast<float>(0.1) + static_cast<float>(1.0 / 3));
+  }
 }

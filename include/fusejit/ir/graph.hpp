@@ -113,8 +113,10 @@ Literal Literal::of(T v, bool weak) {
     l.dtype = DType::bool_, l.i = v;
   } else if constexpr (std::is_floating_point_v<T>) {
     l.dtype = std::is_same_v<T, double> && !weak ? DType::f64 : DType::f32;
-    l.f =
-        l.dtype == DType::f32 ? static_cast<double>(static_cast<float>(v)) : static_cast<double>(v);
+    // A weak scalar keeps its full value until its dtype is final (f64 * 0.1 is exact); it is
+    // rounded when cast, printed and run as f32.
+    l.f = l.dtype == DType::f32 && !weak ? static_cast<double>(static_cast<float>(v))
+                                         : static_cast<double>(v);
   } else if constexpr (std::is_same_v<T, std::uint32_t>) {
     l.dtype = weak ? DType::i32 : DType::u32, l.i = static_cast<std::int64_t>(v);
   } else {

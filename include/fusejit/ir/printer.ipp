@@ -46,6 +46,8 @@ std::string print_literal(const Literal& l) {
   std::string v;
   if (l.dtype == DType::bool_)
     v = l.i ? "True" : "False";
+  else if (l.dtype == DType::f32)
+    v = python_float_repr(static_cast<double>(static_cast<float>(l.f)));  // a weak one is unrounded
   else if (is_float(l.dtype))
     v = python_float_repr(l.f);
   else
