@@ -29,6 +29,8 @@
 #include <string>
 #include <vector>
 
+#include "bench_common.hpp"
+
 namespace fjbench {  // hand_loops.cpp
 void hand_selu(const float* x, float* y, std::size_t n);
 float hand_sumsq_sin(const float* x, std::size_t n);
@@ -132,32 +134,9 @@ void report(benchmark::State& state, std::int64_t n, int bytes_per_elem, Clock::
   state.counters["ns_per_elem"] = ns / static_cast<double>(iters * n);
 }
 
-std::string backend_name() { return std::string(fj::backend::default_backend().name()); }
-
-// Selects a backend for the lifetime of the guard, then restores the previous default.
-class BackendGuard {
- public:
-  explicit BackendGuard(const char* name) : prev_(backend_name()) { fj::set_default_backend(name); }
-  ~BackendGuard() { fj::set_default_backend(prev_); }
-  BackendGuard(const BackendGuard&) = delete;
-  BackendGuard& operator=(const BackendGuard&) = delete;
-
- private:
-  std::string prev_;
-};
-
-// Runs the first call (trace + compile) before the timed loop. A backend that cannot compile the
-// function (fj::Error) marks the row as skipped, with its message, instead of ending the run.
-template <class F>
-bool warm_up(benchmark::State& state, F&& first_call) {
-  try {
-    first_call();
-    return true;
-  } catch (const fj::Error& e) {
-    state.SkipWithError(e.what());
-    return false;
-  }
-}
+using fusejit_bench::backend_name;
+using fusejit_bench::BackendGuard;
+using fusejit_bench::warm_up;
 
 // --- selu ------------------------------------------------------------------------------------
 

@@ -42,6 +42,8 @@
 #include <utility>
 #include <vector>
 
+#include "bench_common.hpp"
+
 #include "matmul_eigen.hpp"
 
 namespace {
@@ -134,32 +136,9 @@ double seconds_since(Clock::time_point t0) {
   return std::chrono::duration<double>(Clock::now() - t0).count();
 }
 
-std::string backend_name() { return std::string(fj::backend::default_backend().name()); }
-
-// Selects a backend for the lifetime of the guard, then restores the previous default.
-class BackendGuard {
- public:
-  explicit BackendGuard(const char* name) : prev_(backend_name()) { fj::set_default_backend(name); }
-  ~BackendGuard() { fj::set_default_backend(prev_); }
-  BackendGuard(const BackendGuard&) = delete;
-  BackendGuard& operator=(const BackendGuard&) = delete;
-
- private:
-  std::string prev_;
-};
-
-// Runs a first call before the timed loop; a backend that cannot run it (fj::Error) marks the
-// row as skipped, with its message, instead of ending the run.
-template <class F>
-bool warm_up(benchmark::State& state, F&& first_call) {
-  try {
-    first_call();
-    return true;
-  } catch (const fj::Error& e) {
-    state.SkipWithError(e.what());
-    return false;
-  }
-}
+using fusejit_bench::backend_name;
+using fusejit_bench::BackendGuard;
+using fusejit_bench::warm_up;
 
 // --- matmul ----------------------------------------------------------------------------------
 

@@ -1,0 +1,39 @@
+// Helpers shared by the benchmark executables: the backend in use, a scoped backend switch, and
+// a first call that skips a row (rather than ending the run) when the backend cannot run it.
+#pragma once
+#include <benchmark/benchmark.h>
+
+#include <fusejit/fusejit.hpp>
+#include <string>
+#include <utility>
+
+namespace fusejit_bench {
+
+inline std::string backend_name() { return std::string(fj::backend::default_backend().name()); }
+
+// Selects a backend for the lifetime of the guard, then restores the previous default.
+class BackendGuard {
+ public:
+  explicit BackendGuard(const char* name) : prev_(backend_name()) { fj::set_default_backend(name); }
+  ~BackendGuard() { fj::set_default_backend(prev_); }
+  BackendGuard(const BackendGuard&) = delete;
+  BackendGuard& operator=(const BackendGuard&) = delete;
+
+ private:
+  std::string prev_;
+};
+
+// Runs the first call (trace + compile) before the timed loop. A backend that cannot run the
+// function (fj::Error) marks the row as skipped, with its message, instead of ending the run.
+template <class F>
+bool warm_up(benchmark::State& state, F&& first_call) {
+  try {
+    std::forward<F>(first_call)();
+    return true;
+  } catch (const fj::Error& e) {
+    state.SkipWithError(e.what());
+    return false;
+  }
+}
+
+}  // namespace fusejit_bench
