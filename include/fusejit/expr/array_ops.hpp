@@ -179,4 +179,7 @@ inline auto dynamic_update_slice(const Array& x, const Array& update,
 }
 }  // namespace lax
 
+/// The spelling of lax.dot_general.
+using lax::dot_general;
+
 }  // namespace fj
