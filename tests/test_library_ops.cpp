@@ -533,3 +533,33 @@ TEST_CASE("matmul: broadcast batch dims (squeeze, dot_general, transpose) agains
       }
   }
 }
+
+TEST_CASE("matmul: a transposed operand is read in place (folded into the GEMM's flags)") {
+  if (!fusejit_test::has_backend("llvm")) return;
+  const fj::Array x = random_array(fj::f32, {70, 40}, -1, 1, 61),
+                  y = random_array(fj::f32, {70, 30}, -1, 1, 62),
+                  bx = random_array(fj::f32, {3, 20, 10}, -1, 1, 63);
+  auto xt_y = [](Tracer a, Tracer b) { return fj::matmul(fj::transpose(a), b); };
+  // Batched, transposing the last two dims of the rhs: folds too.
+  auto batched = [](Tracer a) { return fj::matmul(a, fj::transpose(a, {0, 2, 1})); };
+  // Reverses the batch and free dims of the lhs: its free dims would change order, no fold.
+  auto no_fold = [](Tracer a, Tracer c) { return fj::dot(fj::transpose(a, {2, 1, 0}), c); };
+  const fj::Array c = random_array(fj::f32, {4, 3, 5}, -1, 1, 64);
+  BackendScope scope("llvm");
+  const std::string text = fj::jit(xt_y).lower(x, y).as_text();
+  const auto fused_graph = text.substr(text.find("# fused graph"));
+  CHECK(fused_graph.find("transpose") == std::string::npos);  // no transposed copy is made
+  check_product(fj::jit(xt_y)(x, y),
+                matmul64(permuted(x, {1, 0}), as_doubles(y), 1, 40, 70, 30, 0x1p-24), "x.T @ y");
+  const fj::Array bt = fj::jit(batched)(bx);
+  REQUIRE(bt.shape() == fj::Shape{3, 20, 20});
+  check_product(bt, matmul64(as_doubles(bx), permuted(bx, {0, 2, 1}), 3, 20, 10, 20, 0x1p-24),
+                "a @ a^T batched");
+  BackendScope ref("reference");
+  const fj::Array want = fj::jit(no_fold)(bx, c);
+  BackendScope llvm("llvm");
+  const fj::Array got = fj::jit(no_fold)(bx, c);
+  REQUIRE(got.shape() == fj::Shape{10, 20, 4, 5});
+  // Three terms each below 1 in magnitude: each side within 3 u of the exact sum (gamma_3).
+  fusejit_test::check_abs(got, want, 2 * 3 * 3 * 0x1p-24, "dot(transpose(a, (2, 1, 0)), c)");
+}

@@ -14,6 +14,7 @@
 #include "fusejit/backend/llvm/codegen.ipp"
 #include "fusejit/backend/llvm/llvm_backend.hpp"
 #include "fusejit/backend/llvm/orc_session.ipp"
+#include "fusejit/ir/passes/fold_dot_transpose.hpp"
 #include "fusejit/ir/passes/fuse.hpp"
 #include "fusejit/ir/passes/verify.hpp"
 #include "fusejit/ir/printer.hpp"
@@ -372,7 +373,8 @@ class LlvmBackend final : public Backend {
   bool supports(ir::Prim p) const override { return p != ir::Prim::jit && p != ir::Prim::fused; }
   std::shared_ptr<const Executable> compile(const ir::GraphPtr& graph) override {
     ir::verify(*graph, "llvm backend");
-    auto fused = std::make_shared<const ir::Graph>(ir::fuse(*graph));
+    auto fused =
+        std::make_shared<const ir::Graph>(ir::fuse(ir::fold_dot_transpose(ir::inline_jit(*graph))));
     return std::make_shared<llvm_kernel::LlvmExecutable>(std::move(fused));
   }
 };
