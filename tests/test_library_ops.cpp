@@ -563,3 +563,27 @@ TEST_CASE("matmul: a transposed operand is read in place (folded into the GEMM's
   // Three terms each below 1 in magnitude: each side within 3 u of the exact sum (gamma_3).
   fusejit_test::check_abs(got, want, 2 * 3 * 3 * 0x1p-24, "dot(transpose(a, (2, 1, 0)), c)");
 }
+
+TEST_CASE("array methods work on expressions too: matmul(a, b).T(), (x + 1)(i), ...") {
+  const fj::Array a = random_array(fj::f32, {4, 3}, -1, 1, 71),
+                  b = random_array(fj::f32, {3, 5}, -1, 1, 72);
+  for (const char* backend : backends()) {
+    CAPTURE(std::string(backend));
+    BackendScope scope(backend);
+    const fj::Array p = fj::matmul(a, b);
+    const fj::Array pt = fj::jit([](Tracer x, Tracer y) { return fj::matmul(x, y).T(); })(a, b);
+    REQUIRE(pt.shape() == fj::Shape{5, 4});
+    for (int i = 0; i < 4; ++i)
+      for (int j = 0; j < 5; ++j) CHECK(pt.data<float>()[j * 4 + i] == p.data<float>()[i * 5 + j]);
+    const fj::Array row = (a + 1)(2);  // (a + 1)[2]
+    REQUIRE(row.shape() == fj::Shape{3});
+    for (int j = 0; j < 3; ++j) CHECK(row.data<float>()[j] == a.data<float>()[2 * 3 + j] + 1);
+    const fj::Array flat = (a * 2).reshape({-1}).astype(fj::f64);
+    REQUIRE(flat.shape() == fj::Shape{12});
+    CHECK(flat.dtype() == fj::f64);
+    CHECK(flat.data<double>()[7] == static_cast<double>(a.data<float>()[7] * 2));
+    const fj::Array col = fj::concatenate({a, a}).slice({0, 1}, {8, 2});
+    REQUIRE(col.shape() == fj::Shape{8, 1});
+    CHECK(col.data<float>()[5] == a.data<float>()[1 * 3 + 1]);
+  }
+}

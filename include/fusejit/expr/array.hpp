@@ -29,6 +29,38 @@ inline constexpr bool always_false = false;
 /// One index of x(...): an integer (selects one element, drops the axis) or an fj::range.
 template <class T>
 concept IndexArg = (std::is_integral_v<T> && !std::is_same_v<T, bool>) || std::is_same_v<T, Range>;
+/// NumPy-style methods shared by fj::Array and every expression (so `fj::matmul(a, b).T()`
+/// works); each gives an expression, as the free functions do. Defined in array_methods.hpp,
+/// after the expression nodes.
+template <class Self>
+struct ArrayMethods {
+  /// x.T: the axes reversed.
+  auto T() const;
+  /// x[start:stop:step] along every axis (fj::slice).
+  auto slice(std::initializer_list<std::int64_t> start, std::initializer_list<std::int64_t> stop,
+             std::initializer_list<std::int64_t> step = {}) const;
+  /// The same elements in another shape; one size may be -1 (fj::reshape).
+  auto reshape(std::initializer_list<std::int64_t> sizes) const;
+  /// Conversion to another dtype (fj::astype).
+  auto astype(DType to) const;
+  /// Every axis reversed, or the listed ones (fj::flip).
+  auto flip() const;
+  auto flip(std::initializer_list<int> axes) const;
+  /// Every axis of size 1 removed, or the listed ones (fj::squeeze).
+  auto squeeze() const;
+  auto squeeze(std::initializer_list<int> axes) const;
+  /// NumPy's x[1:4, 2]: x(fj::range(1, 4), 2). An integer selects one element and drops its
+  /// axis (negative counts from the end; out of range raises fj::ShapeError); fj::range(...)
+  /// slices an axis; axes left over are taken whole.
+  template <class... I>
+  requires(IndexArg<I>&&...) auto operator()(const I&... index) const;
+
+ protected:
+  const Self& self() const { return static_cast<const Self&>(*this); }
+};
+/// The base of every expression node: marks it an expression and gives it the array methods.
+template <class Self>
+struct ExprNode : ExprBase, ArrayMethods<Self> {};
 }  // namespace detail
 
 // Converting an expression to bool cannot be traced; making it a compile error tells the user
@@ -45,7 +77,7 @@ concept IndexArg = (std::is_integral_v<T> && !std::is_same_v<T, bool>) || std::i
     return false;                                                                         \
   }
 
-class Array {
+class Array : public detail::ArrayMethods<Array> {
  public:
   /// An empty array: holds nothing, neither data nor a trace variable.
   Array() = default;
@@ -94,29 +126,6 @@ class Array {
       return static_cast<T>(*static_cast<const decltype(x)*>(buf_->data));
     });
   }
-  // NumPy-style methods; each gives an expression, as the free functions do (defined in
-  // array_methods.hpp, after the expression nodes).
-  /// x.T: the axes reversed.
-  auto T() const;
-  /// x[start:stop:step] along every axis (fj::slice).
-  auto slice(std::initializer_list<std::int64_t> start, std::initializer_list<std::int64_t> stop,
-             std::initializer_list<std::int64_t> step = {}) const;
-  /// The same elements in another shape; one size may be -1 (fj::reshape).
-  auto reshape(std::initializer_list<std::int64_t> sizes) const;
-  /// Conversion to another dtype (fj::astype).
-  auto astype(DType to) const;
-  /// Every axis reversed, or the listed ones (fj::flip).
-  auto flip() const;
-  auto flip(std::initializer_list<int> axes) const;
-  /// Every axis of size 1 removed, or the listed ones (fj::squeeze).
-  auto squeeze() const;
-  auto squeeze(std::initializer_list<int> axes) const;
-  /// NumPy's x[1:4, 2]: x(fj::range(1, 4), 2). An integer selects one element and drops its
-  /// axis (negative counts from the end; out of range raises fj::ShapeError); fj::range(...)
-  /// slices an axis; axes left over are taken whole.
-  template <class... I>
-  requires(detail::IndexArg<I>&&...) auto operator()(const I&... index) const;
-
   // `if (x)` on an array is the same traced-bool mistake as `if (x > 0)`.
   FUSEJIT_NO_BOOL_CONVERSION(Array)
 

@@ -12,7 +12,7 @@ namespace detail {
 
 /// An operation over a runtime-length list of arrays (concatenate, stack, dynamic slices).
 template <class Op>
-struct ListNode : ExprBase {
+struct ListNode : ExprNode<ListNode<Op>> {
   Op op;
   std::vector<Array> items;
   template <class F>

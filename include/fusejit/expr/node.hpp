@@ -53,7 +53,7 @@ struct ScalarLeaf : ExprBase {
 
 /// An operation applied to child expressions; Op lowers the children's atoms.
 template <class Op, class... Kids>
-struct Node : ExprBase {
+struct Node : ExprNode<Node<Op, Kids...>> {
   Op op;
   std::tuple<Kids...> kids;
   template <class F>
