@@ -277,7 +277,7 @@ benchmark::internal::Benchmark* add(const std::string& name, Fn fn, std::int64_t
   if (iterations > 0)
     b->Iterations(iterations);
   else
-    b->MinTime(kMinTime);
+    b->MinTime(fusejit_bench::min_time(kMinTime));
   return manual ? b->UseManualTime() : b->UseRealTime();
 }
 
