@@ -3,11 +3,24 @@
 #pragma once
 #include <benchmark/benchmark.h>
 
+#include <cstdlib>
 #include <fusejit/fusejit.hpp>
 #include <string>
 #include <utility>
 
 namespace fusejit_bench {
+
+// Seconds per row (and per repetition): `fallback`, unless FUSEJIT_BENCH_MIN_TIME is set (the
+// bench_smoke tests set a tiny one). A row's MinTime() wins over --benchmark_min_time, hence this.
+inline double min_time(double fallback) {
+  const char* v = std::getenv("FUSEJIT_BENCH_MIN_TIME");
+  if (v && *v) {
+    char* end = nullptr;
+    const double t = std::strtod(v, &end);
+    if (end != v && t > 0) return t;
+  }
+  return fallback;
+}
 
 inline std::string backend_name() { return std::string(fj::backend::default_backend().name()); }
 

@@ -296,7 +296,7 @@ void add(const std::string& name, Fn fn, std::int64_t n) {
   benchmark::RegisterBenchmark(name.c_str(), fn, n)
       ->Unit(benchmark::kMillisecond)
       ->UseRealTime()
-      ->MinTime(kMinTime);
+      ->MinTime(fusejit_bench::min_time(kMinTime));
 }
 
 void register_all() {
@@ -322,7 +322,7 @@ void register_all() {
   benchmark::RegisterBenchmark("dispatch/fusejit_jit/1", BM_dispatch)
       ->Unit(benchmark::kNanosecond)
       ->UseRealTime()
-      ->MinTime(kMinTime);
+      ->MinTime(fusejit_bench::min_time(kMinTime));
 }
 
 // --- correctness check -------------------------------------------------------------------------

@@ -10,10 +10,18 @@ Reads, from RESULTS_DIR:
   cold_start.jsonl                   one line per fresh process of bench_cold_start
   matmul_1thread.json                bench_matmul, every row, FUSEJIT_NUM_THREADS=1
   matmul_allthreads.json             bench_matmul's jit and eigen_tensor rows, all threads
+  workloads_1thread.json             bench_workloads, every row, FUSEJIT_NUM_THREADS=1
+  workloads_allthreads.json          bench_workloads' fusejit_jit rows, all threads
+  peers.json                         optional: JAX, NumPy and Dr.Jit (bench/peers.py)
 and prints Markdown: one table per workload (ns per element, and each column's time divided by
 the bandwidth floor and by the best Eigen column), the cold start and dispatch numbers, the
 matmul tables (ms per call and GFLOP/s per size and column, jit warm / Eigen), and the issue's
-targets. Each benchmark value is the median over its repetitions.
+targets, then a side-by-side table (one row per workload and size, one column per system:
+fusejit 1 thread and all threads, JAX jit, JAX eager, NumPy, Dr.Jit, Eigen, with each peer's time
+divided by fusejit's) and issue 8's targets. Each benchmark value is the median over its
+repetitions. Also writes RESULTS_DIR/results.json: every figure (fusejit's and Eigen's from the
+Google Benchmark JSONs, the peers' from peers.json, in peers.json's schema), the machine's CPU
+model and core count, and the versions.
 """
 
 import argparse
@@ -213,6 +221,235 @@ def matmul_section(results_dir, out, load=""):
     return vs_eigen
 
 
+# --- side by side with JAX, NumPy, Dr.Jit (peers.json from bench/peers.py) and Eigen ----------
+
+PEER_SYSTEMS = [("jax_jit", "JAX jit"), ("jax_eager", "JAX eager"), ("numpy", "NumPy"),
+                ("drjit", "Dr.Jit")]
+# (workload, size) rows of the side-by-side table, in order.
+SIDE_ROWS = ([("selu", s) for s in SIZES] + [("sum_sq_sin", s) for s in SIZES]
+             + [("softmax", "4096x1024"), ("layernorm", "4096x1024")]
+             + [(w, str(n)) for w in ("matmul_eager", "matmul_cold", "matmul_warm")
+                for n in (64, 256, 1024, 2048)]
+             + [("dispatch", "1"), ("cold_compile", "1M")]
+             + [("jit_in_loop", v) for v in ("partial", "lambda", "normal")])
+SIDE_TARGETS = {"jax_speedup": 1.5, "dispatch_speedup": 10.0}
+
+
+def entry_s(entry):
+    return ns(entry) / 1e9
+
+
+def fusejit_figures(results_dir, rows, cold):
+    """[{system, workload, size, threads, median_s, ..., note}] of fusejit and Eigen, in the
+    schema of peers.json, from the Google Benchmark JSONs already loaded (`rows`: the
+    fused_elementwise ones) and the others in results_dir."""
+    out = []
+
+    def add(system, workload, size, threads, entry, note=""):
+        if entry is None:
+            return
+        reps = entry.get("repetitions", 1)
+        out.append({"system": system, "workload": workload, "size": size, "threads": threads,
+                    "median_s": entry_s(entry), "min_s": None, "max_s": None, "repeats": reps,
+                    "note": note})
+
+    for ours, theirs in (("selu", "selu"), ("sumsq_sin", "sum_sq_sin")):
+        for size in SIZES:
+            for t in ("1", "all"):
+                add("fusejit_jit", theirs, size, t, rows.get((ours, f"fusejit_jit@{t}", size)))
+            eig = [rows.get((ours, k, size)) for k in (("eigen_maxmin@1", "eigen_select@1")
+                                                       if ours == "selu" else ("eigen@1",))]
+            eig = [e for e in eig if e]
+            if eig:
+                add("eigen", theirs, size, "1", min(eig, key=ns),
+                    "Eigen max/min form" if ours == "selu" else "")
+    for t in ("1", "all"):
+        add("fusejit_jit", "dispatch", "1", t, rows.get(("dispatch", f"fusejit_jit@{t}", "1")))
+
+    wl, _ = load_rows(results_dir / "workloads_1thread.json", "1")
+    wl_all, _ = load_rows(results_dir / "workloads_allthreads.json", "all")
+    wl.update(wl_all)
+    for w in ("softmax", "layernorm"):
+        for t in ("1", "all"):
+            add("fusejit_jit", w, "4096x1024", t, wl.get((w, f"fusejit_jit@{t}", "4096x1024")))
+        add("eigen", w, "4096x1024", "1", wl.get((w, "eigen@1", "4096x1024")))
+    for v in ("partial", "lambda", "normal"):
+        for t in ("1", "all"):
+            e = wl.get(("jit_in_loop", f"fusejit_jit@{t}", v))
+            if e:
+                add("fusejit_jit", "jit_in_loop", v, t, e,
+                    f"compiles per call: {e.get('compiles_per_call', '?'):g}, traces per call: "
+                    f"{e.get('traces_per_call', '?'):g}")
+
+    mm, _ = load_rows(results_dir / "matmul_1thread.json", "1")
+    mm_all, _ = load_rows(results_dir / "matmul_allthreads.json", "all")
+    mm.update(mm_all)
+    for (w, col, size), e in sorted(mm.items()):
+        if w != "matmul":
+            continue
+        c, t = col.split("@")
+        if c in ("jit_cold", "jit_warm"):
+            add("fusejit_jit", "matmul_" + c[4:], size, t, e)
+        elif c == "eigen" and t == "1":
+            g = mm.get(("matmul", "eigen_tune_generic@1", size))
+            add("eigen", "matmul_warm", size, "1", min([x for x in (e, g) if x], key=ns),
+                "best of -march=native and -mtune=generic builds")
+    if cold:
+        v = statistics.median(c["first_call_ms"] for c in cold) / 1e3
+        out.append({"system": "fusejit_jit", "workload": "cold_compile", "size": "1M",
+                    "threads": "all", "median_s": v,
+                    "min_s": min(c["first_call_ms"] for c in cold) / 1e3,
+                    "max_s": max(c["first_call_ms"] for c in cold) / 1e3, "repeats": len(cold),
+                    "note": "first call of a fresh jit(selu) in a fresh process: trace + "
+                            "compile + run"})
+    return out
+
+
+def fmt_s(s):
+    if s is None:
+        return "n/a"
+    for unit, scale in (("s", 1.0), ("ms", 1e-3), ("µs", 1e-6), ("ns", 1e-9)):
+        if s >= scale or unit == "ns":
+            return f"{fmt(s / scale)} {unit}"
+
+
+def side_by_side(results_dir, rows, cold, args, backend, out):
+    """Appends the side-by-side table and the issue 8 targets; writes results.json."""
+    ours = fusejit_figures(results_dir, rows, cold)
+    peers_path = results_dir / "peers.json"
+    peers = json.loads(peers_path.read_text()) if peers_path.exists() else None
+    theirs = peers.get("results", []) if peers else []
+    unavailable = peers.get("unavailable", {}) if peers else {}
+
+    def pick(system, workload, size, threads=None):
+        cands = [r for r in ours + theirs if r["system"] == system and r["workload"] == workload
+                 and str(r["size"]) == size and r.get("median_s") is not None]
+        if threads:
+            cands = [r for r in cands if str(r.get("threads")) == threads] or []
+        else:  # a peer's default configuration: all threads if it was run so
+            cands.sort(key=lambda r: str(r.get("threads")) != "all")
+        return cands[0] if cands else None
+
+    def fj_for(workload, size, threads):
+        """fusejit's time to compare with a peer run on `threads`: the same thread count if
+        measured, else the other one."""
+        r = pick("fusejit_jit", workload, size, "1" if threads == "1" else "all")
+        return r or pick("fusejit_jit", workload, size, "all" if threads == "1" else "1")
+
+    def missing(system):
+        if peers is None:
+            return "not run"
+        return unavailable.get(system, "no results in peers.json")
+
+    out.append("### Side by side: fusejit, JAX, NumPy, Dr.Jit, Eigen")
+    out.append("")
+    if peers is None:
+        out.append("No `peers.json` (bench/peers.py was not run): the JAX, NumPy and Dr.Jit "
+                   "columns read \"not run\".")
+    else:
+        m = peers.get("machine", {})
+        vers = ", ".join(f"{k} {v}" for k, v in peers.get("versions", {}).items())
+        out.append(f"Peers from `peers.json` (machine: {m.get('cpu', '?')}, "
+                   f"{m.get('cores', '?')} cores; {vers}).")
+        for system, why in unavailable.items():
+            out.append(f"{system}: unavailable ({why}).")
+    out.append("Median time per call; under each peer, in brackets, peer time ÷ fusejit time "
+               "(above 1: fusejit is faster), against fusejit at the same thread count (all "
+               "threads unless the peer ran on 1). Eigen is single-threaded. jit_in_loop is "
+               "the time of one call of g(10, 20) (20 fresh jits inside).")
+    out.append("")
+    # A peer that did not run says why in its header; its cells then read "–".
+    down = {sys_: (missing(sys_)) for sys_, _ in PEER_SYSTEMS
+            if peers is None or sys_ in unavailable
+            or not any(r["system"] == sys_ for r in theirs)}
+    cols = ([("fj1", "fusejit jit, 1 thread"), ("fjall", "fusejit jit, all threads")]
+            + [(k, h + (f" ({down[k]})" if k in down else "")) for k, h in PEER_SYSTEMS]
+            + [("eigen", "Eigen")])
+    out.append("| workload | size | " + " | ".join(h for _, h in cols) + " |")
+    out.append("| --- | --- | " + " | ".join("---:" for _ in cols) + " |")
+    for workload, size in SIDE_ROWS:
+        cells = []
+        r1 = pick("fusejit_jit", workload, size, "1")
+        ra = pick("fusejit_jit", workload, size, "all")
+        cells.append(fmt_s(r1["median_s"]) if r1 else "n/a")
+        cells.append(fmt_s(ra["median_s"]) if ra else "n/a")
+        any_peer = False
+        for system, _ in PEER_SYSTEMS + [("eigen", "Eigen")]:
+            r = pick(system, workload, size)
+            if r is None:
+                cells.append("–" if system in down else ("" if system == "eigen" else "n/a"))
+                continue
+            any_peer = True
+            f = fj_for(workload, size, str(r.get("threads")))
+            rr = ratio(r["median_s"], f["median_s"]) if f else None
+            extra = [f"{fmt(rr)}×"] if rr is not None else []
+            if r.get("note") and workload == "jit_in_loop":
+                extra.append(r["note"])
+            cells.append(fmt_s(r["median_s"]) + (f" ({'; '.join(extra)})" if extra else ""))
+        if r1 or ra or any_peer:
+            out.append(f"| {workload} | {size} | " + " | ".join(cells) + " |")
+    out.append("")
+
+    # The issue's targets.
+    def vs(system, workload, size):
+        r = pick(system, workload, size)
+        f = fj_for(workload, size, str(r.get("threads"))) if r else None
+        return ratio(r["median_s"], f["median_s"]) if r and f else None
+
+    def ratio_or_why(r, system):
+        return (f"{fmt(r)}×" if r is not None
+                else f"n/a ({down.get(system, 'not measured')})")
+
+    out.append("### Side-by-side targets (issue 8)")
+    out.append("")
+    out.append("Measured: the peer's time ÷ fusejit's (at the peer's thread count), so above 1 is "
+               "fusejit faster.")
+    out.append("")
+    out.append("| measure | target | measured | |")
+    out.append("| --- | --- | --- | --- |")
+    for workload, label in (("selu", "selu 16M"), ("sum_sq_sin", "sum(x**2 + sin(x)) 16M")):
+        j = vs("jax_jit", workload, "16M")
+        d = vs("drjit", workload, "16M")
+        lim = SIDE_TARGETS["jax_speedup"]
+        out.append(f"| {label} vs JAX jit | ≥ {lim}× faster | {ratio_or_why(j, 'jax_jit')} | "
+                   f"{verdict(None if j is None else j >= lim)} |")
+        out.append(f"| {label} vs Dr.Jit | not slower | {ratio_or_why(d, 'drjit')} | "
+                   f"{verdict(None if d is None else d >= 1.0)} |")
+    j = vs("jax_jit", "dispatch", "1")
+    lim = SIDE_TARGETS["dispatch_speedup"]
+    out.append(f"| warm dispatch vs JAX jit | ≥ {lim:.0f}× lower | {ratio_or_why(j, 'jax_jit')} | "
+               f"{verdict(None if j is None else j >= lim)} |")
+    j = vs("jax_jit", "cold_compile", "1M")
+    out.append(f"| cold compile (first call) vs JAX jit | lower | {ratio_or_why(j, 'jax_jit')} | "
+               f"{verdict(None if j is None else j > 1.0)} |")
+    loops = [r for r in ours if r["workload"] == "jit_in_loop" and r["threads"] == "1"]
+    comp = {r["size"]: r["note"] for r in loops}
+    ok = None
+    if loops:
+        ok = all(n.startswith("compiles per call: 0,") for n in comp.values())
+    out.append("| jit in a loop, fresh lambdas (partial, lambda, normal) | no recompiles | "
+               + ("; ".join(f"{k}: {v}" for k, v in comp.items()) or "n/a")
+               + f" | {verdict(ok)} |")
+    out.append("")
+
+    versions = dict(peers.get("versions", {})) if peers else {}
+    versions.update(dict(v.split("=", 1) for v in args.version if "=" in v))
+    if args.commit:
+        versions["fusejit_commit"] = args.commit
+    doc = {
+        "machine": {"cpu": args.cpu_model or args.cpu, "cores": args.cores,
+                    "load_average": args.load},
+        "peers_machine": peers.get("machine") if peers else None,
+        "date": args.date,
+        "versions": versions,
+        "fusejit_backend": backend,
+        "unavailable": unavailable if peers else {"jax_jit": "not run", "jax_eager": "not run",
+                                                  "numpy": "not run", "drjit": "not run"},
+        "results": ours + theirs,
+    }
+    return doc
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("results", type=Path)
@@ -221,6 +458,10 @@ def main():
     ap.add_argument("--load", default="")
     ap.add_argument("--commit", default="")
     ap.add_argument("--matmul-load", default="", help="load average when bench_matmul started")
+    ap.add_argument("--cpu-model", default="", help="the CPU model alone, for results.json")
+    ap.add_argument("--cores", type=int, default=None, help="core count, for results.json")
+    ap.add_argument("--version", action="append", default=[],
+                    help="NAME=VERSION of a tool or library, for results.json (repeatable)")
     args = ap.parse_args()
 
     rows, ctx = load_rows(args.results / "fused_elementwise_1thread.json", "1")
@@ -344,6 +585,10 @@ def main():
             out.append(f"| matmul {size}, jit warm, 1 thread | ≤ {lim} × Eigen's GEMM (the "
                        f"faster build) | {fmt(r)} × (CPU time: {fmt(rc)} ×) | "
                        f"{verdict(None if r is None else r <= lim)} |")
+    out.append("")
+
+    doc = side_by_side(args.results, rows, cold, args, backend, out)
+    (args.results / "results.json").write_text(json.dumps(doc, indent=1) + "\n")
     print("\n".join(out))
 
 
