@@ -94,21 +94,28 @@ def load_rows(path, threads):
         return {}, {}
     doc = json.loads(path.read_text())
     rows = {}
+    spreads = {}
     for b in doc.get("benchmarks", []):
         if b.get("error_occurred"):
             parts = b.get("run_name", b["name"]).split("/")
             if len(parts) >= 3:
                 ERRORS[(parts[0], f"{parts[1]}@{threads}", parts[2])] = b.get("error_message", "")
             continue
-        # With repetitions, keep the median aggregate; a single run has only iterations.
-        if b.get("run_type") == "aggregate" and b.get("aggregate_name") != "median":
-            continue
         parts = b.get("run_name", b["name"]).split("/")
         if len(parts) < 3:
             continue
         key = (parts[0], f"{parts[1]}@{threads}", parts[2])
+        # With repetitions, keep the median aggregate, and the coefficient of variation as the
+        # spread; a single run has only iterations.
+        if b.get("run_type") == "aggregate" and b.get("aggregate_name") != "median":
+            if b.get("aggregate_name") == "cv":
+                spreads[key] = b.get("real_time")
+            continue
         if b.get("run_type") == "aggregate" or key not in rows:
             rows[key] = b
+    for key, cv in spreads.items():
+        if key in rows:
+            rows[key] = dict(rows[key], spread_cv=cv)
     return rows, doc.get("context", {})
 
 
@@ -251,7 +258,7 @@ def fusejit_figures(results_dir, rows, cold):
         reps = entry.get("repetitions", 1)
         out.append({"system": system, "workload": workload, "size": size, "threads": threads,
                     "median_s": entry_s(entry), "min_s": None, "max_s": None, "repeats": reps,
-                    "note": note})
+                    "spread_cv": entry.get("spread_cv"), "note": note})
 
     for ours, theirs in (("selu", "selu"), ("sumsq_sin", "sum_sq_sin")):
         for size in SIZES:
