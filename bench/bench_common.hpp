@@ -4,6 +4,7 @@
 #include <benchmark/benchmark.h>
 
 #include <cstdlib>
+#include <cstdlib>
 #include <fusejit/fusejit.hpp>
 #include <string>
 #include <utility>
@@ -20,6 +21,12 @@ inline double min_time(double fallback) {
     if (end != v && t > 0) return t;
   }
   return fallback;
+}
+
+/// The environment variable's value, or `fallback` when it is unset or empty.
+inline const char* env_or(const char* name, const char* fallback) {
+  const char* v = std::getenv(name);
+  return v && *v ? v : fallback;
 }
 
 inline std::string backend_name() { return std::string(fj::backend::default_backend().name()); }

@@ -136,6 +136,7 @@ void report(benchmark::State& state, std::int64_t n, int bytes_per_elem, Clock::
 
 using fusejit_bench::backend_name;
 using fusejit_bench::BackendGuard;
+using fusejit_bench::env_or;
 using fusejit_bench::warm_up;
 
 // --- selu ------------------------------------------------------------------------------------
@@ -397,11 +398,6 @@ bool check(std::int64_t n) {
   compare_sum("eigen", fjbench::eigen_sumsq_sin(*in.eigen));
   compare_sum("hand", fjbench::hand_sumsq_sin(in.px(), un));
   return ok;
-}
-
-const char* env_or(const char* name, const char* fallback) {
-  const char* v = std::getenv(name);
-  return v && *v ? v : fallback;
 }
 
 }  // namespace

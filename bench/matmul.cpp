@@ -138,6 +138,7 @@ double seconds_since(Clock::time_point t0) {
 
 using fusejit_bench::backend_name;
 using fusejit_bench::BackendGuard;
+using fusejit_bench::env_or;
 using fusejit_bench::warm_up;
 
 // --- matmul ----------------------------------------------------------------------------------
@@ -381,11 +382,6 @@ bool check(std::int64_t n) {
   in.generic.gemm_relu(in.eigen_generic);
   compare("relu_matmul/eigen_tune_generic", in.generic.out(in.eigen_generic), true);
   return ok;
-}
-
-const char* env_or(const char* name, const char* fallback) {
-  const char* v = std::getenv(name);
-  return v && *v ? v : fallback;
 }
 
 }  // namespace

@@ -145,6 +145,7 @@ void report(benchmark::State& state, Clock::time_point start) {
 }
 
 using fusejit_bench::backend_name;
+using fusejit_bench::env_or;
 using fusejit_bench::warm_up;
 
 template <class F>
@@ -189,7 +190,8 @@ void BM_jit_in_loop(benchmark::State& state, LoopFn g) {
   }
   const auto after = fj::cache_stats();
   const auto iters = static_cast<double>(state.iterations());
-  state.counters["compiles_per_call"] = static_cast<double>(after.compiles - before.compiles) / iters;
+  state.counters["compiles_per_call"] =
+      static_cast<double>(after.compiles - before.compiles) / iters;
   state.counters["traces_per_call"] = static_cast<double>(after.traces - before.traces) / iters;
   state.SetLabel(backend_name());
 }
@@ -204,10 +206,12 @@ void register_all() {
         ->UseRealTime()
         ->MinTime(fusejit_bench::min_time(kMinTime));
   };
-  add("softmax/fusejit_jit" + size,
+  add(
+      "softmax/fusejit_jit" + size,
       [](benchmark::State& s, int) { BM_fusejit_jit(s, softmax, "softmax"); }, 0);
   add("softmax/eigen" + size, BM_eigen, true);
-  add("layernorm/fusejit_jit" + size,
+  add(
+      "layernorm/fusejit_jit" + size,
       [](benchmark::State& s, int) { BM_fusejit_jit(s, layernorm, "layernorm"); }, 0);
   add("layernorm/eigen" + size, BM_eigen, false);
   const std::pair<const char*, LoopFn> loops[] = {{"partial", g_inner_jitted_partial},
@@ -257,8 +261,8 @@ bool check() {
       for (double v : want) scale = std::max(scale, std::abs(v));
       for (std::int64_t c = 0; c < kCols; ++c) {
         const double w = want[static_cast<std::size_t>(c)];
-        worst = std::max(worst, std::abs(double(got[r * kCols + c]) - w) /
-                                    std::max(std::abs(w), 1e-2 * scale));
+        worst = std::max(
+            worst, std::abs(double(got[r * kCols + c]) - w) / std::max(std::abs(w), 1e-2 * scale));
       }
     }
     const bool good = worst <= 1e-4;
@@ -289,19 +293,14 @@ bool check() {
     const long second = fj::Array(g(x, kLoopN)).item<long>();
     const auto compiles = fj::cache_stats().compiles - before;
     // Only a compiling backend promises no recompiles (the reference one "compiles" each graph).
-    const bool good = first == kLoopX + kLoopN && second == first &&
-                      (compiles == 0 || backend_name() != "llvm");
+    const bool good =
+        first == kLoopX + kLoopN && second == first && (compiles == 0 || backend_name() != "llvm");
     std::fprintf(stderr, "check jit_in_loop %-8s g(10, 20) = %ld, %llu compiles on a 2nd call %s\n",
                  variant, second, static_cast<unsigned long long>(compiles),
                  good ? "ok" : "MISMATCH");
     ok = ok && good;
   }
   return ok;
-}
-
-const char* env_or(const char* name, const char* fallback) {
-  const char* v = std::getenv(name);
-  return v && *v ? v : fallback;
 }
 
 }  // namespace

@@ -191,9 +191,12 @@ struct ReduceOp {
   bool keepdims = false;
   bool mean = false;
   void key(std::vector<std::int64_t>& k) const {
-    k.insert(k.end(), {static_cast<std::int64_t>(prim), all_axes, keepdims, mean,
-                       static_cast<std::int64_t>(axes.size())});
-    k.insert(k.end(), axes.begin(), axes.end());
+    // push_back, not insert of a braced list: GCC 12 warns falsely about the latter in user code.
+    for (std::int64_t v :
+         {static_cast<std::int64_t>(prim), std::int64_t{all_axes}, std::int64_t{keepdims},
+          std::int64_t{mean}, static_cast<std::int64_t>(axes.size())})
+      k.push_back(v);
+    for (int a : axes) k.push_back(a);
   }
   ir::Atom operator()(GraphBuilder& b, ir::Atom x) const {
     return mean ? lower_mean(b, x, axes, all_axes, keepdims)
