@@ -457,6 +457,23 @@ def side_by_side(results_dir, rows, cold, args, backend, out):
     return doc
 
 
+def results_json_text(doc):
+    """results.json with one figure per line: a diff of two runs then reads row by row."""
+    lines = ["{"]
+    keys = list(doc)
+    for n, key in enumerate(keys):
+        end = "," if n + 1 < len(keys) else ""
+        value = doc[key]
+        if key == "results" and isinstance(value, list):
+            rows = [" " + json.dumps(r) for r in value]
+            lines.append(f' "results": [')
+            lines.extend(row + ("," if k + 1 < len(rows) else "") for k, row in enumerate(rows))
+            lines.append(" ]" + end)
+        else:
+            lines.append(f" {json.dumps(key)}: {json.dumps(value)}{end}")
+    return "\n".join(lines) + "\n}\n"
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("results", type=Path)
@@ -595,7 +612,7 @@ def main():
     out.append("")
 
     doc = side_by_side(args.results, rows, cold, args, backend, out)
-    (args.results / "results.json").write_text(json.dumps(doc, indent=1) + "\n")
+    (args.results / "results.json").write_text(results_json_text(doc))
     print("\n".join(out))
 
 
