@@ -23,6 +23,7 @@
 #include "fusejit/api/eigen.hpp"
 #include "fusejit/api/static_argnums.hpp"
 #include "fusejit/api/jit.hpp"
+#include "fusejit/api/subtrace.hpp"
 #include "fusejit/api/make_jaxpr.hpp"
 
 #ifdef FUSEJIT_IMPLEMENTATION

@@ -158,10 +158,8 @@ TraceResult trace_function(const F& f, const std::string& name, const std::vecto
   flatten_output(ctx, result, outs);
   ts.builder.graph.outvars = std::move(outs);
   TraceResult r;
-  for (auto& b : ts.const_buffers) {
-    const ir::VarId v = ts.const_vars[r.consts.size()];
-    r.consts.push_back({b, ts.builder.graph.aval(v)});
-  }
+  for (std::size_t i = 0; i < ts.consts.size(); ++i)  // a top-level trace captures no tracers
+    r.consts.push_back({ts.consts[i].buf, ts.builder.graph.aval(ts.const_vars[i])});
   r.graph = std::make_shared<const ir::Graph>(std::move(ts.builder.graph));
   return r;
 }

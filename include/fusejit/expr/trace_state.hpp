@@ -13,15 +13,28 @@ struct TraceState {
   ir::GraphBuilder builder;
   std::string fn_name;
   bool open = true;
-  // Concrete non-scalar arrays captured by the traced function become constvars.
-  std::vector<runtime::BufferPtr> const_buffers;
-  std::vector<ir::VarId> const_vars;
+  /// A constvar's value: a concrete buffer the traced function captured, or a tracer of an
+  /// enclosing trace (a sub-function of grad, vmap or lax closing over an outer value).
+  struct Const {
+    runtime::BufferPtr buf;
+    std::shared_ptr<TraceState> outer;
+    ir::VarId outer_var = -1;
+  };
+  std::vector<Const> consts;
+  std::vector<ir::VarId> const_vars;  // parallel to consts
 };
 
 /// Traces active on this thread, innermost last.
 inline std::vector<std::shared_ptr<TraceState>>& trace_stack() {
   thread_local std::vector<std::shared_ptr<TraceState>> stack;
   return stack;
+}
+/// Whether t is an open trace on this thread's stack (so a tracer of t may be captured by a
+/// trace nested inside it).
+inline bool is_enclosing_trace(const TraceState* t) {
+  for (auto& s : trace_stack())
+    if (s.get() == t) return t->open;
+  return false;
 }
 inline TraceState* current_trace() {
   auto& s = trace_stack();

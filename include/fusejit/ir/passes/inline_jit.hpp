@@ -13,14 +13,16 @@ inline Atom map_atom(const Atom& a, const std::vector<Atom>& env) {
 }
 
 // Appends `sub`'s equations to `out`, with sub's invars bound to `args`; returns its outputs.
-inline std::vector<Atom> inline_into(Graph& out, const Graph& sub, const std::vector<Atom>& args) {
+// `flatten_jit` inlines nested jit equations too, rather than copying them.
+inline std::vector<Atom> inline_into(Graph& out, const Graph& sub, const std::vector<Atom>& args,
+                                     bool flatten_jit = true) {
   std::vector<Atom> env(sub.avals.size());
   for (std::size_t i = 0; i < sub.invars.size(); ++i)
     env[static_cast<std::size_t>(sub.invars[i])] = args[i];
   for (const Eqn& e : sub.eqns) {
     std::vector<Atom> in;
     for (auto& a : e.in) in.push_back(map_atom(a, env));
-    if (e.prim == Prim::jit) {
+    if (flatten_jit && e.prim == Prim::jit) {
       auto outs = inline_into(out, *e.params.get<GraphPtr>("jaxpr"), in);
       for (std::size_t k = 0; k < e.out.size(); ++k)
         env[static_cast<std::size_t>(e.out[k])] = outs[k];

@@ -1,0 +1,65 @@
+// Tracing a sub-function into a closed graph, and calling such a graph from the active trace:
+// the two halves every transformation (grad, vmap) and every lax control-flow op share.
+#pragma once
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "fusejit/api/trace_function.hpp"
+
+namespace fj::detail {
+
+/// A traced sub-function: `graph`'s constvars are bound to `consts` (concrete arrays it closed
+/// over, or tracers of the enclosing trace), its invars to the call's operands.
+struct SubGraph {
+  ir::GraphPtr graph;
+  std::vector<Array> consts;
+};
+
+/// Flattens a sub-function's result (an array, expression, scalar, tuple of those, or a
+/// std::vector<Array>) into the active trace's atoms.
+template <class T>
+void flatten_sub_output(LowerCtx& ctx, T&& r, std::vector<ir::Atom>& outs) {
+  using D = std::remove_cvref_t<T>;
+  if constexpr (std::is_same_v<D, std::vector<Array>>) {
+    for (auto& a : r) outs.push_back(lower_output(ctx, a));
+  } else {
+    flatten_output(ctx, std::forward<T>(r), outs);
+  }
+}
+
+/// Traces `f(std::vector<Array>& args)` with arguments of the given avals in a trace nested
+/// inside the current one (or at top level), closing over whatever it captures.
+template <class F>
+SubGraph trace_subgraph(const std::string& name, const std::vector<ir::Aval>& avals, F&& f) {
+  TraceScope scope(name);
+  TraceState& ts = scope.state();
+  std::vector<Array> args;
+  args.reserve(avals.size());
+  for (auto& av : avals) args.push_back(Array::from_trace(scope.ptr(), ts.builder.add_invar(av)));
+  auto result = f(args);
+  LowerCtx ctx{ts.builder, &ts};
+  std::vector<ir::Atom> outs;
+  flatten_sub_output(ctx, result, outs);
+  ts.builder.graph.outvars = std::move(outs);
+  SubGraph s;
+  for (std::size_t i = 0; i < ts.consts.size(); ++i) {
+    const auto& c = ts.consts[i];
+    s.consts.push_back(c.buf ? Array::from_buffer(c.buf, ts.builder.graph.aval(ts.const_vars[i]))
+                             : Array::from_trace(c.outer, c.outer_var));
+  }
+  s.graph = std::make_shared<const ir::Graph>(std::move(ts.builder.graph));
+  return s;
+}
+
+/// The atom of an argument in the active trace (a tracer, a captured constant or a literal).
+ir::Atom lower_arg(const Array& a);
+/// The array for an atom of the active trace.
+Array atom_array(const ir::Atom& a);
+
+/// Appends `g`'s equations to the active trace, its constvars bound to `consts` and its invars
+/// to `args`, and returns its outputs. Must be called inside a trace.
+std::vector<Array> call_graph(const ir::Graph& g, const std::vector<Array>& consts,
+                              const std::vector<Array>& args);
+
+}  // namespace fj::detail
