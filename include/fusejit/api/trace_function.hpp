@@ -36,17 +36,19 @@ constexpr void check_output_type() {
   }
 }
 
-/// The C++ type a jitted call returns for a function returning R.
+/// The C++ type a jitted call returns for a function returning R: Array for each leaf, a
+/// std::tuple for each tuple or pair (nested ones too).
 template <class R, class = void>
 struct jit_result {
   using type = Array;
 };
 template <class R>
 struct jit_result<R, std::enable_if_t<is_tuple_like<std::remove_cvref_t<R>>::value>> {
+  using D = std::remove_cvref_t<R>;
   template <std::size_t... I>
-  static auto make(std::index_sequence<I...>) -> std::tuple<decltype((void)I, Array())...>;
-  using type =
-      decltype(make(std::make_index_sequence<std::tuple_size_v<std::remove_cvref_t<R>>>{}));
+  static auto make(std::index_sequence<I...>)
+      -> std::tuple<typename jit_result<std::tuple_element_t<I, D>>::type...>;
+  using type = decltype(make(std::make_index_sequence<std::tuple_size_v<D>>{}));
 };
 
 template <class T>
@@ -63,17 +65,25 @@ void flatten_output(LowerCtx& ctx, T&& r, std::vector<ir::Atom>& outs) {
   }
 }
 
+/// Rebuilds R's structure from its flattened leaves, starting at outs[next].
 template <class R>
-auto unflatten_result(std::vector<Array>&& outs) {
+typename jit_result<R>::type unflatten_at(std::vector<Array>& outs, std::size_t& next) {
   using D = std::remove_cvref_t<R>;
   if constexpr (is_tuple_like<D>::value) {
     return [&]<std::size_t... I>(std::index_sequence<I...>) {
-      return std::make_tuple(std::move(outs[I])...);
+      // Braced initialization evaluates left to right, so leaves are taken in order.
+      return typename jit_result<R>::type{unflatten_at<std::tuple_element_t<I, D>>(outs, next)...};
     }
     (std::make_index_sequence<std::tuple_size_v<D>>{});
   } else {
-    return std::move(outs[0]);
+    return std::move(outs[next++]);
   }
+}
+
+template <class R>
+auto unflatten_result(std::vector<Array>&& outs) {
+  std::size_t next = 0;
+  return unflatten_at<R>(outs, next);
 }
 
 /// The abstract value a dynamic argument is traced with. C++ scalars are weakly typed, like

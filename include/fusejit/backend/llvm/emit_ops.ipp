@@ -81,6 +81,7 @@ FUSEJIT_MATH(erf, math::erf)
 FUSEJIT_MATH(rsqrt, math::rsqrt)
 #undef FUSEJIT_MATH
 
+inline llvm::Value* stop_gradient(Emitter&, const Node&, Args a, DType) { return a[0]; }
 inline llvm::Value* neg(Emitter& e, const Node&, Args a, DType d) {
   return is_float(d) ? e.b.CreateFNeg(a[0]) : e.b.CreateNeg(a[0]);
 }

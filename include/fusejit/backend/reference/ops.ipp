@@ -78,6 +78,16 @@ struct Logical {
 };
 
 // ---- unary -------------------------------------------------------------------------------
+struct stop_gradient : NumUnary {
+  template <class B>
+  B simd(const B& x) const {
+    return x;
+  }
+  template <class T>
+  T scalar(T x) const {
+    return x;
+  }
+};
 struct neg : NumUnary {
   template <class B>
   B simd(const B& x) const {

@@ -1,0 +1,209 @@
+// The array-level halves of grad, jvp, vjp and vmap: argument checks, calling the transformed
+// graphs from the active trace, and vmap's axis bookkeeping (implementation unit only).
+#include "fusejit/api/transforms.hpp"
+#include "fusejit/transforms/emit.hpp"
+
+namespace fj::detail {
+
+namespace {
+
+transforms::Emit emitter() { return transforms::Emit(current_trace()->builder); }
+
+std::string axis_str(const std::optional<int>& a) { return a ? std::to_string(*a) : "None"; }
+
+}  // namespace
+
+std::vector<ir::Aval> avals_of(const std::vector<Array>& args) {
+  std::vector<ir::Aval> r;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    if (args[i].is_empty()) throw_empty_array(("fj: argument " + std::to_string(i)).c_str());
+    r.push_back(args[i].aval());
+  }
+  return r;
+}
+
+std::vector<Array> concat(std::vector<Array> a, const std::vector<Array>& b) {
+  a.insert(a.end(), b.begin(), b.end());
+  return a;
+}
+
+Array move_axis(const Array& x, int from, int to) {
+  auto E = emitter();
+  return atom_array(E.move_axis(lower_arg(x), from, to));
+}
+
+Array add_axis(const Array& x, std::int64_t n, int axis) {
+  auto E = emitter();
+  const ir::Atom a = lower_arg(x);
+  const Shape s = E.shape(a);
+  std::vector<std::int64_t> shape = s.to_vector(), dims;
+  shape.insert(shape.begin() + axis, n);
+  for (int d = 0; d < s.rank(); ++d) dims.push_back(d < axis ? d : d + 1);
+  return atom_array(E.broadcast_in_dim(a, Shape(shape), dims));
+}
+
+Array one_like(const ir::Aval& a) { return literal_array(transforms::Emit::lit(1, a.dtype).lit); }
+
+void check_grad_args(const char* who, const std::vector<Array>& args, const std::vector<int>& wrt) {
+  for (int i : wrt) {
+    if (i < 0 || i >= static_cast<int>(args.size()))
+      throw ValueError(std::string(who) + ": argnums entry " + std::to_string(i) +
+                       " is out of range for a call with " + std::to_string(args.size()) +
+                       " arguments");
+    if (!args[static_cast<std::size_t>(i)].is_empty() &&
+        !is_float(args[static_cast<std::size_t>(i)].dtype()))
+      throw DTypeError(std::string(who) + ": argument " + std::to_string(i) + " has dtype " +
+                       std::string(long_name(args[static_cast<std::size_t>(i)].dtype())) +
+                       "; differentiation requires floating inputs (JAX: grad requires real- or "
+                       "complex-valued inputs)");
+  }
+}
+
+void check_grad_output(const char* who, const ir::Graph& g) {
+  if (g.outvars.size() != 1)
+    throw TypeError(std::string(who) + ": the function must return one scalar, it returned " +
+                    std::to_string(g.outvars.size()) + " outputs");
+  const ir::Aval a = g.aval(g.outvars[0]);
+  if (a.shape.rank() != 0)
+    throw ShapeError(std::string(who) +
+                     ": gradient only defined for scalar-output functions; the output has shape " +
+                     a.shape.str() + " (" + a.str() + ")");
+  if (!is_float(a.dtype))
+    throw DTypeError(std::string(who) + ": the output must be floating, got " + a.str());
+}
+
+VjpOut vjp_call(const SubGraph& s, const std::vector<Array>& args, const std::vector<int>& wrt,
+                const std::vector<Array>& cts) {
+  const ir::Graph flat = transforms::flatten(*s.graph);
+  std::vector<bool> mask(flat.invars.size(), false);
+  for (int i : wrt) mask[s.consts.size() + static_cast<std::size_t>(i)] = true;
+  const ir::Graph h = transforms::vjp_graph(flat, mask);
+  const std::size_t nout = flat.outvars.size();
+  if (cts.size() != nout)
+    throw ValueError("fj::vjp: " + std::to_string(cts.size()) + " cotangents for " +
+                     std::to_string(nout) + " outputs");
+  for (std::size_t k = 0; k < nout; ++k) {
+    const ir::Aval want = flat.aval(flat.outvars[k]);
+    const ir::Aval got = cts[k].aval();
+    if (!(want.shape == got.shape) || (cts[k].ndim() > 0 && want.dtype != got.dtype))
+      throw ShapeError("fj::vjp: the cotangent of output " + std::to_string(k) + " is " +
+                       got.str() + " but the output is " + want.str());
+  }
+  std::vector<Array> cts_typed;
+  auto E = emitter();
+  for (std::size_t k = 0; k < nout; ++k)
+    cts_typed.push_back(atom_array(E.convert(lower_arg(cts[k]), flat.aval(flat.outvars[k]).dtype)));
+  std::vector<Array> res = call_graph(h, {}, concat(concat(s.consts, args), cts_typed));
+  VjpOut r;
+  r.outs.assign(res.begin(), res.begin() + static_cast<std::ptrdiff_t>(nout));
+  // The graph lists gradients in argument order; argnums may list them in another.
+  std::vector<int> sorted = wrt;
+  std::sort(sorted.begin(), sorted.end());
+  sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
+  for (int i : wrt) {
+    const auto k = std::find(sorted.begin(), sorted.end(), i) - sorted.begin();
+    r.grads.push_back(res[nout + static_cast<std::size_t>(k)]);
+  }
+  return r;
+}
+
+std::pair<std::vector<Array>, std::vector<Array>> jvp_call(const SubGraph& s,
+                                                           const std::vector<Array>& primals,
+                                                           const std::vector<Array>& tangents) {
+  const ir::Graph flat = transforms::flatten(*s.graph);
+  std::vector<bool> has(flat.invars.size(), false);
+  for (std::size_t i = 0; i < primals.size(); ++i) {
+    const ir::Aval p = primals[i].aval(), t = tangents[i].aval();
+    if (!(p.shape == t.shape) || p.dtype != t.dtype)
+      throw ShapeError("fj::jvp: tangent " + std::to_string(i) + " is " + t.str() +
+                       " but its primal is " + p.str() + "; they must match");
+    has[s.consts.size() + i] = true;
+  }
+  const ir::Graph h = transforms::jvp_graph(flat, has);
+  std::vector<Array> ins = concat(s.consts, primals);
+  for (std::size_t i = 0; i < primals.size(); ++i) ins.push_back(tangents[i]);
+  std::vector<Array> res = call_graph(h, {}, ins);
+  const auto n = static_cast<std::ptrdiff_t>(flat.outvars.size());
+  return {std::vector<Array>(res.begin(), res.begin() + n),
+          std::vector<Array>(res.begin() + n, res.end())};
+}
+
+std::vector<Array> vmap_call(const std::string& name, const std::vector<Array>& args,
+                             const std::vector<std::optional<int>>& in,
+                             const std::vector<std::optional<int>>& out,
+                             const std::function<SubGraph(const std::vector<ir::Aval>&)>& trace) {
+  if (in.size() != 1 && in.size() != args.size())
+    throw ValueError("fj::vmap: in_axes has " + std::to_string(in.size()) + " entries for " +
+                     std::to_string(args.size()) + " arguments");
+  std::vector<Array> moved;
+  std::vector<bool> batched;
+  std::vector<ir::Aval> avals;
+  std::int64_t size = -1;
+  std::size_t first = 0;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const auto axis = in.size() == 1 ? in[0] : in[i];
+    Array a = args[i];
+    ir::Aval av = avals_of({a})[0];
+    if (axis) {
+      const int r = a.ndim();
+      const int ax = *axis < 0 ? *axis + r : *axis;
+      if (ax < 0 || ax >= r)
+        throw ValueError("fj::vmap: in_axes " + axis_str(axis) + " is out of range for argument " +
+                         std::to_string(i) + " of shape " + a.shape().str());
+      const std::int64_t n = a.shape()[ax];
+      if (size >= 0 && n != size)
+        throw ValueError("fj::vmap: inconsistent sizes for the mapped axes: argument " +
+                         std::to_string(first) + " has size " + std::to_string(size) +
+                         ", argument " + std::to_string(i) + " has size " + std::to_string(n) +
+                         " (shape " + a.shape().str() + ", axis " + std::to_string(ax) + ")");
+      if (size < 0) size = n, first = i;
+      a = move_axis(a, ax, 0);
+      std::vector<std::int64_t> rest = a.shape().to_vector();
+      rest.erase(rest.begin());
+      av.shape = Shape(rest);
+    }
+    batched.push_back(axis.has_value());
+    avals.push_back(av);
+    moved.push_back(std::move(a));
+  }
+  if (size < 0)
+    throw ValueError("fj::" + name +
+                     ": at least one argument must be mapped (in_axes are all none)");
+  SubGraph s = trace(avals);
+  const ir::Graph flat = transforms::flatten(*s.graph);
+  std::vector<bool> in_b(s.consts.size(), false);
+  in_b.insert(in_b.end(), batched.begin(), batched.end());
+  const transforms::Batched bg = transforms::batch_graph(flat, in_b, size);
+  std::vector<Array> outs = call_graph(bg.graph, {}, concat(s.consts, moved));
+  if (out.size() != 1 && out.size() != outs.size())
+    throw ValueError("fj::vmap: out_axes has " + std::to_string(out.size()) + " entries for " +
+                     std::to_string(outs.size()) + " outputs");
+  for (std::size_t k = 0; k < outs.size(); ++k) {
+    const auto axis = out.size() == 1 ? out[0] : out[k];
+    if (!axis) {
+      if (bg.out_batched[k])
+        throw ValueError("fj::vmap: output " + std::to_string(k) +
+                         " depends on a mapped argument but its out_axes is none");
+      continue;
+    }
+    const int r = outs[k].ndim() + (bg.out_batched[k] ? 0 : 1);
+    const int ax = *axis < 0 ? *axis + r : *axis;
+    if (ax < 0 || ax >= r)
+      throw ValueError("fj::vmap: out_axes " + axis_str(axis) + " is out of range for output " +
+                       std::to_string(k) + " of rank " + std::to_string(r));
+    outs[k] = bg.out_batched[k] ? move_axis(outs[k], 0, ax) : add_axis(outs[k], size, ax);
+  }
+  return outs;
+}
+
+}  // namespace fj::detail
+
+namespace fj {
+
+Array stop_gradient(const Array& x) {
+  if (!detail::current_trace()) return x;
+  auto E = detail::emitter();
+  return detail::atom_array(E.un(ir::Prim::stop_gradient, detail::lower_arg(x)));
+}
+
+}  // namespace fj

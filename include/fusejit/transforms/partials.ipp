@@ -1,0 +1,153 @@
+// The derivative of each elementwise primitive with respect to each operand, written once and
+// used by both forward mode (t_y = sum t_i * d_i) and reverse mode (ct_i = ct * d_i).
+#include <cmath>
+
+#include "fusejit/transforms/emit.hpp"
+
+namespace fj::transforms {
+
+namespace {
+
+/// A float 0/1 mask of a comparison, in dtype d.
+Atom mask(Emit& E, Prim cmp, Atom a, Atom b, DType d) { return E.convert(E.bin(cmp, a, b), d); }
+
+/// The partials of `out = p(in...)` for each operand: nullopt where the derivative is zero or
+/// the operand is a literal (no tangent can flow from it). Only elementwise primitives.
+std::vector<MaybeAtom> elementwise_partials(Emit& E, Prim p, const ir::Params& params,
+                                            const std::vector<Atom>& in, Atom y) {
+  const DType d = E.dtype(y);
+  auto L = [&](double v) { return Emit::lit(v, d); };
+  std::vector<MaybeAtom> r(in.size());
+  const Atom x = in[0];
+  if (in.size() == 1) {
+    switch (p) {
+      case Prim::neg:
+        r[0] = L(-1);
+        break;
+      case Prim::exp:
+        r[0] = y;
+        break;
+      case Prim::log:
+        r[0] = E.div(L(1), x);
+        break;
+      case Prim::log1p:
+        r[0] = E.div(L(1), E.add(x, L(1)));
+        break;
+      case Prim::expm1:
+        r[0] = E.add(y, L(1));
+        break;
+      case Prim::sin:
+        r[0] = E.un(Prim::cos, x);
+        break;
+      case Prim::cos:
+        r[0] = E.neg(E.un(Prim::sin, x));
+        break;
+      case Prim::tan:
+        r[0] = E.add(L(1), E.mul(y, y));
+        break;
+      case Prim::tanh:
+        r[0] = E.sub(L(1), E.mul(y, y));
+        break;
+      case Prim::sqrt:
+        r[0] = E.div(L(0.5), y);
+        break;
+      case Prim::rsqrt:
+        r[0] = E.mul(L(-0.5), E.div(y, x));
+        break;
+      case Prim::logistic:
+        r[0] = E.mul(y, E.sub(L(1), y));
+        break;
+      case Prim::erf:
+        r[0] = E.mul(L(2 / std::sqrt(M_PI)), E.un(Prim::exp, E.neg(E.mul(x, x))));
+        break;
+      case Prim::abs:
+        r[0] = E.un(Prim::sign, x);
+        break;
+      case Prim::integer_pow: {
+        const auto n = params.get<std::int64_t>("y");
+        if (n == 0) break;
+        if (n == 1) {
+          r[0] = L(1);
+          break;
+        }
+        ir::Params q;
+        q.items.push_back({"y", n - 1, true});
+        r[0] = E.mul(L(static_cast<double>(n)), n == 2 ? x : E.un(Prim::integer_pow, x, q));
+        break;
+      }
+      default:
+        break;  // sign, floor, ceil, round, stop_gradient: zero almost everywhere
+    }
+  } else {
+    const Atom b = in[1];
+    switch (p) {
+      case Prim::add:
+        r = {L(1), L(1)};
+        break;
+      case Prim::sub:
+        r = {L(1), L(-1)};
+        break;
+      case Prim::mul:
+        r = {b, x};
+        break;
+      case Prim::div:
+        r = {E.div(L(1), b), E.neg(E.div(y, b))};
+        break;
+      case Prim::rem: {
+        // x - y * trunc(x / y): d/dy is -trunc(x / y).
+        const Atom q = E.div(x, b);
+        r = {L(1), E.neg(E.mul(E.un(Prim::sign, q), E.un(Prim::floor, E.un(Prim::abs, q))))};
+        break;
+      }
+      case Prim::pow: {
+        // d/dx = y x^(y-1); d/dy = log(x) x^y, taken as 0 where x == 0 (JAX's choice).
+        if (!x.is_literal()) r[0] = E.mul(b, E.bin(Prim::pow, x, E.sub(b, L(1))));
+        if (!b.is_literal()) {
+          const Atom is0 = mask(E, Prim::eq, x, L(0), d);
+          r[1] = E.mul(E.un(Prim::log, E.add(x, is0)), E.mul(y, E.sub(L(1), is0)));
+        }
+        break;
+      }
+      case Prim::max:
+      case Prim::min: {
+        // Ties split the derivative in halves, as JAX does.
+        const Atom half = E.mul(L(0.5), mask(E, Prim::eq, x, b, d));
+        const Prim gt = p == Prim::max ? Prim::gt : Prim::lt;
+        r = {E.add(mask(E, gt, x, b, d), half), E.add(mask(E, gt, b, x, d), half)};
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  for (std::size_t i = 0; i < in.size(); ++i)
+    if (in[i].is_literal()) r[i].reset();
+  return r;
+}
+
+bool is_elementwise(ir::PrimKind k) {
+  return k == ir::PrimKind::unary || k == ir::PrimKind::binary;
+}
+
+/// Whether values of this aval carry tangents (floats do; integers and bools never).
+bool differentiable(const Aval& a) { return is_float(a.dtype); }
+
+/// The kept dims of a reduction over `axes` of a rank-r operand, for broadcasting back.
+Dims kept_dims(int r, const Dims& axes) {
+  Dims k;
+  for (int d = 0; d < r; ++d)
+    if (std::find(axes.begin(), axes.end(), d) == axes.end()) k.push_back(d);
+  return k;
+}
+
+/// The 0/1 mask of where x equals its reduction y (max or min), and the count per result.
+std::pair<Atom, Atom> chooser_mask(Emit& E, Atom x, Atom y, const Dims& axes) {
+  const Shape xs = E.shape(x);
+  const Atom yb = E.broadcast_in_dim(y, xs, kept_dims(xs.rank(), axes));
+  const Atom loc = mask(E, Prim::eq, x, yb, E.dtype(x));
+  return {loc, E.reduce_sum(loc, axes)};
+}
+
+}  // namespace
+
+}  // namespace fj::transforms
