@@ -41,7 +41,36 @@ class Emit {
   static bool is_lit(const Atom& a, double v) { return a.is_literal() && a.lit.as_double() == v; }
 
   Atom un(Prim p, Atom x, ir::Params params = {}) { return b.emit1(p, {x}, std::move(params)); }
-  Atom bin(Prim p, Atom x, Atom y) { return b.emit1(p, {x, y}); }
+  Atom bin(Prim p, Atom x, Atom y) {
+    if (auto folded = fold(p, x, y)) return *folded;
+    return b.emit1(p, {x, y});
+  }
+  /// Float arithmetic on two literals, done here (the rules' constants: -1 * 0.5 and such).
+  static std::optional<Atom> fold(Prim p, const Atom& x, const Atom& y) {
+    if (!x.is_literal() || !y.is_literal() || x.lit.dtype != y.lit.dtype || !is_float(x.lit.dtype))
+      return std::nullopt;
+    const double a = x.lit.f, c = y.lit.f;
+    double r;
+    switch (p) {
+      case Prim::add:
+        r = a + c;
+        break;
+      case Prim::sub:
+        r = a - c;
+        break;
+      case Prim::mul:
+        r = a * c;
+        break;
+      case Prim::div:
+        r = a / c;
+        break;
+      default:
+        return std::nullopt;
+    }
+    // f32 literals hold f32 values, and one f64 operation on two of them rounds to the same f32
+    // as the f32 operation would (f64 has more than twice f32's precision).
+    return lit(r, x.lit.dtype);
+  }
   // A literal operand is rank 0, so folding it away leaves the other operand's shape.
   Atom add(Atom x, Atom y) {
     if (is_lit(y, 0)) return x;

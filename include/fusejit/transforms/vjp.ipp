@@ -128,11 +128,14 @@ std::pair<Atom, Atom> dot_transpose(Emit& E, Atom ct, Atom lhs, Atom rhs, const 
 }
 
 /// The cotangents of e's operands (nullopt: none) given its output's cotangent.
+/// `needed[i]`: whether operand i leads back to an input whose cotangent is wanted.
 std::vector<MaybeAtom> vjp_rule(Emit& E, const ir::Eqn& e, const std::vector<Atom>& in, Atom y,
-                                Atom ct) {
+                                Atom ct, const std::vector<bool>& needed) {
   const ir::PrimInfo& pi = ir::info(e.prim);
   std::vector<MaybeAtom> r(in.size());
-  auto wants = [&](std::size_t i) { return !in[i].is_literal() && differentiable(E.aval(in[i])); };
+  auto wants = [&](std::size_t i) {
+    return needed[i] && !in[i].is_literal() && differentiable(E.aval(in[i]));
+  };
   if (is_elementwise(pi.kind)) {
     const auto d = elementwise_partials(E, e.prim, e.params, in, y);
     for (std::size_t i = 0; i < in.size(); ++i)
@@ -237,6 +240,17 @@ ir::Graph vjp_graph(const ir::Graph& g, const std::vector<bool>& wrt) {
     auto& slot = ct[static_cast<std::size_t>(v)];
     slot = slot ? E.add(*slot, c) : c;
   };
+  // Which values depend on a wanted input: cotangents flow only along those.
+  std::vector<bool> depends(g.avals.size(), false);
+  for (std::size_t i = 0; i < g.invars.size(); ++i)
+    depends[static_cast<std::size_t>(g.invars[i])] = wrt[i];
+  auto dep = [&](const Atom& a) {
+    return !a.is_literal() && depends[static_cast<std::size_t>(a.var)];
+  };
+  for (const ir::Eqn& e : g.eqns) {
+    const bool any = std::any_of(e.in.begin(), e.in.end(), dep);
+    for (ir::VarId v : e.out) depends[static_cast<std::size_t>(v)] = any;
+  }
   for (ir::VarId v : g.invars)
     env[static_cast<std::size_t>(v)] = Atom::of_var(b.add_invar(g.aval(v)));
   std::vector<std::vector<Atom>> ins(g.eqns.size()), outs(g.eqns.size());
@@ -249,14 +263,16 @@ ir::Graph vjp_graph(const ir::Graph& g, const std::vector<bool>& wrt) {
   }
   for (auto& o : g.outvars) {
     const Atom c = Atom::of_var(b.add_invar(g.aval(o)));
-    if (!o.is_literal() && differentiable(g.aval(o))) accumulate(o.var, c);
+    if (dep(o) && differentiable(g.aval(o))) accumulate(o.var, c);
   }
   for (std::size_t k = g.eqns.size(); k-- > 0;) {
     const ir::Eqn& e = g.eqns[k];
     if (e.out.size() != 1) continue;
     const MaybeAtom c = ct[static_cast<std::size_t>(e.out[0])];
     if (!c) continue;
-    const auto r = vjp_rule(E, e, ins[k], outs[k][0], *c);
+    std::vector<bool> needed;
+    for (auto& a : e.in) needed.push_back(dep(a));
+    const auto r = vjp_rule(E, e, ins[k], outs[k][0], *c, needed);
     for (std::size_t i = 0; i < e.in.size(); ++i)
       if (r[i] && !e.in[i].is_literal()) accumulate(e.in[i].var, *r[i]);
   }

@@ -1,0 +1,499 @@
+// Every transformation rule against an independent reference: each differentiable primitive's
+// JVP against central finite differences in f64 and its VJP against its JVP (the transpose
+// identity <vjp(u), v> = <u, jvp(v)>); each batching rule against stacking per-example results
+// for in_axes 0, 1 and none; and a walk of the primitive table for missing rules.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <fusejit/fusejit.hpp>
+#include <fusejit/ir/passes/dce.hpp>
+#include <functional>
+#include <random>
+#include <set>
+
+namespace {
+
+using fj::Array;
+using fj::DType;
+using fj::Shape;
+namespace ir = fj::ir;
+using Dims = std::vector<std::int64_t>;
+
+/// One equation to test: its operands' avals, its params, and where to sample its operands
+/// (away from kinks and poles, where a derivative is not what finite differences see).
+struct Case {
+  std::string name;
+  ir::Prim prim;
+  std::vector<ir::Aval> ins;
+  ir::Params params;
+  std::function<double(std::mt19937&, std::size_t operand, std::int64_t element)> sample;
+};
+
+ir::Aval f64(Dims s) { return {DType::f64, Shape(s), false}; }
+ir::Aval typed(DType d, Dims s) { return {d, Shape(s), false}; }
+
+double uniform(std::mt19937& g, double lo, double hi) {
+  return std::uniform_real_distribution<double>(lo, hi)(g);
+}
+auto in_range(double lo, double hi) {
+  return [=](std::mt19937& g, std::size_t, std::int64_t) { return uniform(g, lo, hi); };
+}
+/// Magnitudes in [lo, hi] with either sign: away from zero.
+auto away_from_zero(double lo, double hi) {
+  return [=](std::mt19937& g, std::size_t, std::int64_t) {
+    return (g() % 2 ? 1 : -1) * uniform(g, lo, hi);
+  };
+}
+/// Values at least 0.05 from every multiple of 0.5 (where floor, ceil, round and sign jump).
+auto off_grid() {
+  return [](std::mt19937& g, std::size_t, std::int64_t) {
+    return std::floor(uniform(g, -4, 4)) * 0.5 + uniform(g, 0.05, 0.45);
+  };
+}
+/// Distinct values (a shuffled ramp), so max/min have no ties.
+auto distinct() {
+  return [](std::mt19937& g, std::size_t k, std::int64_t i) {
+    return 0.37 * static_cast<double>((i * 7 + static_cast<std::int64_t>(k) * 3 + 11) % 23) - 4 +
+           uniform(g, 0, 0.01);
+  };
+}
+
+ir::Params params(std::vector<ir::Param> items) {
+  ir::Params p;
+  p.items = std::move(items);
+  return p;
+}
+ir::Param dims_param(const char* n, Dims v) { return {n, v, true}; }
+ir::Param int_param(const char* n, std::int64_t v) { return {n, v, true}; }
+
+ir::Params dot_params(Dims lc, Dims rc, Dims lb, Dims rb) {
+  ir::Params p;
+  ir::DotDims{lc, rc, lb, rb}.add_to(p);
+  p.items.push_back({"preferred_element_type", DType::f64, true});
+  return p;
+}
+
+/// The differentiable cases: every row of primitives.def with flag D, some more than once.
+std::vector<Case> differentiable_cases() {
+  const Dims s{2, 3};
+  std::vector<Case> c;
+  auto unary = [&](const char* n, ir::Prim p, auto sample, ir::Params ps = {}) {
+    c.push_back({n, p, {f64(s)}, ps, sample});
+  };
+  unary("neg", ir::Prim::neg, in_range(-2, 2));
+  unary("exp", ir::Prim::exp, in_range(-2, 2));
+  unary("log", ir::Prim::log, in_range(0.5, 3));
+  unary("log1p", ir::Prim::log1p, in_range(-0.5, 2));
+  unary("expm1", ir::Prim::expm1, in_range(-2, 2));
+  unary("sin", ir::Prim::sin, in_range(-3, 3));
+  unary("cos", ir::Prim::cos, in_range(-3, 3));
+  unary("tan", ir::Prim::tan, in_range(-1.2, 1.2));
+  unary("tanh", ir::Prim::tanh, in_range(-2, 2));
+  unary("sqrt", ir::Prim::sqrt, in_range(0.5, 3));
+  unary("rsqrt", ir::Prim::rsqrt, in_range(0.5, 3));
+  unary("logistic", ir::Prim::logistic, in_range(-3, 3));
+  unary("erf", ir::Prim::erf, in_range(-2, 2));
+  unary("abs", ir::Prim::abs, away_from_zero(0.2, 2));
+  unary("sign", ir::Prim::sign, off_grid());
+  unary("floor", ir::Prim::floor, off_grid());
+  unary("ceil", ir::Prim::ceil, off_grid());
+  unary("round", ir::Prim::round, off_grid(), params({int_param("rounding_method", 1)}));
+  unary("integer_pow 3", ir::Prim::integer_pow, in_range(-2, 2), params({int_param("y", 3)}));
+  unary("integer_pow -2", ir::Prim::integer_pow, away_from_zero(0.5, 2),
+        params({int_param("y", -2)}));
+  unary("integer_pow 1", ir::Prim::integer_pow, in_range(-2, 2), params({int_param("y", 1)}));
+  auto binary = [&](const char* n, ir::Prim p, auto sample, Dims a = {2, 3}, Dims b = {2, 3}) {
+    c.push_back({n, p, {f64(a), f64(b)}, {}, sample});
+  };
+  binary("add", ir::Prim::add, in_range(-2, 2));
+  binary("add, size-1 broadcast", ir::Prim::add, in_range(-2, 2), {2, 3}, {1, 3});
+  binary("sub", ir::Prim::sub, in_range(-2, 2));
+  binary("mul", ir::Prim::mul, in_range(-2, 2));
+  binary("mul, scalar operand", ir::Prim::mul, in_range(-2, 2), {}, {2, 3});
+  binary("div", ir::Prim::div, away_from_zero(0.5, 2));
+  binary("rem", ir::Prim::rem, [](std::mt19937& g, std::size_t k, std::int64_t) {
+    // x / y stays within (1.2, 1.8): away from the integers where trunc jumps.
+    return k == 0 ? uniform(g, 1.2, 1.8) : 1.0;
+  });
+  binary("pow", ir::Prim::pow, [](std::mt19937& g, std::size_t k, std::int64_t) {
+    return k == 0 ? uniform(g, 0.5, 2) : uniform(g, -1.5, 1.5);
+  });
+  binary("max", ir::Prim::max, distinct());
+  binary("min", ir::Prim::min, distinct());
+  c.push_back({"select_n",
+               ir::Prim::select_n,
+               {typed(DType::bool_, s), f64(s), f64(s)},
+               {},
+               [](std::mt19937& g, std::size_t k, std::int64_t) {
+                 return k == 0 ? static_cast<double>(g() % 2) : uniform(g, -2, 2);
+               }});
+  c.push_back({"convert_element_type f64->f64",
+               ir::Prim::convert_element_type,
+               {f64(s)},
+               params({{"new_dtype", DType::f64, true}, {"weak_type", false, true}}),
+               in_range(-2, 2)});
+  c.push_back({"broadcast_in_dim",
+               ir::Prim::broadcast_in_dim,
+               {f64({3})},
+               params({dims_param("shape", {2, 3}), dims_param("broadcast_dimensions", {1})}),
+               in_range(-2, 2)});
+  c.push_back({"broadcast_in_dim, stretched size-1 dim",
+               ir::Prim::broadcast_in_dim,
+               {f64({1, 3})},
+               params({dims_param("shape", {4, 3, 2}), dims_param("broadcast_dimensions", {0, 1})}),
+               in_range(-2, 2)});
+  c.push_back({"transpose",
+               ir::Prim::transpose,
+               {f64({2, 3, 4})},
+               params({dims_param("permutation", {2, 0, 1})}),
+               in_range(-2, 2)});
+  c.push_back({"slice, strided",
+               ir::Prim::slice,
+               {f64({5, 7})},
+               params({dims_param("start_indices", {1, 0}), dims_param("limit_indices", {5, 7}),
+                       dims_param("strides", {2, 3})}),
+               in_range(-2, 2)});
+  c.push_back({"slice",
+               ir::Prim::slice,
+               {f64({5, 4})},
+               params({dims_param("start_indices", {1, 1}),
+                       dims_param("limit_indices", {4, 3}),
+                       {"strides", std::string("None"), true}}),
+               in_range(-2, 2)});
+  c.push_back({"reshape",
+               ir::Prim::reshape,
+               {f64({2, 3})},
+               params({dims_param("new_sizes", {3, 2}), {"dimensions", std::string("None"), true}}),
+               in_range(-2, 2)});
+  c.push_back({"rev",
+               ir::Prim::rev,
+               {f64({2, 3})},
+               params({dims_param("dimensions", {1})}),
+               in_range(-2, 2)});
+  c.push_back({"squeeze",
+               ir::Prim::squeeze,
+               {f64({2, 1, 3})},
+               params({dims_param("dimensions", {1})}),
+               in_range(-2, 2)});
+  c.push_back({"reduce_sum",
+               ir::Prim::reduce_sum,
+               {f64({2, 3, 4})},
+               params({dims_param("axes", {0, 2})}),
+               in_range(-2, 2)});
+  c.push_back({"reduce_prod",
+               ir::Prim::reduce_prod,
+               {f64({2, 3})},
+               params({dims_param("axes", {1})}),
+               away_from_zero(0.5, 1.5)});
+  c.push_back({"reduce_max",
+               ir::Prim::reduce_max,
+               {f64({2, 5})},
+               params({dims_param("axes", {1})}),
+               distinct()});
+  c.push_back({"reduce_min",
+               ir::Prim::reduce_min,
+               {f64({2, 5})},
+               params({dims_param("axes", {0, 1})}),
+               distinct()});
+  c.push_back({"dot_general matmul",
+               ir::Prim::dot_general,
+               {f64({2, 3}), f64({3, 4})},
+               dot_params({1}, {0}, {}, {}),
+               in_range(-2, 2)});
+  c.push_back({"dot_general batched",
+               ir::Prim::dot_general,
+               {f64({2, 3, 4}), f64({2, 4, 5})},
+               dot_params({2}, {1}, {0}, {0}),
+               in_range(-2, 2)});
+  c.push_back({"dot_general transposed operands",
+               ir::Prim::dot_general,
+               {f64({3, 2}), f64({4, 3})},
+               dot_params({0}, {1}, {}, {}),
+               in_range(-2, 2)});
+  c.push_back({"concatenate",
+               ir::Prim::concatenate,
+               {f64({2, 3}), f64({2, 2})},
+               params({int_param("dimension", 1)}),
+               in_range(-2, 2)});
+  c.push_back({"stack",
+               ir::Prim::stack,
+               {f64({2, 3}), f64({2, 3})},
+               params({int_param("axis", 1)}),
+               in_range(-2, 2)});
+  auto index_or = [](std::size_t first_index, std::vector<double> starts) {
+    return [=](std::mt19937& g, std::size_t k, std::int64_t) {
+      return k >= first_index ? starts[k - first_index] : uniform(g, -2, 2);
+    };
+  };
+  c.push_back({"dynamic_slice",
+               ir::Prim::dynamic_slice,
+               {f64({5, 4}), typed(DType::i32, {}), typed(DType::i32, {})},
+               params({dims_param("slice_sizes", {2, 3})}),
+               index_or(1, {2, 1})});
+  c.push_back({"dynamic_update_slice",
+               ir::Prim::dynamic_update_slice,
+               {f64({5, 4}), f64({2, 3}), typed(DType::i32, {}), typed(DType::i32, {})},
+               {},
+               index_or(2, {1, 1})});
+  return c;
+}
+
+/// Primitives that take no float derivative: batching rules only.
+std::vector<Case> other_cases() {
+  const Dims s{2, 3};
+  auto ints = [](std::mt19937& g, std::size_t, std::int64_t) {
+    return static_cast<double>(static_cast<int>(g() % 7));
+  };
+  auto bits = [](std::mt19937& g, std::size_t, std::int64_t) { return double(g() % 2); };
+  std::vector<Case> c;
+  for (auto p :
+       {ir::Prim::lt, ir::Prim::le, ir::Prim::gt, ir::Prim::ge, ir::Prim::eq, ir::Prim::ne})
+    c.push_back(
+        {std::string(ir::name(p)), p, {typed(DType::i32, s), typed(DType::i32, s)}, {}, ints});
+  for (auto p : {ir::Prim::and_, ir::Prim::or_, ir::Prim::xor_})
+    c.push_back(
+        {std::string(ir::name(p)), p, {typed(DType::bool_, s), typed(DType::bool_, s)}, {}, bits});
+  c.push_back({"not", ir::Prim::not_, {typed(DType::bool_, s)}, {}, bits});
+  for (auto p :
+       {ir::Prim::shift_left, ir::Prim::shift_right_arithmetic, ir::Prim::shift_right_logical})
+    c.push_back(
+        {std::string(ir::name(p)), p, {typed(DType::i32, s), typed(DType::i32, s)}, {}, ints});
+  c.push_back({"stop_gradient", ir::Prim::stop_gradient, {f64(s)}, {}, in_range(-2, 2)});
+  for (auto p : {ir::Prim::reduce_and, ir::Prim::reduce_or})
+    c.push_back({std::string(ir::name(p)),
+                 p,
+                 {typed(DType::bool_, {2, 3})},
+                 params({dims_param("axes", {1})}),
+                 bits});
+  for (auto p : {ir::Prim::argmax, ir::Prim::argmin})
+    c.push_back({std::string(ir::name(p)),
+                 p,
+                 {f64({2, 5})},
+                 params({dims_param("axes", {1}), {"index_dtype", DType::i32, true}}),
+                 distinct()});
+  return c;
+}
+
+Array make_array(const ir::Aval& a, const std::vector<double>& v) {
+  return fj::visit_dtype(a.dtype, [&](auto x) {
+    using T = decltype(x);
+    std::unique_ptr<T[]> buf(new T[std::max<std::size_t>(v.size(), 1)]);
+    for (std::size_t i = 0; i < v.size(); ++i) buf[i] = static_cast<T>(v[i]);
+    return fj::detail::array_from<T>(buf.get(), a.shape);
+  });
+}
+
+std::vector<double> values(const Array& a) {
+  return fj::visit_dtype(a.dtype(), [&](auto x) {
+    using T = decltype(x);
+    const T* p = a.data<T>();
+    return std::vector<double>(p, p + a.size());
+  });
+}
+
+ir::Graph single_eqn_graph(const Case& c) {
+  ir::GraphBuilder b;
+  std::vector<ir::Atom> in;
+  for (auto& a : c.ins) in.push_back(ir::Atom::of_var(b.add_invar(a)));
+  b.graph.outvars = b.emit(c.prim, in, c.params);
+  return std::move(b.graph);
+}
+
+std::vector<Array> run(const ir::Graph& g, const std::vector<Array>& ins) {
+  auto exe = fj::backend::default_backend().compile(std::make_shared<const ir::Graph>(ir::dce(g)));
+  std::vector<fj::backend::Value> vals;
+  for (auto& a : ins) vals.push_back({a.buffer(), a.aval()});
+  std::vector<Array> r;
+  for (auto& o : exe->run(vals)) r.push_back(Array::from_buffer(o.buf, o.aval));
+  return r;
+}
+
+std::vector<std::vector<double>> sample_inputs(const Case& c, std::mt19937& g) {
+  std::vector<std::vector<double>> x;
+  for (std::size_t k = 0; k < c.ins.size(); ++k) {
+    std::vector<double> v;
+    for (std::int64_t i = 0; i < c.ins[k].shape.size(); ++i) v.push_back(c.sample(g, k, i));
+    x.push_back(v);
+  }
+  return x;
+}
+
+std::vector<Array> arrays(const Case& c, const std::vector<std::vector<double>>& x) {
+  std::vector<Array> r;
+  for (std::size_t k = 0; k < x.size(); ++k) r.push_back(make_array(c.ins[k], x[k]));
+  return r;
+}
+
+double dot(const std::vector<double>& a, const std::vector<double>& b) {
+  double s = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) s += a[i] * b[i];
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("transform rules: every primitive has its jvp, vjp and batching rule") {
+  std::set<ir::Prim> tested;
+  for (auto& c : differentiable_cases()) tested.insert(c.prim);
+  for (auto& c : other_cases()) tested.insert(c.prim);
+  for (int i = 0; i < ir::kNumPrims; ++i) {
+    const auto p = static_cast<ir::Prim>(i);
+    const auto& info = ir::info(p);
+    // jit is inlined before any transformation and fused exists only inside a backend.
+    if (p == ir::Prim::jit || p == ir::Prim::fused) continue;
+    CAPTURE(info.name);
+    CHECK(fj::transforms::has_batch_rule(p));
+    if (info.flags & ir::prim_flags::D) {
+      CHECK(fj::transforms::has_jvp_rule(p));
+      CHECK(fj::transforms::has_vjp_rule(p));
+    }
+    // A rule nobody exercises is a rule nobody checked: every primitive with operands has a case.
+    if (info.arity != 0 && info.kind != ir::PrimKind::control) CHECK(tested.count(p) == 1);
+  }
+}
+
+TEST_CASE("transform rules: jvp matches central differences and vjp is its transpose (f64)") {
+  std::mt19937 gen(1234);
+  // Central differences with h = 1e-5 in f64 err by about h^2 |f'''| (1e-10) plus rounding
+  // eps |f| / h (1e-11): 1e-6 of the largest derivative leaves a wide margin.
+  const double h = 1e-5, fd_tol = 1e-6;
+  for (const Case& c : differentiable_cases()) {
+    CAPTURE(c.name);
+    const ir::Graph g = single_eqn_graph(c);
+    std::vector<bool> is_float;
+    for (auto& a : c.ins) is_float.push_back(fj::is_float(a.dtype));
+    const ir::Graph jg = fj::transforms::jvp_graph(g, is_float);
+    const ir::Graph vg = fj::transforms::vjp_graph(g, is_float);
+    for (int trial = 0; trial < 3; ++trial) {
+      const auto x = sample_inputs(c, gen);
+      std::vector<std::vector<double>> v(x.size());
+      std::vector<Array> jin = arrays(c, x), xp, xm;
+      for (std::size_t k = 0; k < x.size(); ++k) {
+        if (!is_float[k]) {
+          xp.push_back(make_array(c.ins[k], x[k]));
+          xm.push_back(make_array(c.ins[k], x[k]));
+          continue;
+        }
+        std::vector<double> p = x[k], m = x[k];
+        for (std::size_t i = 0; i < p.size(); ++i) {
+          v[k].push_back(std::uniform_real_distribution<double>(-1, 1)(gen));
+          p[i] += h * v[k][i];
+          m[i] -= h * v[k][i];
+        }
+        xp.push_back(make_array(c.ins[k], p));
+        xm.push_back(make_array(c.ins[k], m));
+      }
+      for (std::size_t k = 0; k < x.size(); ++k)
+        if (is_float[k]) jin.push_back(make_array(c.ins[k], v[k]));
+      const auto jout = run(jg, jin);
+      const auto tangent = values(jout[1]);
+      const auto fp = values(run(g, xp)[0]), fm = values(run(g, xm)[0]);
+      double scale = 1, worst = 0;
+      for (std::size_t i = 0; i < fp.size(); ++i) {
+        const double fd = (fp[i] - fm[i]) / (2 * h);
+        scale = std::max(scale, std::abs(fd));
+        worst = std::max(worst, std::abs(fd - tangent[i]));
+      }
+      CHECK(worst <= fd_tol * scale);
+      CHECK(values(jout[0]) == values(run(g, arrays(c, x))[0]));  // the primal is untouched
+
+      // <u, jvp(v)> = <vjp(u), v>: both sides are exact linear maps, so they agree to rounding
+      // (1e-12 relative to the magnitudes summed).
+      std::vector<double> u;
+      for (std::size_t i = 0; i < tangent.size(); ++i)
+        u.push_back(std::uniform_real_distribution<double>(-1, 1)(gen));
+      std::vector<Array> vin = arrays(c, x);
+      vin.push_back(make_array(g.aval(g.outvars[0]), u));
+      const auto vout = run(vg, vin);
+      double lhs = 0, mag = std::abs(dot(u, tangent));
+      std::size_t j = 1;
+      for (std::size_t k = 0; k < x.size(); ++k) {
+        if (!is_float[k]) continue;
+        const auto ct = values(vout[j++]);
+        lhs += dot(ct, v[k]);
+        mag = std::max(mag, std::abs(dot(ct, v[k])));
+      }
+      CHECK(std::abs(lhs - dot(u, tangent)) <= 1e-12 * std::max(1.0, mag) * 10);
+    }
+  }
+}
+
+namespace {
+
+/// vmap of the single-equation graph, with axis `axis` for operands where `mapped` is set.
+std::vector<Array> vmapped(const ir::Graph& g, const std::vector<Array>& xs,
+                           const std::vector<std::optional<int>>& axes) {
+  auto f = [&g](auto&... a) { return fj::detail::call_graph(g, {}, {a...})[0]; };
+  auto call = [&]<std::size_t N>(std::integral_constant<std::size_t, N>) {
+    fj::in_axes<N> in{};
+    for (std::size_t i = 0; i < N; ++i) in.v[i] = axes[i];
+    return [&]<std::size_t... I>(std::index_sequence<I...>) { return fj::vmap(f, in)(xs[I]...); }
+    (std::make_index_sequence<N>{});
+  };
+  switch (xs.size()) {
+    case 1:
+      return {call(std::integral_constant<std::size_t, 1>{})};
+    case 2:
+      return {call(std::integral_constant<std::size_t, 2>{})};
+    case 3:
+      return {call(std::integral_constant<std::size_t, 3>{})};
+    default:
+      return {call(std::integral_constant<std::size_t, 4>{})};
+  }
+}
+
+}  // namespace
+
+TEST_CASE("transform rules: vmap equals stacking per-example results, in_axes 0, 1 and none") {
+  std::mt19937 gen(99);
+  const std::int64_t B = 3;
+  std::vector<Case> cases = differentiable_cases();
+  for (auto& c : other_cases()) cases.push_back(c);
+  for (const Case& c : cases) {
+    const ir::Graph g = single_eqn_graph(c);
+    const std::size_t n = c.ins.size();
+    // Pattern 0: every operand mapped on axis 0; 1: on axis 1 where the operand has one (0
+    // otherwise); 2: the first operand mapped, the rest broadcast (none).
+    for (int pattern = 0; pattern < 3; ++pattern) {
+      CAPTURE(c.name);
+      CAPTURE(pattern);
+      std::vector<std::optional<int>> axes(n);
+      for (std::size_t k = 0; k < n; ++k) {
+        if (pattern == 2 && k > 0) continue;
+        axes[k] = pattern == 1 && c.ins[k].shape.rank() > 0 ? 1 : 0;
+      }
+      std::vector<std::vector<std::vector<double>>> per(static_cast<std::size_t>(B));
+      for (auto& p : per) p = sample_inputs(c, gen);
+      // Dynamic-slice starts differ per example (within range) to exercise batched indices.
+      for (std::int64_t b = 0; b < B; ++b)
+        for (std::size_t k = 0; k < n; ++k)
+          if (!fj::is_float(c.ins[k].dtype) && c.ins[k].shape.rank() == 0 &&
+              (c.prim == ir::Prim::dynamic_slice || c.prim == ir::Prim::dynamic_update_slice))
+            per[static_cast<std::size_t>(b)][k] = {static_cast<double>(b % 2)};
+      for (auto& p : per)
+        for (std::size_t k = 0; k < n; ++k)
+          if (!axes[k]) p[k] = per[0][k];
+      std::vector<Array> xs;
+      for (std::size_t k = 0; k < n; ++k) {
+        if (!axes[k]) {
+          xs.push_back(make_array(c.ins[k], per[0][k]));
+          continue;
+        }
+        std::vector<Array> items;
+        for (auto& p : per) items.push_back(make_array(c.ins[k], p[k]));
+        xs.push_back(Array(fj::stack(items, *axes[k])));
+      }
+      const Array got = vmapped(g, xs, axes)[0];
+      for (std::int64_t b = 0; b < B; ++b) {
+        const Array want = run(g, arrays(c, per[static_cast<std::size_t>(b)]))[0];
+        const Array item = got(b);
+        REQUIRE(item.shape() == want.shape());
+        REQUIRE(item.dtype() == want.dtype());
+        const auto gv = values(item), wv = values(want);
+        // Batching reorders no arithmetic except a dot's accumulation: 1e-13 relative.
+        for (std::size_t i = 0; i < gv.size(); ++i)
+          CHECK(std::abs(gv[i] - wv[i]) <= 1e-13 * std::max(1.0, std::abs(wv[i])));
+      }
+    }
+  }
+}
