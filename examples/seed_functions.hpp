@@ -52,6 +52,19 @@ inline fj::Array manually_vectorized_convolve(const fj::Tracer& xs, const fj::Tr
   return fj::stack(output, 1);
 }
 
+/// The seeds' TD-learning example: a linear value function, and the TD loss whose gradient is
+/// the TD update; with `stop_target` the target is held constant (fj::stop_gradient).
+inline fj::Array value_fn(const fj::Tracer& theta, const fj::Tracer& state) {
+  return fj::dot(theta, state);
+}
+inline fj::Array td_loss(const fj::Tracer& theta, const fj::Tracer& s_tm1, const fj::Tracer& r_t,
+                         const fj::Tracer& s_t, bool stop_target = false) {
+  fj::Array v_tm1 = value_fn(theta, s_tm1);
+  fj::Array v_t = value_fn(theta, s_t);
+  fj::Array target = r_t + (stop_target ? fj::stop_gradient(v_t) : v_t);
+  return -0.5f * fj::pow(target - v_tm1, 2);
+}
+
 /// jnp.sum(x ** 2 + jnp.sin(x)).
 inline fj::Array sum_of_squares_plus_sin(const fj::Tracer& x) {
   return fj::sum(fj::pow(x, 2) + fj::sin(x));

@@ -5,21 +5,16 @@
 #include <cmath>
 #include <fusejit/fusejit.hpp>
 
+#include "../examples/seed_functions.hpp"
+
 namespace {
 
 using fj::Array;
+using fusejit_seeds::convolve;
 
 std::vector<float> floats(const Array& a) {
   Array f = a.astype(fj::DType::f32);
   return f.to_vector<float>();
-}
-
-// The seeds' convolution: a window of 3 dotted with w at each interior position.
-Array convolve(const Array& x, const Array& w) {
-  std::vector<Array> out;
-  for (std::int64_t i = 1; i < x.shape()[0] - 1; ++i)
-    out.push_back(fj::dot(x.slice({i - 1}, {i + 2}), w));
-  return fj::stack(out);
 }
 
 }  // namespace
@@ -43,20 +38,15 @@ TEST_CASE("vmap seed: auto_batch_convolve on stacked and on transposed inputs") 
 }
 
 TEST_CASE("grad seed: TD learning with and without stop_gradient, against the analytic gradient") {
-  auto value_fn = [](const Array& theta, const Array& s) { return fj::dot(theta, s); };
   const std::vector<float> th{0.1f, -0.1f, 0.0f}, s0{1, 2, -1}, s1{2, 1, 0};
   const float r = 1.0f;
   const Array theta = fj::array({th[0], th[1], th[2]});
   const Array s_tm1 = fj::array({s0[0], s0[1], s0[2]}), s_t = fj::array({s1[0], s1[1], s1[2]});
-  auto td_loss = [&](Array theta, Array s_tm1, Array r_t, Array s_t) {
-    Array v_tm1 = value_fn(theta, s_tm1);
-    Array target = r_t + value_fn(theta, s_t);
-    return -0.5f * fj::pow(target - v_tm1, 2);
+  auto td_loss = [](Array theta, Array s_tm1, Array r_t, Array s_t) {
+    return fusejit_seeds::td_loss(theta, s_tm1, r_t, s_t);
   };
-  auto td_loss_stop = [&](Array theta, Array s_tm1, Array r_t, Array s_t) {
-    Array v_tm1 = value_fn(theta, s_tm1);
-    Array target = r_t + fj::stop_gradient(value_fn(theta, s_t));
-    return -0.5f * fj::pow(target - v_tm1, 2);
+  auto td_loss_stop = [](Array theta, Array s_tm1, Array r_t, Array s_t) {
+    return fusejit_seeds::td_loss(theta, s_tm1, r_t, s_t, /*stop_target=*/true);
   };
   // Analytic: delta = r + theta.s_t - theta.s_tm1; loss = -delta^2 / 2, so the gradient is
   // -delta (s_t - s_tm1), or delta s_tm1 when the target is held constant.

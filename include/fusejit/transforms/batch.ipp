@@ -176,13 +176,32 @@ Atom batch_rule(Emit& E, const ir::Eqn& e, const Aval& out_aval, std::vector<Ato
 }  // namespace
 
 bool has_batch_rule(ir::Prim p) {
-  switch (p) {
-    case Prim::jit:
-    case Prim::fused:
-    case Prim::iota:  // no operands: never batched
-      return p == Prim::iota;
-    default:
+  switch (ir::info(p).kind) {
+    case ir::PrimKind::unary:
+    case ir::PrimKind::binary:
+    case ir::PrimKind::compare:
+    case ir::PrimKind::logical:
+    case ir::PrimKind::select:
+    case ir::PrimKind::convert:
+    case ir::PrimKind::shape:
+    case ir::PrimKind::index_map:
+    case ir::PrimKind::reduce:
+    case ir::PrimKind::generator:  // no operands: never batched
       return true;
+    default:
+      break;
+  }
+  switch (p) {
+    case Prim::argmax:
+    case Prim::argmin:
+    case Prim::concatenate:
+    case Prim::stack:
+    case Prim::dynamic_slice:
+    case Prim::dynamic_update_slice:
+    case Prim::dot_general:
+      return true;
+    default:
+      return false;  // jit is inlined first; fused exists only inside a backend
   }
 }
 

@@ -132,6 +132,8 @@ std::pair<Atom, Atom> dot_transpose(Emit& E, Atom ct, Atom lhs, Atom rhs, const 
 std::vector<MaybeAtom> vjp_rule(Emit& E, const ir::Eqn& e, const std::vector<Atom>& in, Atom y,
                                 Atom ct, const std::vector<bool>& needed) {
   const ir::PrimInfo& pi = ir::info(e.prim);
+  if (!has_vjp_rule(e.prim))
+    throw ValueError("fj::grad: no reverse-mode rule for " + std::string(pi.name));
   std::vector<MaybeAtom> r(in.size());
   auto wants = [&](std::size_t i) {
     return needed[i] && !in[i].is_literal() && differentiable(E.aval(in[i]));
