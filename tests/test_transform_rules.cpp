@@ -185,6 +185,15 @@ std::vector<Case> differentiable_cases() {
                {f64({2, 3})},
                params({dims_param("axes", {1})}),
                away_from_zero(0.5, 1.5)});
+  // Rows with no zero, one zero and two zeros: the three branches of the exact derivative.
+  c.push_back({"reduce_prod with zeros",
+               ir::Prim::reduce_prod,
+               {f64({3, 4})},
+               params({dims_param("axes", {1})}),
+               [](std::mt19937& g, std::size_t, std::int64_t i) {
+                 const bool zero = i == 5 || i == 8 || i == 9;
+                 return zero ? 0.0 : uniform(g, 0.5, 1.5);
+               }});
   c.push_back({"reduce_max",
                ir::Prim::reduce_max,
                {f64({2, 5})},

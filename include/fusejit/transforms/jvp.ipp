@@ -45,10 +45,8 @@ std::vector<MaybeAtom> jvp_rule(Emit& E, const ir::Eqn& e, const std::vector<Ato
     case Prim::reduce_sum:
       return linear({*t[0]});
     case Prim::reduce_prod: {
-      // d prod = sum(t * prod / x): exact away from zeros of x (see docs/ARCHITECTURE.md).
       const auto& axes = e.params.get<Dims>("axes");
-      const Atom yb = E.broadcast_in_dim(y, E.shape(in[0]), kept_dims(E.rank(in[0]), axes));
-      return {E.reduce_sum(E.mul(*t[0], E.div(yb, in[0])), axes)};
+      return {E.reduce_sum(E.mul(*t[0], prod_partial(E, in[0], y, axes)), axes)};
     }
     case Prim::reduce_max:
     case Prim::reduce_min: {

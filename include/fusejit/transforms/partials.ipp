@@ -148,6 +148,26 @@ std::pair<Atom, Atom> chooser_mask(Emit& E, Atom x, Atom y, const Dims& axes) {
   return {loc, E.reduce_sum(loc, axes)};
 }
 
+/// d prod(x) / d x_i = the product of the other elements, exact where x has zeros: with none it
+/// is prod / x_i; with one, it is the product of the non-zeros at that zero and 0 elsewhere;
+/// with two or more, 0 everywhere.
+Atom prod_partial(Emit& E, Atom x, Atom y, const Dims& axes) {
+  const Aval xa = E.aval(x);
+  const DType d = xa.dtype;
+  const Dims kept = kept_dims(xa.shape.rank(), axes);
+  auto back = [&](Atom r) { return E.broadcast_in_dim(r, xa.shape, kept); };
+  const Atom zero = E.bin(Prim::eq, x, Emit::lit(0, d));
+  const Atom zeros = E.reduce_sum(E.convert(zero, d), axes);
+  const Atom ones = E.full(xa, 1);
+  const Atom nonzero_prod = E.reduce(Prim::reduce_prod, E.select(zero, x, ones), axes);
+  const Atom none = back(E.bin(Prim::eq, zeros, Emit::lit(0, d)));
+  const Atom one = back(E.bin(Prim::eq, zeros, Emit::lit(1, d)));
+  const Atom at_the_zero = E.select(zero, E.zeros(xa), back(nonzero_prod));
+  const Atom with_one = E.select(one, E.zeros(xa), at_the_zero);
+  // Where x is 0 the quotient's value is discarded by the select, and its NaN with it.
+  return E.select(none, with_one, E.div(back(y), E.select(zero, x, ones)));
+}
+
 }  // namespace
 
 }  // namespace fj::transforms

@@ -176,8 +176,9 @@ std::vector<MaybeAtom> vjp_rule(Emit& E, const ir::Eqn& e, const std::vector<Ato
           E.broadcast_in_dim(ct, xa.shape, kept_dims(xa.shape.rank(), e.params.get<Dims>("axes")));
       break;
     case Prim::reduce_prod: {
-      const auto kept = kept_dims(xa.shape.rank(), e.params.get<Dims>("axes"));
-      r[0] = E.div(E.broadcast_in_dim(E.mul(ct, y), xa.shape, kept), in[0]);
+      const auto& axes = e.params.get<Dims>("axes");
+      r[0] = E.mul(E.broadcast_in_dim(ct, xa.shape, kept_dims(xa.shape.rank(), axes)),
+                   prod_partial(E, in[0], y, axes));
       break;
     }
     case Prim::reduce_max:
