@@ -24,6 +24,7 @@
 #include "fusejit/api/static_argnums.hpp"
 #include "fusejit/api/jit.hpp"
 #include "fusejit/api/subtrace.hpp"
+#include "fusejit/api/lax_control.hpp"
 #include "fusejit/api/make_jaxpr.hpp"
 
 #ifdef FUSEJIT_IMPLEMENTATION

@@ -12,6 +12,7 @@
 #include "fusejit/api/print.ipp"
 #include "fusejit/api/jit.ipp"
 #include "fusejit/api/subtrace.ipp"
+#include "fusejit/api/lax_control.ipp"
 #include "fusejit/runtime/allocator.ipp"
 #include "fusejit/runtime/thread_pool.ipp"
 #include "fusejit/backend/reference/reference_backend.ipp"
