@@ -25,6 +25,7 @@
 #include "fusejit/api/jit.hpp"
 #include "fusejit/api/subtrace.hpp"
 #include "fusejit/api/transforms.hpp"
+#include "fusejit/api/lax_control.hpp"
 #include "fusejit/api/make_jaxpr.hpp"
 
 #ifdef FUSEJIT_IMPLEMENTATION

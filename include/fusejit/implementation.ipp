@@ -18,6 +18,7 @@
 #include "fusejit/transforms/vjp.ipp"
 #include "fusejit/transforms/batch.ipp"
 #include "fusejit/api/transforms.ipp"
+#include "fusejit/api/lax_control.ipp"
 #include "fusejit/runtime/allocator.ipp"
 #include "fusejit/runtime/thread_pool.ipp"
 #include "fusejit/backend/reference/reference_backend.ipp"

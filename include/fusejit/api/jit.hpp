@@ -7,6 +7,7 @@
 #include <typeinfo>
 
 #include "fusejit/api/lowered.hpp"
+#include "fusejit/api/subtrace.hpp"
 #include "fusejit/api/trace_function.hpp"
 #include "fusejit/runtime/cache_stats.hpp"
 
@@ -32,7 +33,17 @@ struct JitState {
   const JitEntry* last = nullptr;
   std::uint64_t generation = 0;
   int traces = 0;
+  std::vector<std::pair<std::string, ir::GraphPtr>> inline_graphs;  // nested calls' sub-graphs
 };
+
+/// `g` closed (constvars turned into leading invars), or an earlier graph of `cache` that
+/// prints the same (JAX reuses a nested jit's jaxpr).
+ir::GraphPtr share_equal_graph(std::vector<std::pair<std::string, ir::GraphPtr>>& cache,
+                               ir::GraphPtr g);
+/// Emits `jit[name jaxpr]` into the active trace: `sub`'s constvars become its leading invars,
+/// bound to its captured values, then `args`.
+std::vector<Array> call_jit(const std::string& name, const SubGraph& sub,
+                            const std::vector<Array>& args);
 
 /// Why a call missed the cache, for FUSEJIT_LOG_COMPILES.
 std::string miss_reason(const JitState& st, const std::vector<ir::Aval>& avals,
@@ -123,7 +134,9 @@ class Jitted {
       detail::check_arg_kind<Statics, D>(I);
   }
 
-  // Called inside another trace: the function is traced into the enclosing graph.
+  // Called inside another trace: the function is traced into a closed sub-graph and staged as
+  // one `jit[name=... jaxpr=...]` equation, as JAX stages a nested jit (its captured values are
+  // leading operands). Equal sub-graphs of one function are shared, so the printer hoists them.
   template <class R, class... Args>
   auto inline_call(const Args&... args) const {
     auto to_arg = [](const auto& a) {
@@ -135,35 +148,43 @@ class Jitted {
       else
         return detail::literal_array(ir::Literal::of(a, !std::is_same_v<D, bool>));
     };
-    auto result = [&]<std::size_t... I>(std::index_sequence<I...>) {
-      [[maybe_unused]] auto pass = [&]<std::size_t J, class A>(
-                                       std::integral_constant<std::size_t, J>, const A& a) {
-        if constexpr (Statics::contains(J))
-          return std::cref(a);
-        else
-          return to_arg(a);
-      };
-      auto call_args = std::make_tuple(pass(std::integral_constant<std::size_t, I>{}, args)...);
-      return std::apply([&](auto&... a) { return f_(unwrap(a)...); }, call_args);
+    std::vector<Array> dyn;
+    [&]<std::size_t... I>(std::index_sequence<I...>) {
+      (
+          [&] {
+            if constexpr (!Statics::contains(I)) dyn.push_back(to_arg(args));
+          }(),
+          ...);
     }
     (std::index_sequence_for<Args...>{});
-    detail::TraceState& ts = *detail::current_trace();
-    detail::LowerCtx ctx{ts.builder, &ts};
-    std::vector<ir::Atom> outs;
-    detail::flatten_output(ctx, result, outs);
-    std::vector<Array> arrays;
-    for (auto& o : outs)
-      arrays.push_back(o.is_literal() ? detail::literal_array(o.lit)
-                                      : Array::from_trace(detail::trace_stack().back(), o.var));
-    return detail::unflatten_result<R>(std::move(arrays));
+    std::vector<ir::Aval> avals;
+    for (auto& a : dyn) avals.push_back(a.aval());
+    detail::SubGraph sub =
+        detail::trace_subgraph(st_->name, avals, [&](std::vector<Array>& tracers) {
+          return [&]<std::size_t... I>(std::index_sequence<I...>) {
+            return f_(pick_arg<I>(tracers, args...)...);
+          }
+          (std::index_sequence_for<Args...>{});
+        });
+    {
+      std::lock_guard lock(st_->mu);
+      sub.graph = detail::share_equal_graph(st_->inline_graphs, sub.graph);
+    }
+    return detail::unflatten_result<R>(detail::call_jit(st_->name, sub, dyn));
   }
-  template <class T>
-  static T& unwrap(T& a) {
-    return a;
-  }
-  template <class T>
-  static const T& unwrap(std::reference_wrapper<const T> a) {
-    return a.get();
+  // The I-th argument of a nested call: its static value, or the tracer of its dynamic slot.
+  template <std::size_t I, class... Args>
+  static decltype(auto) pick_arg(std::vector<Array>& tracers, const Args&... args) {
+    if constexpr (Statics::contains(I)) {
+      return std::get<I>(std::forward_as_tuple(args...));
+    } else {
+      constexpr std::size_t k = [] {
+        std::size_t n = 0;
+        for (std::size_t j = 0; j < I; ++j) n += Statics::contains(j) ? 0 : 1;
+        return n;
+      }();
+      return static_cast<Array&>(tracers[k]);
+    }
   }
 
   template <class R, class... Args>

@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "fusejit/api/jit.hpp"
+#include "fusejit/ir/printer.hpp"
 #include "fusejit/ir/passes/dce.hpp"
 
 namespace fj::detail {
@@ -64,6 +65,49 @@ Compiled compile_traced(TraceResult&& r) {
   c.exe = backend::default_backend().compile(c.graph);
   c.consts = std::move(r.consts);
   return c;
+}
+
+}  // namespace fj::detail
+
+namespace fj::detail {
+
+ir::GraphPtr share_equal_graph(std::vector<std::pair<std::string, ir::GraphPtr>>& cache,
+                               ir::GraphPtr g) {
+  if (!g->constvars.empty()) {  // closed first: captured values lead the invars
+    ir::Graph closed = *g;
+    closed.invars.insert(closed.invars.begin(), closed.constvars.begin(), closed.constvars.end());
+    closed.constvars.clear();
+    g = std::make_shared<const ir::Graph>(std::move(closed));
+  }
+  std::string text = ir::print_jaxpr(*g);
+  for (auto& [t, prev] : cache)
+    if (t == text) return prev;
+  if (cache.size() >= 16) cache.erase(cache.begin());
+  cache.emplace_back(std::move(text), g);
+  return g;
+}
+
+std::vector<Array> call_jit(const std::string& name, const SubGraph& sub,
+                            const std::vector<Array>& args) {
+  TraceState* ts = current_trace();
+  if (!ts) throw ValueError("fj: internal: call_jit outside a trace");
+  std::vector<ir::Atom> in;
+  for (auto& c : sub.consts) in.push_back(lower_arg(c));
+  for (auto& a : args) in.push_back(lower_arg(a));
+  ir::GraphPtr g = sub.graph;
+  if (!g->constvars.empty()) {
+    ir::Graph closed = *g;
+    closed.invars.insert(closed.invars.begin(), closed.constvars.begin(), closed.constvars.end());
+    closed.constvars.clear();
+    g = std::make_shared<const ir::Graph>(std::move(closed));
+  }
+  ir::Params p;
+  p.items.push_back({"name", name, true});
+  p.items.push_back({"jaxpr", g, true});
+  std::vector<ir::Atom> outs = ts->builder.emit(ir::Prim::jit, std::move(in), std::move(p));
+  std::vector<Array> res;
+  for (auto& o : outs) res.push_back(atom_array(o));
+  return res;
 }
 
 }  // namespace fj::detail

@@ -53,9 +53,29 @@ struct Atom {
 struct Graph;
 using GraphPtr = std::shared_ptr<const Graph>;
 
-/// A parameter value; tuples are int vectors, sub-graphs are shared.
-using ParamValue =
-    std::variant<std::int64_t, bool, DType, std::vector<std::int64_t>, std::string, GraphPtr>;
+/// A parameter value; tuples are int vectors, sub-graphs are shared, and a tuple of sub-graphs
+/// (cond's `branches`) is a vector of them.
+using ParamValue = std::variant<std::int64_t, bool, DType, std::vector<std::int64_t>, std::string,
+                                GraphPtr, std::vector<GraphPtr>>;
+
+/// Whether p is one of lax's control-flow primitives (cond, while, scan): an equation that runs
+/// sub-graphs, which backends execute between kernels.
+constexpr bool is_lax_control(Prim p) {
+  return p == Prim::cond || p == Prim::while_ || p == Prim::scan;
+}
+
+/// Every sub-graph held by an equation's params (jaxpr, body_jaxpr, cond_jaxpr, branches...).
+template <class Params, class F>
+void for_each_subgraph(const Params& ps, F&& f) {
+  for (auto& p : ps.items) {
+    if (auto* g = std::get_if<GraphPtr>(&p.value)) {
+      if (*g) f(**g);
+    } else if (auto* gs = std::get_if<std::vector<GraphPtr>>(&p.value)) {
+      for (auto& x : *gs)
+        if (x) f(*x);
+    }
+  }
+}
 
 struct Param {
   std::string name;

@@ -130,12 +130,10 @@ class Printer {
       if (!counts.count(g)) order.push_back(g);
       counts[g] += (g != &top && g->eqns.size() > 10) ? 2 : 1;
       for (auto& e : g->eqns)
-        for (auto& p : e.params.items)
-          if (auto* sub = std::get_if<GraphPtr>(&p.value)) {
-            q.push_back(sub->get());
-            if (auto* n = e.params.find("name"))
-              names.try_emplace(sub->get(), std::get<std::string>(*n));
-          }
+        for_each_subgraph(e.params, [&](const Graph& sub) {
+          q.push_back(&sub);
+          if (auto* n = e.params.find("name")) names.try_emplace(&sub, std::get<std::string>(*n));
+        });
     }
     std::map<std::string, int> name_counts;
     for (const Graph* g : order) {
@@ -186,8 +184,15 @@ class Printer {
             return pp::text(tuple_repr(x));
           else if constexpr (std::is_same_v<T, std::string>)
             return pp::text(x);
-          else
+          else if constexpr (std::is_same_v<T, GraphPtr>)
             return graph_doc(*x);
+          else {  // a tuple of jaxprs, as JAX's pp_jaxprs lays it out
+            std::vector<pp::Doc> gs;
+            for (auto& sub : x) gs.push_back(graph_doc(*sub));
+            return pp::group(pp::concat(
+                {pp::nest(2, pp::concat({pp::text("("), pp::brk(""), pp::join(pp::brk(), gs)})),
+                 pp::brk(""), pp::text(")")}));
+          }
         },
         v);
   }

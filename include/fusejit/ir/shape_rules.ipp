@@ -3,6 +3,7 @@
 #include <string>
 
 #include "fusejit/ir/builder.hpp"
+#include "fusejit/ir/shape_rules_control.ipp"
 #include "fusejit/ir/shape_rules_library.ipp"
 
 namespace fj::ir {
@@ -207,15 +208,8 @@ std::vector<Aval> infer_avals(Prim p, const std::vector<Aval>& in, const Params&
                          shape.str());
       return {Aval{d, shape, false}};
     }
-    case PrimKind::control: {
-      const auto& g = *params.get<GraphPtr>("jaxpr");
-      if (g.invars.size() != in.size())
-        throw ValueError("jit: sub-graph takes " + std::to_string(g.invars.size()) +
-                         " operands, got " + std::to_string(in.size()));
-      std::vector<Aval> outs;
-      for (auto& o : g.outvars) outs.push_back(g.aval(o));
-      return outs;
-    }
+    case PrimKind::control:
+      return control_avals(p, in, params);
   }
   throw ValueError(std::string(pi.name) + ": no shape rule");
 }

@@ -322,6 +322,16 @@ inline llvm::Value* jit(Emitter&, const Node&, Args, DType) {
 inline llvm::Value* fused(Emitter&, const Node&, Args, DType) {
   return structural("a nested fused kernel");
 }
+// Control flow runs between kernels (llvm_backend.ipp's run loop), never inside one.
+inline llvm::Value* cond(Emitter&, const Node&, Args, DType) {
+  return structural("a cond inside a kernel");
+}
+inline llvm::Value* while_(Emitter&, const Node&, Args, DType) {
+  return structural("a while inside a kernel");
+}
+inline llvm::Value* scan(Emitter&, const Node&, Args, DType) {
+  return structural("a scan inside a kernel");
+}
 
 }  // namespace lower
 

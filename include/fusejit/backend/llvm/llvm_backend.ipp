@@ -10,6 +10,7 @@
 #include <mutex>
 #include <unordered_map>
 
+#include "fusejit/backend/control_flow.ipp"
 #include "fusejit/backend/cpu/dot_general.ipp"
 #include "fusejit/backend/llvm/codegen.ipp"
 #include "fusejit/backend/llvm/llvm_backend.hpp"
@@ -96,7 +97,14 @@ struct Launch {
   std::vector<ir::Atom> atoms;  // library: its operands
   std::vector<Value> literals;  // library: per operand, a literal operand's value
   bool epilogue_next = false;   // dot: the next kernel runs on each output panel as it is done
+  // A control equation (cond, while, scan) runs its sub-graphs' executables, compiled with the
+  // outer graph, from the run loop (backend/control_flow.ipp); `library` points at it too.
+  std::vector<std::shared_ptr<const Executable>> control;
 };
+
+/// The LLVM pipeline for one graph (verify, inline_jit, fold_dot_transpose, fuse, codegen);
+/// control equations' sub-graphs go through it too, once, when the outer graph is compiled.
+std::shared_ptr<const Executable> compile_graph(const ir::GraphPtr& graph);
 
 // Reductions split each output's range into blocks of this many points, reduced in vector
 // lanes, then combine the blocks pairwise: accurate f32 sums (each lane adds 4096/lanes terms),
@@ -215,7 +223,14 @@ inline Launch make_library_launch(const ir::Graph& g, const ir::Eqn& e) {
   for (ir::VarId v : e.out) l.out_avals.push_back(g.aval(v));
   for (const ir::Atom& a : e.in)
     l.literals.push_back(a.is_literal() ? literal_value(a.lit) : Value{});
-  if (e.prim == ir::Prim::dot_general)
+  if (ir::is_lax_control(e.prim)) {
+    for (auto& sub : control_subgraphs(e)) {
+      if (!sub || !sub->constvars.empty())
+        throw ValueError(std::string(ir::name(e.prim)) +
+                         ": sub-graphs must be non-null and closed (no constvars)");
+      l.control.push_back(compile_graph(sub));
+    }
+  } else if (e.prim == ir::Prim::dot_general)
     l.dot =
         std::make_shared<const cpu::DotPlan>(e, g.aval(e.in[0]), g.aval(e.in[1]), g.aval(e.out[0]));
   else
@@ -323,6 +338,14 @@ class LlvmExecutable final : public Executable {
     for (std::size_t i = 0; i < l.atoms.size(); ++i)
       in.push_back(l.atoms[i].is_literal() ? l.literals[i]
                                            : env[static_cast<std::size_t>(l.atoms[i].var)]);
+    if (!l.control.empty()) {
+      out = run_control(
+          *l.library, in, l.out_avals,
+          [&](std::size_t k, std::span<const Value> args) { return l.control[k]->run(args); });
+      for (std::size_t o = 0; o < l.outputs.size(); ++o)
+        env[static_cast<std::size_t>(l.outputs[o])] = std::move(out[o]);
+      return;
+    }
     for (const ir::Aval& av : l.out_avals)
       out.push_back(
           {runtime::allocate(static_cast<std::size_t>(av.shape.size()) * size_of(av.dtype)), av});
@@ -353,6 +376,9 @@ class LlvmExecutable final : public Executable {
              (l.dot ? std::string(" (Eigen GEMM, ") + cpu::gemm_kernels().isa + ")" : "") +
              (l.epilogue_next ? ", kernel " + std::to_string(k + 1) + " fused as its epilogue"
                               : "") +
+             (l.control.empty() ? ""
+                                : " (" + std::to_string(l.control.size()) +
+                                      " sub-executables, run between kernels)") +
              "\n";
       else
         s += "\n# kernel " + std::to_string(k) + "\n" + l.kernel->ir;
@@ -373,11 +399,17 @@ class LlvmBackend final : public Backend {
   bool supports(ir::Prim p) const override { return p != ir::Prim::jit && p != ir::Prim::fused; }
   std::shared_ptr<const Executable> compile(const ir::GraphPtr& graph) override {
     ir::verify(*graph, "llvm backend");
-    auto fused =
-        std::make_shared<const ir::Graph>(ir::fuse(ir::fold_dot_transpose(ir::inline_jit(*graph))));
-    return std::make_shared<llvm_kernel::LlvmExecutable>(std::move(fused));
+    return llvm_kernel::compile_graph(graph);
   }
 };
+
+namespace llvm_kernel {
+std::shared_ptr<const Executable> compile_graph(const ir::GraphPtr& graph) {
+  auto fused =
+      std::make_shared<const ir::Graph>(ir::fuse(ir::fold_dot_transpose(ir::inline_jit(*graph))));
+  return std::make_shared<LlvmExecutable>(std::move(fused));
+}
+}  // namespace llvm_kernel
 
 std::unique_ptr<Backend> make_llvm_backend() { return std::make_unique<LlvmBackend>(); }
 

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "fusejit/backend/control_flow.ipp"
 #include "fusejit/backend/reference/kernels.ipp"
 
 namespace fj::detail::reference {
@@ -34,6 +35,8 @@ struct Step {
   const ir::Eqn* eqn = nullptr;
   EqnFn fn = nullptr;
   std::unique_ptr<const Plan> sub;
+  std::vector<std::unique_ptr<const Plan>> control;  // cond / while / scan: its sub-graphs' plans
+  std::vector<ir::Aval> out_avals;                   // control: its results' avals
   std::vector<ir::VarId> vars;     // per operand; -1 where the operand is a literal
   std::vector<Value> literals;     // per operand; materialized once here, read-only afterwards
   std::vector<ir::VarId> release;  // vars whose last use is this step: freed right after it
@@ -85,7 +88,17 @@ class Plan {
         s.literals.push_back(a.is_literal() ? literal_value(a.lit) : Value{});
       }
       s.fn = resolve(g, e);
-      if (!s.fn) s.sub = compile_call(e);
+      if (ir::is_lax_control(e.prim)) {
+        for (auto& sub : backend::control_subgraphs(e)) {
+          if (!sub || !sub->constvars.empty())
+            throw ValueError(std::string(ir::name(e.prim)) +
+                             ": sub-graphs must be non-null and closed (no constvars)");
+          s.control.push_back(std::make_unique<const Plan>(sub));
+        }
+        for (ir::VarId v : e.out) s.out_avals.push_back(g.aval(v));
+      } else if (!s.fn) {
+        s.sub = compile_call(e);
+      }
       for (const ir::Atom& a : e.in)
         if (!a.is_literal() &&
             last_use[static_cast<std::size_t>(a.var)] == static_cast<std::ptrdiff_t>(k))
@@ -117,7 +130,11 @@ class Plan {
       in.clear();
       for (std::size_t i = 0; i < s.vars.size(); ++i)
         in.push_back(s.vars[i] < 0 ? s.literals[i] : env[static_cast<std::size_t>(s.vars[i])]);
-      if (s.sub) {
+      if (!s.control.empty()) {
+        out = backend::run_control(
+            e, in, s.out_avals,
+            [&](std::size_t k, std::span<const Value> args) { return s.control[k]->run(args); });
+      } else if (s.sub) {
         out = s.sub->run(in);
         for (std::size_t i = 0; i < e.out.size(); ++i) out[i].aval = g.aval(e.out[i]);
       } else {
@@ -209,7 +226,8 @@ class ReferenceBackend final : public backend::Backend {
   std::shared_ptr<const backend::Executable> compile(const ir::GraphPtr& graph) override {
     if (!graph) throw ValueError("reference backend: compile of a null graph");
     auto exe = std::make_shared<const ReferenceExecutable>(graph);
-    fj::detail::stat_counters().compiles.fetch_add(1, std::memory_order_relaxed);  // a plan, not code
+    fj::detail::stat_counters().compiles.fetch_add(1,
+                                                   std::memory_order_relaxed);  // a plan, not code
     return exe;
   }
 };

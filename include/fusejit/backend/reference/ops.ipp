@@ -494,6 +494,10 @@ struct jit {
   static constexpr bool calls_jaxpr = true;
 };
 struct fused : jit {};
+// lax control flow: the interpreter runs the sub-graphs (backend/control_flow.ipp).
+struct cond : jit {};
+struct while_ : jit {};
+struct scan : jit {};
 // Float -> integer truncates toward zero, NaN becomes 0 and out-of-range values saturate (XLA's
 // CPU conversion); any -> bool is x != 0; everything else is the C++ conversion (integers wrap).
 struct convert_element_type {

@@ -1,7 +1,8 @@
 // Fusion: partitions a graph into `fused` kernels and library calls. Each reduction is a kernel
 // of its own, with the elementwise chain that feeds it, and so is each reshape's operand
 // (reshapes are then free views) and each computed operand of a library primitive (dot_general,
-// concatenate, ...), which stays an equation of its own between kernels; the remaining outputs
+// concatenate, ...) or of a control-flow equation (cond, while, scan), which stays an equation
+// of its own between kernels; the remaining outputs
 // form one kernel per shape. Broadcasts, transposes and slices are index maps inside kernels.
 // Nothing else is written to memory between kernels: every other intermediate is recomputed
 // inside the kernel that needs it.
@@ -17,6 +18,12 @@ namespace fj::ir {
 /// The graph with `jit` inlined and its equations grouped into `fused[jaxpr=...]` equations.
 /// Top-level inputs and outputs keep their var ids' meaning; outputs that are inputs or
 /// literals need no kernel.
+/// Equations that stay calls of their own between kernels, reading their operands from memory
+/// and writing their results there: library primitives and lax control flow (cond, while, scan).
+inline bool is_fusion_boundary(Prim p) {
+  return info(p).kind == PrimKind::library || is_lax_control(p);
+}
+
 inline Graph fuse(const Graph& original) {
   const Graph g = inline_jit(original);
   std::vector<int> producer(g.avals.size(), -1);
@@ -41,11 +48,11 @@ inline Graph fuse(const Graph& original) {
       materialize(e.out[0]);
     } else if (e.prim == Prim::reshape && computed(e.in[0])) {
       materialize(e.in[0].var);
-    } else if (info(e.prim).kind == PrimKind::library) {
+    } else if (is_fusion_boundary(e.prim)) {
       for (auto& a : e.in)
         if (computed(a) &&
-            info(g.eqns[static_cast<std::size_t>(producer[static_cast<std::size_t>(a.var)])].prim)
-                    .kind != PrimKind::library)
+            !is_fusion_boundary(
+                g.eqns[static_cast<std::size_t>(producer[static_cast<std::size_t>(a.var)])].prim))
           materialize(a.var);
       for (VarId v : e.out) materialized[static_cast<std::size_t>(v)] = true;
     }
@@ -110,7 +117,7 @@ inline Graph fuse(const Graph& original) {
 
   std::size_t next = 0;
   for (std::size_t k = 0; k < g.eqns.size(); ++k) {
-    if (info(g.eqns[k].prim).kind != PrimKind::library) continue;
+    if (!is_fusion_boundary(g.eqns[k].prim)) continue;
     for (; next < materialize_order.size() &&
            producer[static_cast<std::size_t>(materialize_order[next])] < static_cast<int>(k);
          ++next)

@@ -25,8 +25,7 @@ inline void verify(const Graph& g, const std::string& who) {
       if (out[k].dtype != g.aval(e.out[k]).dtype || !(out[k].shape == g.aval(e.out[k]).shape))
         throw DTypeError(who + ": " + std::string(name(e.prim)) + " gives " + out[k].str() +
                          ", but the graph says " + g.aval(e.out[k]).str());
-    if (const auto* sub = e.params.find("jaxpr"))
-      if (auto* gp = std::get_if<GraphPtr>(sub)) verify(**gp, who);
+    for_each_subgraph(e.params, [&](const Graph& sub) { verify(sub, who); });
   }
 }
 
