@@ -17,6 +17,7 @@
 #include "fusejit/transforms/jvp.ipp"
 #include "fusejit/transforms/vjp.ipp"
 #include "fusejit/transforms/batch.ipp"
+#include "fusejit/transforms/control_rules.ipp"
 #include "fusejit/api/transforms.ipp"
 #include "fusejit/api/lax_control.ipp"
 #include "fusejit/runtime/allocator.ipp"

@@ -80,8 +80,6 @@ out_t<T> unflatten(const std::vector<Array>& v, std::size_t pos = 0) {
   return tree_t<T>::unflatten(v, pos);
 }
 
-std::vector<ir::Aval> avals_of(const std::vector<Array>& v);
-
 /// Runs `staged(inputs)` in the active trace, or, outside any trace, traces it into a graph of
 /// its own (inputs as invars) and runs that with the default backend.
 std::vector<Array> stage_or_run(
@@ -144,7 +142,7 @@ std::vector<Array> scan_flat(F& f, const std::vector<Array>& init, const std::ve
       x_avals.push_back(ir::Aval{av.dtype, s, av.weak});
     }
     auto trace = [&] {
-      std::vector<ir::Aval> avals = avals_of(carry);
+      std::vector<ir::Aval> avals = detail::avals_of(carry);
       avals.insert(avals.end(), x_avals.begin(), x_avals.end());
       return trace_subgraph(who + "_body", avals, [&](std::vector<Array>& a) {
         std::vector<Array> c(a.begin(), a.begin() + static_cast<std::ptrdiff_t>(n_carry));
@@ -176,7 +174,7 @@ auto cond(const Pred& pred, TrueFn&& true_fn, FalseFn&& false_fn, const Operands
   (L::tree_t<Operands>::flatten(operands, in), ...);
   std::vector<Array> outs = L::stage_or_run("cond", in, [&](std::vector<Array>& args) {
     std::vector<Array> ops(args.begin() + 1, args.end());
-    const auto avals = L::avals_of(ops);
+    const auto avals = detail::avals_of(ops);
     auto t = detail::trace_subgraph("cond_true", avals, [&](std::vector<Array>& a) {
       return L::call_unflat<Operands...>(true_fn, a);
     });
@@ -196,7 +194,7 @@ auto while_loop(CondFn&& cond_fn, BodyFn&& body_fn, const Init& init) {
   std::vector<Array> outs = L::stage_or_run("while", in, [&](std::vector<Array>& args) {
     std::vector<Array> carry = args;
     auto trace = [&] {
-      const auto avals = L::avals_of(carry);
+      const auto avals = detail::avals_of(carry);
       auto c = detail::trace_subgraph("while_cond", avals, [&](std::vector<Array>& a) {
         return L::call_unflat<Init>(cond_fn, a);
       });

@@ -94,15 +94,6 @@ ir::GraphPtr share(ir::Graph g) { return std::make_shared<const ir::Graph>(std::
 
 }  // namespace
 
-std::vector<ir::Aval> avals_of(const std::vector<Array>& v) {
-  std::vector<ir::Aval> r;
-  for (auto& a : v) {
-    if (a.is_empty()) throw_empty_array("fj::lax: operand");
-    r.push_back(a.aval());
-  }
-  return r;
-}
-
 std::vector<Array> stage_or_run(
     const std::string& name, const std::vector<Array>& inputs,
     const std::function<std::vector<Array>(std::vector<Array>&)>& staged) {

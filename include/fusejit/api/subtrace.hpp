@@ -52,6 +52,9 @@ SubGraph trace_subgraph(const std::string& name, const std::vector<ir::Aval>& av
   return s;
 }
 
+/// The avals of arrays, for tracing a function of them (an empty array raises fj::TypeError).
+std::vector<ir::Aval> avals_of(const std::vector<Array>& args);
+
 /// The atom of an argument in the active trace (a tracer, a captured constant or a literal).
 ir::Atom lower_arg(const Array& a);
 /// The array for an atom of the active trace.

@@ -68,8 +68,6 @@ template <class F, std::size_t N>
 using traced_result_t = decltype(call_with(
     std::declval<const F&>(), std::declval<std::vector<Array>&>(), std::make_index_sequence<N>{}));
 
-/// The avals of the arguments, for tracing.
-std::vector<ir::Aval> avals_of(const std::vector<Array>& args);
 /// Concatenation of two array lists.
 std::vector<Array> concat(std::vector<Array> a, const std::vector<Array>& b);
 /// Emits a transpose moving axis `from` of x to `to`, in the active trace.

@@ -199,6 +199,9 @@ bool has_batch_rule(ir::Prim p) {
     case Prim::dynamic_slice:
     case Prim::dynamic_update_slice:
     case Prim::dot_general:
+    case Prim::cond:
+    case Prim::while_:
+    case Prim::scan:
       return true;
     default:
       return false;  // jit is inlined first; fused exists only inside a backend
@@ -235,6 +238,14 @@ Batched batch_graph(const ir::Graph& g, const std::vector<bool>& in_batched, std
       auto out = b.emit(e.prim, std::move(in), e.params);
       for (std::size_t k = 0; k < e.out.size(); ++k)
         env[static_cast<std::size_t>(e.out[k])] = out[k];
+      continue;
+    }
+    if (ir::is_lax_control(e.prim)) {
+      auto [outs, out_flags] = batch_control(E, e, std::move(in), flags, size);
+      for (std::size_t k = 0; k < e.out.size(); ++k) {
+        env[static_cast<std::size_t>(e.out[k])] = outs[k];
+        bat[static_cast<std::size_t>(e.out[k])] = out_flags[k];
+      }
       continue;
     }
     if (e.out.size() != 1)

@@ -148,6 +148,16 @@ class Emit {
   int rank(const Atom& a) const { return b.aval(a).shape.rank(); }
 };
 
+std::vector<MaybeAtom> jvp_control(Emit& E, const ir::Eqn& e, const std::vector<Atom>& in,
+                                   const std::vector<MaybeAtom>& t, const std::vector<Atom>& out);
+std::vector<MaybeAtom> vjp_control(Emit& E, const ir::Eqn& e, const std::vector<Atom>& in,
+                                   const std::vector<Atom>& out, const std::vector<MaybeAtom>& cts,
+                                   const std::vector<bool>& needed);
+std::pair<std::vector<Atom>, std::vector<bool>> batch_control(Emit& E, const ir::Eqn& e,
+                                                              std::vector<Atom> in,
+                                                              const std::vector<bool>& bat,
+                                                              std::int64_t n);
+
 /// Appends copies of the params with each listed int-vector param mapped by f.
 ir::Params map_dims(const ir::Params& p, const std::vector<std::string>& names,
                     const std::function<Dims(const Dims&)>& f);

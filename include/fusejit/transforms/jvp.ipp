@@ -13,6 +13,7 @@ std::vector<MaybeAtom> jvp_rule(Emit& E, const ir::Eqn& e, const std::vector<Ato
   const ir::PrimInfo& pi = ir::info(e.prim);
   if (!has_jvp_rule(e.prim))
     throw ValueError("fj::jvp: no differentiation rule for " + std::string(pi.name));
+  if (ir::is_lax_control(e.prim)) return jvp_control(E, e, in, t, out);
   const Atom y = out[0];
   const Aval ya = E.aval(y);
   if (!differentiable(ya)) return {std::nullopt};
@@ -121,6 +122,9 @@ bool has_jvp_rule(ir::Prim p) {
     case Prim::stack:
     case Prim::dynamic_slice:
     case Prim::dynamic_update_slice:
+    case Prim::cond:
+    case Prim::while_:
+    case Prim::scan:
       return true;
     default:
       // Rules give zero for the rest; right only where no float output depends on a float input.

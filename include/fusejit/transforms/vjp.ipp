@@ -229,7 +229,8 @@ std::vector<MaybeAtom> vjp_rule(Emit& E, const ir::Eqn& e, const std::vector<Ato
 
 }  // namespace
 
-bool has_vjp_rule(ir::Prim p) { return has_jvp_rule(p); }
+// while_loop is forward-only, as in JAX: its rule raises, naming the alternatives.
+bool has_vjp_rule(ir::Prim p) { return has_jvp_rule(p) && p != Prim::while_; }
 
 ir::Graph vjp_graph(const ir::Graph& g, const std::vector<bool>& wrt) {
   GraphBuilder b;
@@ -270,12 +271,17 @@ ir::Graph vjp_graph(const ir::Graph& g, const std::vector<bool>& wrt) {
   }
   for (std::size_t k = g.eqns.size(); k-- > 0;) {
     const ir::Eqn& e = g.eqns[k];
-    if (e.out.size() != 1) continue;
-    const MaybeAtom c = ct[static_cast<std::size_t>(e.out[0])];
-    if (!c) continue;
+    std::vector<MaybeAtom> cts;
+    bool any = false;
+    for (ir::VarId v : e.out) {
+      cts.push_back(ct[static_cast<std::size_t>(v)]);
+      any = any || cts.back().has_value();
+    }
+    if (!any) continue;
     std::vector<bool> needed;
     for (auto& a : e.in) needed.push_back(dep(a));
-    const auto r = vjp_rule(E, e, ins[k], outs[k][0], *c, needed);
+    const auto r = ir::is_lax_control(e.prim) ? vjp_control(E, e, ins[k], outs[k], cts, needed)
+                                              : vjp_rule(E, e, ins[k], outs[k][0], *cts[0], needed);
     for (std::size_t i = 0; i < e.in.size(); ++i)
       if (r[i] && !e.in[i].is_literal()) accumulate(e.in[i].var, *r[i]);
   }
