@@ -404,3 +404,42 @@ TEST_CASE("lax: a while body that changes the carry's type is an error naming bo
   });
   CHECK_THROWS_AS(h(fj::array(1.0f)), fj::TypeError);  // cond_fn must return a bool scalar
 }
+
+TEST_CASE("lax: a hand-built cond of three branches clamps its index on both backends") {
+  namespace ir = fj::ir;
+  // branch k computes x + 1, x * 2, x - 3
+  auto branch = [](ir::Prim p, float c) {
+    ir::GraphBuilder b;
+    const ir::Atom x = ir::Atom::of_var(b.add_invar({fj::f32, {2}, false}));
+    b.graph.outvars.push_back(b.emit1(p, {x, ir::Atom::of_literal(ir::Literal::of(c, false))}));
+    return std::make_shared<const ir::Graph>(std::move(b.graph));
+  };
+  ir::GraphBuilder b;
+  const ir::Atom k = ir::Atom::of_var(b.add_invar({fj::i32, {}, false}));
+  const ir::Atom x = ir::Atom::of_var(b.add_invar({fj::f32, {2}, false}));
+  ir::Params p;
+  p.items.push_back({"branches", std::vector<ir::GraphPtr>{branch(ir::Prim::add, 1.0f),
+                                                           branch(ir::Prim::mul, 2.0f),
+                                                           branch(ir::Prim::sub, 3.0f)}});
+  b.graph.outvars = b.emit(ir::Prim::cond, {k, x}, std::move(p));
+  CHECK(fj::ir::print_jaxpr(b.graph).find("branches=(") != std::string::npos);
+  auto graph = std::make_shared<const ir::Graph>(std::move(b.graph));
+  const fj::Array xv = fj::array({1.0f, -4.0f});
+  for (const std::string& be : backends()) {
+    CAPTURE(be);
+    BackendScope s(be.c_str());
+    auto exe = fj::backend::default_backend().compile(graph);
+    auto run = [&](int index) {
+      const fj::Array ki = fj::array(index);
+      std::vector<fj::backend::Value> in{{ki.buffer(), ki.aval()}, {xv.buffer(), xv.aval()}};
+      auto out = exe->run(in);
+      REQUIRE(out.size() == 1);
+      return fj::Array::from_buffer(out[0].buf, out[0].aval).to_vector<float>();
+    };
+    CHECK(run(0) == std::vector<float>{2, -3});
+    CHECK(run(1) == std::vector<float>{2, -8});
+    CHECK(run(2) == std::vector<float>{-2, -7});
+    CHECK(run(-5) == std::vector<float>{2, -3});  // clamped to 0
+    CHECK(run(9) == std::vector<float>{-2, -7});  // clamped to 2
+  }
+}

@@ -72,6 +72,14 @@ TEST_CASE("lax golden: cond_int_pred") {
   CHECK(fj::make_jaxpr(f)(fj::array(3), fj::array(1.0f)).str() == golden("cond_int_pred"));
 }
 
+TEST_CASE("lax golden: cond_concrete_pred") {
+  auto f = [](Tracer x) {
+    return lax::cond(
+        3, [](Tracer x) { return x; }, [](Tracer x) { return 2 * x; }, x);
+  };
+  CHECK(fj::make_jaxpr(f)(1.0).str() == golden("cond_concrete_pred"));
+}
+
 TEST_CASE("lax golden: cond_two_operands") {
   auto f = [](Tracer a, Tracer b) {
     return lax::cond(

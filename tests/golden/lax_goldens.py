@@ -30,6 +30,7 @@ cases = {
                      (o3, 2.0)),
     "cond_int_pred": (lambda n, x: lax.cond(n, lambda x: x + 1.0, lambda x: x - 1.0, x),
                       (jnp.int32(3), jnp.float32(1.0))),
+    "cond_concrete_pred": (lambda x: lax.cond(3, lambda x: x, lambda x: 2 * x, x), (1.0,)),
     "cond_two_operands": (lambda a, b: lax.cond(a > b, lambda a, b: (a - b, b), lambda a, b: (b - a, a), a, b),
                           (jnp.float32(1.0), jnp.float32(2.0))),
     "cond_passthrough": (lambda a, b: lax.cond(a > 0, lambda a, b: (a, b * 2), lambda a, b: (a, b), a, b),

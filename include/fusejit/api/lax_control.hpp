@@ -6,6 +6,7 @@
 // Python scalars), or std::tuple / std::pair of those, nested. The functions receive the same
 // structure with every leaf an fj::Array.
 #pragma once
+#include <algorithm>
 #include <concepts>
 #include <cstdint>
 #include <functional>
