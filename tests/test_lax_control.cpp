@@ -328,6 +328,19 @@ TEST_CASE("lax: zero-length scan and loops whose results are unused") {
   });
 }
 
+TEST_CASE("lax: lower().as_text() shows control equations as calls between kernels") {
+  if (!fusejit_test::has_backend("llvm")) return;
+  BackendScope s("llvm");
+  auto f = fj::jit([](Tracer xs) {
+    return lax::scan([](Tracer c, Tracer x) { return std::make_pair(Tracer(c + x), c); }, 0.0f,
+                     xs * 2);
+  });
+  const std::string text = f.lower(fj::ones({4})).as_text();
+  CAPTURE(text);
+  CHECK(text.find("scan[") != std::string::npos);
+  CHECK(text.find("call 1: scan (1 sub-executables, run between kernels)") != std::string::npos);
+}
+
 TEST_CASE("lax: reference and llvm backends agree on a larger program") {
   if (!fusejit_test::has_backend("llvm")) return;
   const fj::Array xs = random_array(fj::f32, {300, 257}, -1, 1, 21);

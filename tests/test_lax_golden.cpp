@@ -201,6 +201,18 @@ TEST_CASE("lax golden: scan_int_carry") {
   CHECK(fj::make_jaxpr(f)(fj::ones({3})).str() == golden("scan_int_carry"));
 }
 
+TEST_CASE("lax golden: scan_long_body") {
+  auto f = [](Tracer xs) {
+    return lax::scan(
+        [](Tracer c, Tracer x) {
+          for (int i = 0; i < 6; ++i) x = x * 2.0 + 1.0;
+          return std::make_pair(Tracer(c + x), x);
+        },
+        fj::array(0.0f), xs);
+  };
+  CHECK(fj::make_jaxpr(f)(fj::ones({3})).str() == golden("scan_long_body"));
+}
+
 TEST_CASE("lax golden: cond_in_scan") {
   auto f = [](Tracer xs) {
     return lax::scan(
