@@ -274,8 +274,30 @@ TEST_CASE("lax: captured outer tracers and concrete arrays") {
   });
 }
 
+TEST_CASE("lax: a cond inside a scan body captures a tracer two traces up") {
+  on_each_backend([] {
+    auto f = fj::jit([](Tracer xs, Tracer s) {
+      return lax::scan(
+          [&](Tracer c, Tracer x) {
+            Tracer y = lax::cond(
+                x > s, [&] { return Tracer(c + x * s); }, [&] { return c; });
+            return std::make_pair(y, Tracer(x + s));
+          },
+          0.0f, xs);
+    });
+    auto [c, ys] = f(fj::array({1.0f, 3.0f, 5.0f}), fj::array(2.0f));
+    CHECK(c.item<float>() == 16.0f);  // 3*2 + 5*2
+    CHECK(ys.to_vector<float>() == std::vector<float>{3, 5, 7});
+  });
+}
+
 TEST_CASE("lax: eager calls outside a trace") {
   on_each_backend([] {
+    const fj::Array w = fj::array({1.0f, 2.0f});
+    CHECK(lax::cond(
+              true, [&](Tracer v) { return Tracer(v * w); }, [](Tracer v) { return v; },
+              fj::array({3.0f, 4.0f}))
+              .to_vector<float>() == std::vector<float>{3, 8});
     fj::Array x = fj::array(-3.0f);
     CHECK(seed_f(x).item<float>() == -6.0f);
     CHECK(seed_f(fj::array(4.0f)).item<float>() == 4.0f);
