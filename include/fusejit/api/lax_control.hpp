@@ -118,12 +118,6 @@ decltype(auto) call_unflat(F& f, const std::vector<Array>& args) {
   return std::apply(f, tup);
 }
 
-template <class T>
-std::vector<Array> slice(const std::vector<Array>& v, std::size_t lo, std::size_t n) {
-  return std::vector<Array>(v.begin() + static_cast<std::ptrdiff_t>(lo),
-                            v.begin() + static_cast<std::ptrdiff_t>(lo + n));
-}
-
 // scan over flat carries and xs; the body maps (carry structure C, x structure X) to a pair
 // (carry, y) whose y has `n_y` leaves. Returns carries then stacked ys.
 template <class C, class X, class F>
