@@ -274,8 +274,30 @@ TEST_CASE("lax: captured outer tracers and concrete arrays") {
   });
 }
 
+TEST_CASE("lax: a cond inside a scan body captures a tracer two traces up") {
+  on_each_backend([] {
+    auto f = fj::jit([](Tracer xs, Tracer s) {
+      return lax::scan(
+          [&](Tracer c, Tracer x) {
+            Tracer y = lax::cond(
+                x > s, [&] { return Tracer(c + x * s); }, [&] { return c; });
+            return std::make_pair(y, Tracer(x + s));
+          },
+          0.0f, xs);
+    });
+    auto [c, ys] = f(fj::array({1.0f, 3.0f, 5.0f}), fj::array(2.0f));
+    CHECK(c.item<float>() == 16.0f);  // 3*2 + 5*2
+    CHECK(ys.to_vector<float>() == std::vector<float>{3, 5, 7});
+  });
+}
+
 TEST_CASE("lax: eager calls outside a trace") {
   on_each_backend([] {
+    const fj::Array w = fj::array({1.0f, 2.0f});
+    CHECK(lax::cond(
+              true, [&](Tracer v) { return Tracer(v * w); }, [](Tracer v) { return v; },
+              fj::array({3.0f, 4.0f}))
+              .to_vector<float>() == std::vector<float>{3, 8});
     fj::Array x = fj::array(-3.0f);
     CHECK(seed_f(x).item<float>() == -6.0f);
     CHECK(seed_f(fj::array(4.0f)).item<float>() == 4.0f);
@@ -326,6 +348,19 @@ TEST_CASE("lax: zero-length scan and loops whose results are unused") {
     CHECK(g(fj::array({1.0f, 2.0f}), fj::array(3.0f)).to_vector<float>() ==
           std::vector<float>{3, 6});
   });
+}
+
+TEST_CASE("lax: lower().as_text() shows control equations as calls between kernels") {
+  if (!fusejit_test::has_backend("llvm")) return;
+  BackendScope s("llvm");
+  auto f = fj::jit([](Tracer xs) {
+    return lax::scan([](Tracer c, Tracer x) { return std::make_pair(Tracer(c + x), c); }, 0.0f,
+                     xs * 2);
+  });
+  const std::string text = f.lower(fj::ones({4})).as_text();
+  CAPTURE(text);
+  CHECK(text.find("scan[") != std::string::npos);
+  CHECK(text.find("call 1: scan (1 sub-executables, run between kernels)") != std::string::npos);
 }
 
 TEST_CASE("lax: reference and llvm backends agree on a larger program") {
@@ -403,4 +438,43 @@ TEST_CASE("lax: a while body that changes the carry's type is an error naming bo
     return lax::while_loop([](Tracer c) { return c; }, [](Tracer c) { return c; }, x);
   });
   CHECK_THROWS_AS(h(fj::array(1.0f)), fj::TypeError);  // cond_fn must return a bool scalar
+}
+
+TEST_CASE("lax: a hand-built cond of three branches clamps its index on both backends") {
+  namespace ir = fj::ir;
+  // branch k computes x + 1, x * 2, x - 3
+  auto branch = [](ir::Prim p, float c) {
+    ir::GraphBuilder b;
+    const ir::Atom x = ir::Atom::of_var(b.add_invar({fj::f32, {2}, false}));
+    b.graph.outvars.push_back(b.emit1(p, {x, ir::Atom::of_literal(ir::Literal::of(c, false))}));
+    return std::make_shared<const ir::Graph>(std::move(b.graph));
+  };
+  ir::GraphBuilder b;
+  const ir::Atom k = ir::Atom::of_var(b.add_invar({fj::i32, {}, false}));
+  const ir::Atom x = ir::Atom::of_var(b.add_invar({fj::f32, {2}, false}));
+  ir::Params p;
+  p.items.push_back({"branches", std::vector<ir::GraphPtr>{branch(ir::Prim::add, 1.0f),
+                                                           branch(ir::Prim::mul, 2.0f),
+                                                           branch(ir::Prim::sub, 3.0f)}});
+  b.graph.outvars = b.emit(ir::Prim::cond, {k, x}, std::move(p));
+  CHECK(fj::ir::print_jaxpr(b.graph).find("branches=(") != std::string::npos);
+  auto graph = std::make_shared<const ir::Graph>(std::move(b.graph));
+  const fj::Array xv = fj::array({1.0f, -4.0f});
+  for (const std::string& be : backends()) {
+    CAPTURE(be);
+    BackendScope s(be.c_str());
+    auto exe = fj::backend::default_backend().compile(graph);
+    auto run = [&](int index) {
+      const fj::Array ki = fj::array(index);
+      std::vector<fj::backend::Value> in{{ki.buffer(), ki.aval()}, {xv.buffer(), xv.aval()}};
+      auto out = exe->run(in);
+      REQUIRE(out.size() == 1);
+      return fj::Array::from_buffer(out[0].buf, out[0].aval).to_vector<float>();
+    };
+    CHECK(run(0) == std::vector<float>{2, -3});
+    CHECK(run(1) == std::vector<float>{2, -8});
+    CHECK(run(2) == std::vector<float>{-2, -7});
+    CHECK(run(-5) == std::vector<float>{2, -3});  // clamped to 0
+    CHECK(run(9) == std::vector<float>{-2, -7});  // clamped to 2
+  }
 }

@@ -72,6 +72,14 @@ TEST_CASE("lax golden: cond_int_pred") {
   CHECK(fj::make_jaxpr(f)(fj::array(3), fj::array(1.0f)).str() == golden("cond_int_pred"));
 }
 
+TEST_CASE("lax golden: cond_concrete_pred") {
+  auto f = [](Tracer x) {
+    return lax::cond(
+        3, [](Tracer x) { return x; }, [](Tracer x) { return 2 * x; }, x);
+  };
+  CHECK(fj::make_jaxpr(f)(1.0).str() == golden("cond_concrete_pred"));
+}
+
 TEST_CASE("lax golden: cond_two_operands") {
   auto f = [](Tracer a, Tracer b) {
     return lax::cond(
@@ -191,6 +199,18 @@ TEST_CASE("lax golden: scan_int_carry") {
     return lax::scan([](Tracer c, Tracer x) { return std::make_pair(c + 1, x * 2); }, 0, xs);
   };
   CHECK(fj::make_jaxpr(f)(fj::ones({3})).str() == golden("scan_int_carry"));
+}
+
+TEST_CASE("lax golden: scan_long_body") {
+  auto f = [](Tracer xs) {
+    return lax::scan(
+        [](Tracer c, Tracer x) {
+          for (int i = 0; i < 6; ++i) x = x * 2.0 + 1.0;
+          return std::make_pair(Tracer(c + x), x);
+        },
+        fj::array(0.0f), xs);
+  };
+  CHECK(fj::make_jaxpr(f)(fj::ones({3})).str() == golden("scan_long_body"));
 }
 
 TEST_CASE("lax golden: cond_in_scan") {

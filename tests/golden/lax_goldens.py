@@ -20,6 +20,12 @@ def while_forwarded(x, n):  # x is carried unchanged: JAX moves it to a body con
     return x2 + i
 
 
+def long_body(c, x):  # more than 10 equations: the printer hoists the body as `let jaxpr = ...`
+    for _ in range(6):
+        x = x * 2.0 + 1.0
+    return c + x, x
+
+
 def g(x):
     return x * 3
 
@@ -30,6 +36,7 @@ cases = {
                      (o3, 2.0)),
     "cond_int_pred": (lambda n, x: lax.cond(n, lambda x: x + 1.0, lambda x: x - 1.0, x),
                       (jnp.int32(3), jnp.float32(1.0))),
+    "cond_concrete_pred": (lambda x: lax.cond(3, lambda x: x, lambda x: 2 * x, x), (1.0,)),
     "cond_two_operands": (lambda a, b: lax.cond(a > b, lambda a, b: (a - b, b), lambda a, b: (b - a, a), a, b),
                           (jnp.float32(1.0), jnp.float32(2.0))),
     "cond_passthrough": (lambda a, b: lax.cond(a > 0, lambda a, b: (a, b * 2), lambda a, b: (a, b), a, b),
@@ -49,6 +56,7 @@ cases = {
     "scan_capture": (lambda x, s: lax.scan(lambda c, x: (c + x * s, c * y3[0]), jnp.float32(0.0), x),
                      (o3, 2.0)),
     "scan_int_carry": (lambda x: lax.scan(lambda c, x: (c + 1, x * 2), 0, x), (o3,)),
+    "scan_long_body": (lambda x: lax.scan(long_body, jnp.float32(0.0), x), (o3,)),
     "cond_in_scan": (lambda x: lax.scan(
         lambda c, x: (lax.cond(x > 0, lambda: c + x, lambda: c - x), c), 0.0, x), (o3,)),
     "nested_jit": (lambda x: jax.jit(jnp.sin)(x) + 1, (1.0,)),

@@ -80,6 +80,8 @@ ir::GraphPtr share_equal_graph(std::vector<std::pair<std::string, ir::GraphPtr>>
     g = std::make_shared<const ir::Graph>(std::move(closed));
   }
   std::string text = ir::print_jaxpr(*g);
+  for (auto v : g->invars) text += g->aval(v).weak ? 'w' : 's';  // weak types do not print
+  for (auto& o : g->outvars) text += g->aval(o).weak ? 'w' : 's';
   for (auto& [t, prev] : cache)
     if (t == text) return prev;
   if (cache.size() >= 16) cache.erase(cache.begin());

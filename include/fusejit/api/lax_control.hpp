@@ -6,6 +6,7 @@
 // Python scalars), or std::tuple / std::pair of those, nested. The functions receive the same
 // structure with every leaf an fj::Array.
 #pragma once
+#include <algorithm>
 #include <concepts>
 #include <cstdint>
 #include <functional>
@@ -113,12 +114,6 @@ decltype(auto) call_unflat(F& f, const std::vector<Array>& args) {
   [[maybe_unused]] std::size_t pos = 0;
   std::tuple<out_t<Ts>...> tup{tree_t<Ts>::unflatten(args, pos)...};
   return std::apply(f, tup);
-}
-
-template <class T>
-std::vector<Array> slice(const std::vector<Array>& v, std::size_t lo, std::size_t n) {
-  return std::vector<Array>(v.begin() + static_cast<std::ptrdiff_t>(lo),
-                            v.begin() + static_cast<std::ptrdiff_t>(lo + n));
 }
 
 // scan over flat carries and xs; the body maps (carry structure C, x structure X) to a pair

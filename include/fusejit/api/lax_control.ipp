@@ -142,8 +142,13 @@ std::vector<Array> emit_cond(const Array& pred, const SubGraph& true_g, const Su
   ir::Atom p = lower_arg(pred);
   const ir::Aval pa = b.aval(p);
   if (pa.shape.rank() != 0) throw TypeError("lax.cond: pred must be a scalar, got " + pa.str());
-  if (pa.dtype != DType::bool_)
-    p = lower_binary(b, ir::Prim::ne, p, ir::Atom::of_literal(ir::Literal::of(0, true)));
+  if (pa.dtype != DType::bool_) {
+    // pred != 0; a concrete pred is compared here, as JAX compares a Python scalar eagerly.
+    if (p.is_literal())
+      p = ir::Atom::of_literal(ir::Literal::of(p.lit.as_double() != 0, false));
+    else
+      p = lower_binary(b, ir::Prim::ne, p, ir::Atom::of_literal(ir::Literal::of(0, true)));
+  }
 
   // Captured values of both branches (true_fn's first), deduplicated, lead the operands.
   Consts consts;

@@ -47,7 +47,6 @@ template <class RunSub>
 std::vector<Value> run_control(const ir::Eqn& e, std::span<const Value> in,
                                const std::vector<ir::Aval>& out_avals, RunSub&& run_sub) {
   using namespace control_detail;
-  std::vector<Value> res;
   auto finish = [&](std::vector<Value> outs) {
     for (std::size_t i = 0; i < outs.size() && i < out_avals.size(); ++i)
       outs[i].aval = out_avals[i];
@@ -128,9 +127,9 @@ std::vector<Value> run_control(const ir::Eqn& e, std::span<const Value> in,
       return finish(std::move(result));
     }
     default:
-      throw ValueError("run_control: " + std::string(ir::name(e.prim)) + " is not lax control");
+      break;
   }
-  return res;
+  throw ValueError("run_control: " + std::string(ir::name(e.prim)) + " is not lax control");
 }
 
 }  // namespace fj::backend
