@@ -5,6 +5,8 @@
 
 #include <fstream>
 #include <fusejit/fusejit.hpp>
+
+#include "golden_file.hpp"
 #include <map>
 #include <string>
 
@@ -14,26 +16,7 @@ namespace lax = fj::lax;
 namespace {
 
 const std::map<std::string, std::string>& lax_goldens() {
-  static const std::map<std::string, std::string> g = [] {
-    std::ifstream in(std::string(FUSEJIT_TESTS_DIR) + "/golden/lax_goldens.txt");
-    REQUIRE(in.good());
-    std::map<std::string, std::string> m;
-    std::string line, name, text;
-    auto flush = [&] {
-      if (!name.empty()) m[name] = text.substr(0, text.size() - 1);  // drop the last newline
-    };
-    while (std::getline(in, line)) {
-      if (line.rfind("=== ", 0) == 0) {
-        flush();
-        name = line.substr(4);
-        text.clear();
-      } else {
-        text += line + "\n";
-      }
-    }
-    flush();
-    return m;
-  }();
+  static const auto g = fusejit_test::read_goldens("lax_goldens.txt");
   return g;
 }
 

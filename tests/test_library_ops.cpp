@@ -21,26 +21,7 @@ namespace {
 
 // The `=== name` sections of the golden file, each the text JAX printed.
 const std::map<std::string, std::string>& goldens() {
-  static const std::map<std::string, std::string> g = [] {
-    std::ifstream in(std::string(FUSEJIT_TESTS_DIR) + "/golden/library_goldens.txt");
-    REQUIRE(in.good());
-    std::map<std::string, std::string> m;
-    std::string line, name, text;
-    auto flush = [&] {
-      if (!name.empty()) m[name] = text.substr(0, text.size() - 1);  // drop the last newline
-    };
-    while (std::getline(in, line)) {
-      if (line.rfind("=== ", 0) == 0) {
-        flush();
-        name = line.substr(4);
-        text.clear();
-      } else {
-        text += line + "\n";
-      }
-    }
-    flush();
-    return m;
-  }();
+  static const auto g = fusejit_test::read_goldens("library_goldens.txt");
   return g;
 }
 
