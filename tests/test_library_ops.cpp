@@ -11,6 +11,7 @@
 
 #include "../examples/seed_functions.hpp"
 #include "backend_compare.hpp"
+#include "golden_file.hpp"
 
 using fj::Tracer;
 using fusejit_test::BackendScope;
