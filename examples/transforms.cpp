@@ -40,6 +40,28 @@ int main() {
     auto per_example = fj::jit(fj::vmap(fj::grad([](Tracer v) { return fj::tanh(v) * v; })));
     std::cout << "jit(vmap(grad(tanh(x) * x)))(arange(5)) = " << per_example(x) << "\n";
     std::cout << fj::make_jaxpr(fj::grad([](Tracer v) { return fj::sin(v); }))(1.f) << "\n";
+
+    // lax control flow: the seeds' value-dependent `if` and `while`, traced without static
+    // arguments, and a gradient through a scan.
+    auto f = fj::jit([](Tracer v) {
+      return fj::lax::cond(
+          v > 0, [](Tracer a) { return a; }, [](Tracer a) { return 2 * a; }, v);
+    });
+    std::cout << "f(3) = " << f(3.f) << ", f(-4) = " << f(-4.f) << " (traced " << f.trace_count()
+              << " time)\n";
+    auto g = fj::jit([](Tracer v, Tracer n) {
+      auto i =
+          fj::lax::while_loop([&](Tracer k) { return k < n; }, [](Tracer k) { return k + 1; }, 0);
+      return v + i;
+    });
+    std::cout << "g(10, 20) = " << g(10, 20) << "\n";
+    auto running = [](Tracer xs) {
+      auto [total, partial] =
+          fj::lax::scan([](Tracer c, Tracer v) { return std::make_pair(c * v + 1.f, c); }, 1.f, xs);
+      return total + fj::sum(partial);
+    };
+    std::cout << "grad of a scan at [1, 2, 3]: " << fj::grad(running)(fj::array({1.f, 2.f, 3.f}))
+              << "\n";
   } catch (const fj::Error& e) {
     std::cerr << "fusejit error: " << e.what() << "\n";
     return 1;
