@@ -75,6 +75,8 @@ class KernelCache {
   std::unordered_map<std::uint64_t, std::vector<std::shared_ptr<const CompiledKernel>>> map_;
 };
 
+struct NativeLoop;
+
 /// One kernel call of an executable, with every parameter computed at compile time.
 struct Launch {
   std::shared_ptr<const CompiledKernel> kernel;
@@ -100,7 +102,15 @@ struct Launch {
   // A control equation (cond, while, scan) runs its sub-graphs' executables, compiled with the
   // outer graph, from the run loop (backend/control_flow.ipp); `library` points at it too.
   std::vector<std::shared_ptr<const Executable>> control;
+  // A scan or while whose sub-executables are only small kernels: one compiled driver that runs
+  // the whole loop (native_loop.ipp); null when the loop runs through run_control.
+  std::shared_ptr<const NativeLoop> native;
 };
+
+inline std::shared_ptr<const NativeLoop> make_native_loop(const ir::Graph& outer, const ir::Eqn& e,
+                                                          const Launch& l);
+inline std::vector<Value> run_native_loop(const Launch& l, std::span<const Value> in);
+inline std::string describe_native_loop(const Launch& l);
 
 /// The LLVM pipeline for one graph (verify, inline_jit, fold_dot_transpose, fuse, codegen);
 /// control equations' sub-graphs go through it too, once, when the outer graph is compiled.
@@ -230,6 +240,7 @@ inline Launch make_library_launch(const ir::Graph& g, const ir::Eqn& e) {
                          ": sub-graphs must be non-null and closed (no constvars)");
       l.control.push_back(compile_graph(sub));
     }
+    l.native = make_native_loop(g, e, l);
   } else if (e.prim == ir::Prim::dot_general)
     l.dot =
         std::make_shared<const cpu::DotPlan>(e, g.aval(e.in[0]), g.aval(e.in[1]), g.aval(e.out[0]));
@@ -338,10 +349,14 @@ class LlvmExecutable final : public Executable {
     for (std::size_t i = 0; i < l.atoms.size(); ++i)
       in.push_back(l.atoms[i].is_literal() ? l.literals[i]
                                            : env[static_cast<std::size_t>(l.atoms[i].var)]);
-    if (!l.control.empty()) {
+    if (l.native) {
+      out = run_native_loop(l, in);
+    } else if (!l.control.empty()) {
       out = run_control(
           *l.library, in, l.out_avals,
           [&](std::size_t k, std::span<const Value> args) { return l.control[k]->run(args); });
+    }
+    if (!l.control.empty()) {
       for (std::size_t o = 0; o < l.outputs.size(); ++o)
         env[static_cast<std::size_t>(l.outputs[o])] = std::move(out[o]);
       return;
@@ -367,6 +382,9 @@ class LlvmExecutable final : public Executable {
     l.dot->run(in[0], in[1], out[0], after_panel);
   }
 
+  const ir::Graph& fused() const { return *fused_; }
+  const std::vector<Launch>& launches() const { return launches_; }
+
   std::string describe() const override {
     std::string s = "# fused graph\n" + ir::print_jaxpr(*fused_) + "\n";
     for (std::size_t k = 0; k < launches_.size(); ++k) {
@@ -377,8 +395,9 @@ class LlvmExecutable final : public Executable {
              (l.epilogue_next ? ", kernel " + std::to_string(k + 1) + " fused as its epilogue"
                               : "") +
              (l.control.empty() ? ""
+              : l.native        ? describe_native_loop(l)
                                 : " (" + std::to_string(l.control.size()) +
-                                      " sub-executables, run between kernels)") +
+                               " sub-executables, run between kernels)") +
              "\n";
       else
         s += "\n# kernel " + std::to_string(k) + "\n" + l.kernel->ir;
@@ -392,6 +411,11 @@ class LlvmExecutable final : public Executable {
 };
 
 }  // namespace llvm_kernel
+}  // namespace fj::backend
+
+#include "fusejit/backend/llvm/native_loop.ipp"
+
+namespace fj::backend {
 
 class LlvmBackend final : public Backend {
  public:
