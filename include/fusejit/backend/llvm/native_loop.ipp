@@ -3,6 +3,7 @@
 // and calls the kernels' compiled functions directly, on buffers allocated once per call.
 // Included by llvm_backend.ipp after LlvmExecutable.
 #pragma once
+#include <llvm/IR/GlobalVariable.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Module.h>
 
@@ -55,6 +56,17 @@ class DriverBuilder {
   llvm::Value* const_ptr(const void* p) {
     return b_.CreateIntToPtr(b_.getInt64(reinterpret_cast<std::uintptr_t>(p)), ptr());
   }
+  // A private constant array holding `v` (a kernel's iparams or scalars).
+  llvm::Value* const_i64s(const std::vector<std::int64_t>& v) {
+    auto* i64 = b_.getInt64Ty();
+    auto* ty = llvm::ArrayType::get(i64, std::max<std::size_t>(v.size(), 1));
+    std::vector<llvm::Constant*> cs;
+    for (std::int64_t x : v)
+      cs.push_back(llvm::ConstantInt::get(i64, static_cast<std::uint64_t>(x), true));
+    if (cs.empty()) cs.push_back(llvm::ConstantInt::get(i64, 0));
+    return new llvm::GlobalVariable(m_, ty, /*isConstant=*/true, llvm::GlobalValue::PrivateLinkage,
+                                    llvm::ConstantArray::get(ty, cs));
+  }
   llvm::Value* io_slot(llvm::Value* io, std::size_t i) {
     return b_.CreateLoad(ptr(), b_.CreateConstInBoundsGEP1_64(ptr(), io, i));
   }
@@ -75,7 +87,8 @@ class DriverBuilder {
     for (std::size_t i = 0; i < g.invars.size(); ++i) at[g.invars[i]] = args.at(i);
     auto* i64 = b_.getInt64Ty();
     auto* kfty = llvm::FunctionType::get(b_.getVoidTy(), {ptr(), ptr(), ptr(), i64, i64}, false);
-    for (const Launch& l : x.launches()) {
+    for (std::size_t li = 0; li < x.launches().size(); ++li) {
+      const Launch& l = x.launches()[li];
       for (std::size_t o = 0; o < l.outputs.size(); ++o) {
         const ir::VarId v = l.outputs[o];
         if (auto d = direct.find(v); d != direct.end()) {
@@ -104,9 +117,17 @@ class DriverBuilder {
         b_.CreateStore(at.at(v), b_.CreateConstInBoundsGEP1_64(ptr(), arr, k++));
       for (ir::VarId v : l.outputs)
         b_.CreateStore(at.at(v), b_.CreateConstInBoundsGEP1_64(ptr(), arr, k++));
-      b_.CreateCall(kfty, const_ptr(reinterpret_cast<const void*>(l.kernel->fn)),
-                    {arr, const_ptr(l.iparams.data()), const_ptr(l.scalars.data()), b_.getInt64(0),
-                     b_.getInt64(l.size)});
+      // The kernel, emitted again into this module and inlined, its parameters constants: LLVM
+      // folds the extents and strides, so a scalar body is a few instructions in the loop.
+      const Plan plan = Planner(*g.eqns.at(li).params.get<ir::GraphPtr>("jaxpr")).run();
+      KernelBuilder kb(plan, OrcSession::get().lanes(),
+                       out_.name + ".k" + std::to_string(out_.kernels_per_iteration));
+      llvm::Function* kfn = kb.build_in(m_, OrcSession::get().cpu(), OrcSession::get().features());
+      kfn->setLinkage(llvm::GlobalValue::InternalLinkage);
+      kfn->addFnAttr(llvm::Attribute::AlwaysInline);
+      b_.CreateCall(
+          kfty, kfn,
+          {arr, const_i64s(l.iparams), const_i64s(l.scalars), b_.getInt64(0), b_.getInt64(l.size)});
       ++out_.kernels_per_iteration;
     }
     std::vector<llvm::Value*> outs;

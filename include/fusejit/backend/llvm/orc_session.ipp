@@ -45,7 +45,8 @@ class OrcSession {
   // A native loop driver (native_loop.ipp): the same clean-up, with instcombine's one-round
   // fixpoint check off (LLVM 19 aborts with "did not reach a fixpoint" on a driver otherwise).
   static constexpr const char* kDriverPipeline =
-      "function(sroa,early-cse,instcombine<no-verify-fixpoint>,simplifycfg,loop-mssa(licm),gvn,"
+      "always-inline,function(sroa,early-cse,instcombine<no-verify-fixpoint>,simplifycfg,loop-mssa("
+      "licm),gvn,"
       "instcombine<no-verify-fixpoint>,simplifycfg)";
 
   /// Verifies, optimizes (with `pipeline`) and loads a module; returns the address of `fn` and the
