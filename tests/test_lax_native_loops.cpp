@@ -234,3 +234,43 @@ TEST_CASE("native loops: a captured constant and a pass-through y") {
   };
   CHECK(native(check_against_reference(f, random_array(fj::f32, {7, 4}, -1, 1, 11))));
 }
+
+TEST_CASE("native loops: a carry as the while predicate, nested loops, big bodies fall back") {
+  if (!fusejit_test::has_backend("llvm")) return;
+  // The cond sub-graph is its own invar: no kernel, the predicate is read from the carry.
+  auto flag = [](Tracer x) {
+    auto [go, v] =
+        lax::while_loop([](const std::tuple<Tracer, Tracer>& c) { return std::get<0>(c); },
+                        [](const std::tuple<Tracer, Tracer>& c) {
+                          Tracer next = std::get<1>(c) * 2.0f + 1.0f;
+                          return std::make_tuple(Tracer(next < 100.0f), next);
+                        },
+                        std::make_tuple(Tracer(x < 100.0f), x));
+    return std::make_tuple(go, v);
+  };
+  for (float x : {0.5f, 99.0f, 150.0f}) {
+    CAPTURE(x);
+    CHECK(native(check_against_reference(flag, fj::array(x))));
+  }
+  // A fori_loop inside a scan body: the inner loop is native, the outer one is dispatched.
+  auto nested = [](Tracer xs) {
+    auto [c, ys] = lax::scan(
+        [](Tracer c, Tracer x) {
+          Tracer inner = lax::fori_loop(
+              0, 4, [&](Tracer, Tracer v) { return Tracer(v * 0.5f + x); }, c);
+          return std::make_pair(inner, Tracer(inner * 2.0f));
+        },
+        fj::zeros({3}), xs);
+    return std::make_tuple(c, ys);
+  };
+  const std::string text =
+      check_against_reference(nested, random_array(fj::f32, {5, 3}, -1, 1, 12));
+  CAPTURE(text);
+  CHECK(text.find("sub-executables, run between kernels") != std::string::npos);
+  // A body kernel the executable would split across the pool: dispatched.
+  auto big = [](Tracer x) {
+    return lax::fori_loop(
+        0, 3, [](Tracer, Tracer c) { return Tracer(c * 0.5f + 1.0f); }, x);
+  };
+  CHECK_FALSE(native(check_against_reference(big, random_array(fj::f32, {100000}, -1, 1, 13))));
+}

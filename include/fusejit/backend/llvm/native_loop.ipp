@@ -1,6 +1,7 @@
 // Native lax loops: a scan or while equation whose sub-executables are only small fused kernels
 // runs as one compiled driver function (`void loop(void** io)`) that holds the iteration loop
-// and calls the kernels' compiled functions directly, on buffers allocated once per call.
+// with the kernels inlined (emitted again into the driver's module, their parameters constants),
+// on buffers allocated once per call.
 // Included by llvm_backend.ipp after LlvmExecutable.
 #pragma once
 #include <llvm/IR/GlobalVariable.h>
@@ -74,10 +75,10 @@ class DriverBuilder {
     return b_.CreateInBoundsGEP(b_.getInt8Ty(), base, offset);
   }
 
-  // Emits one run of sub-executable `x` at the insert point: binds its invars to `args`, calls
-  // its kernels in order, and returns a pointer to each of its outvars. A kernel output listed
-  // in `direct` is written there; any other gets a frame buffer, or two when `parity` is given
-  // (selected by it).
+  // Emits one run of sub-executable `x` at the insert point: binds its invars to `args`, runs
+  // its kernels in order (calls, inlined by the driver's pipeline), and returns a pointer to each
+  // of its outvars. A kernel output listed in `direct` is written there; any other gets a frame
+  // buffer, or two when `parity` is given (selected by it).
   std::vector<llvm::Value*> emit_sub(const LlvmExecutable& x, const std::vector<llvm::Value*>& args,
                                      llvm::Value* frame, llvm::Value* parity,
                                      const std::map<ir::VarId, llvm::Value*>& direct,
@@ -321,7 +322,7 @@ inline std::vector<Value> run_native_loop(const Launch& l, std::span<const Value
 inline std::string describe_native_loop(const Launch& l) {
   const NativeLoop& loop = *l.native;
   return " (native loop: " + loop.name + ", " + std::to_string(loop.kernels_per_iteration) +
-         " kernel calls per iteration, " + std::to_string(loop.frame_bytes) + " frame bytes)\n" +
+         " kernels inlined per iteration, " + std::to_string(loop.frame_bytes) + " frame bytes)\n" +
          loop.ir;
 }
 
