@@ -75,6 +75,18 @@ class DriverBuilder {
     return b_.CreateInBoundsGEP(b_.getInt8Ty(), base, offset);
   }
 
+  // A buffer of `bytes` in the frame, 64-byte aligned: one, or two selected by `parity`.
+  llvm::Value* frame_slot(llvm::Value* frame, llvm::Value* parity, std::size_t bytes) {
+    bytes = (bytes + 63) & ~std::size_t{63};
+    llvm::Value* off = b_.getInt64(out_.frame_bytes);
+    out_.frame_bytes += bytes;
+    if (parity) {
+      off = b_.CreateSelect(parity, b_.getInt64(out_.frame_bytes), off);
+      out_.frame_bytes += bytes;
+    }
+    return byte_gep(frame, off);
+  }
+
   // Emits one run of sub-executable `x` at the insert point: binds its invars to `args`, runs
   // its kernels in order (calls, inlined by the driver's pipeline), and returns a pointer to each
   // of its outvars. A kernel output listed in `direct` is written there; any other gets a frame
@@ -96,17 +108,8 @@ class DriverBuilder {
           at[v] = d->second;
           continue;
         }
-        const std::size_t bytes =
-            (static_cast<std::size_t>(l.size) * size_of(l.out_avals[o].dtype) + 63) &
-            ~std::size_t{63};
-        const std::size_t off0 = out_.frame_bytes;
-        out_.frame_bytes += bytes;
-        llvm::Value* off = b_.getInt64(off0);
-        if (parity) {
-          off = b_.CreateSelect(parity, b_.getInt64(out_.frame_bytes), off);
-          out_.frame_bytes += bytes;
-        }
-        at[v] = byte_gep(frame, off);
+        at[v] = frame_slot(frame, parity,
+                           static_cast<std::size_t>(l.size) * size_of(l.out_avals[o].dtype));
       }
       if (l.size == 0) continue;
       // The kernel's buffer array: an entry-block alloca, filled before each call.
@@ -150,17 +153,19 @@ class DriverBuilder {
   llvm::Module& m_;
 };
 
-// Whether carry i's new value is safe to take by pointer: a kernel output, a literal, a const,
-// an x, or carry i itself. Carry i taking carry j's old value (a rotation) would need more than
-// two buffers per kernel output, so such loops stay on the dispatching path.
-inline bool carries_ok(const ir::Graph& g, std::size_t first_carry, std::size_t n_carry) {
+// The carries whose new value is another carry's old one (a rotation, `(a, b) -> (b, a + b)`).
+// Passing that pointer on could keep a buffer alive for more than one iteration, longer than its
+// two frame slots allow; the driver copies such a carry into slots of its own instead.
+inline std::vector<bool> rotated_carries(const ir::Graph& g, std::size_t first_carry,
+                                         std::size_t n_carry) {
+  std::vector<bool> r(n_carry, false);
   for (std::size_t i = 0; i < n_carry; ++i) {
     const ir::Atom& a = g.outvars.at(i);
     if (a.is_literal()) continue;
     for (std::size_t j = 0; j < n_carry; ++j)
-      if (j != i && g.invars.at(first_carry + j) == a.var) return false;
+      if (j != i && g.invars.at(first_carry + j) == a.var) r[i] = true;
   }
-  return true;
+  return r;
 }
 
 }  // namespace native_detail
@@ -185,12 +190,10 @@ inline std::shared_ptr<const NativeLoop> make_native_loop(const ir::Graph& outer
     length = e.params.get<std::int64_t>("length");
     reverse = e.params.get<bool>("reverse");
     first_x = n_consts + n_carry;
-    if (!carries_ok(subs[0]->fused(), n_consts, n_carry)) return nullptr;
   } else {
     cn = static_cast<std::size_t>(e.params.get<std::int64_t>("cond_nconsts"));
     bn = static_cast<std::size_t>(e.params.get<std::int64_t>("body_nconsts"));
     n_carry = n_in - cn - bn;
-    if (!carries_ok(subs[1]->fused(), bn, n_carry)) return nullptr;
   }
   loop->n_carry = n_carry;
   loop->n_ys = l.out_avals.size() - n_carry;
@@ -279,6 +282,14 @@ inline std::shared_ptr<const NativeLoop> make_native_loop(const ir::Graph& outer
     if (row_bytes == 0 || (!a.is_literal() && direct.count(a.var) && direct.at(a.var) == yrow[k]))
       continue;
     b.CreateMemCpy(yrow[k], llvm::MaybeAlign(1), outs[n_carry + k], llvm::MaybeAlign(1), row_bytes);
+  }
+  const auto rotated = rotated_carries(bg, e.prim == ir::Prim::scan ? n_consts : bn, n_carry);
+  for (std::size_t i = 0; i < n_carry; ++i) {
+    if (!rotated[i]) continue;
+    const std::size_t bytes = bytes_of(l.out_avals[i]);
+    llvm::Value* slot = db.frame_slot(frame, parity, bytes);
+    if (bytes) b.CreateMemCpy(slot, llvm::MaybeAlign(1), outs[i], llvm::MaybeAlign(1), bytes);
+    outs[i] = slot;
   }
   for (std::size_t i = 0; i < n_carry; ++i) carry[i]->addIncoming(outs[i], b.GetInsertBlock());
   it->addIncoming(b.CreateAdd(it, b.getInt64(1)), b.GetInsertBlock());
