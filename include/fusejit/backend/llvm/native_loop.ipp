@@ -9,6 +9,8 @@
 #include <llvm/IR/Module.h>
 
 #include <atomic>
+#include <cstdlib>
+#include <string_view>
 #include <map>
 
 namespace fj::backend::llvm_kernel {
@@ -50,7 +52,7 @@ inline std::size_t bytes_of(const ir::Aval& a) {
 class DriverBuilder {
  public:
   DriverBuilder(NativeLoop& out, llvm::LLVMContext& ctx, llvm::Module& m)
-      : out_(out), ctx_(ctx), b_(ctx), m_(m) {}
+      : out_(out), b_(ctx), m_(m) {}
 
   llvm::IRBuilder<>& b() { return b_; }
   llvm::Type* ptr() { return b_.getPtrTy(); }
@@ -148,7 +150,6 @@ class DriverBuilder {
 
  private:
   NativeLoop& out_;
-  llvm::LLVMContext& ctx_;
   llvm::IRBuilder<> b_;
   llvm::Module& m_;
 };
@@ -174,6 +175,9 @@ inline std::shared_ptr<const NativeLoop> make_native_loop(const ir::Graph& outer
                                                           const Launch& l) {
   using namespace native_detail;
   if (e.prim != ir::Prim::scan && e.prim != ir::Prim::while_) return nullptr;
+  // FUSEJIT_NATIVE_LOOPS=0 keeps every loop on the dispatching path (for comparisons).
+  if (const char* env = std::getenv("FUSEJIT_NATIVE_LOOPS"); env && std::string_view(env) == "0")
+    return nullptr;
   std::vector<const LlvmExecutable*> subs;
   for (auto& x : l.control) {
     subs.push_back(native_sub(x));
