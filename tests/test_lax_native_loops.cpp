@@ -204,7 +204,7 @@ TEST_CASE("native loops: zero-length scan") {
   CHECK(native(text));
 }
 
-TEST_CASE("native loops: a body with a reduction; big reductions and dot_general fall back") {
+TEST_CASE("native loops: bodies with reductions; big kernels and dot_general fall back") {
   if (!fusejit_test::has_backend("llvm")) return;
   auto f = [](Tracer xs) {
     auto [c, ys] = lax::scan(
@@ -216,8 +216,10 @@ TEST_CASE("native loops: a body with a reduction; big reductions and dot_general
     return std::make_tuple(c, ys);
   };
   CHECK(native(check_against_reference(f, random_array(fj::f32, {20, 100}, -1, 1, 6))));
-  // Rows of 10000 points reduce in block partials: the loop runs through run_control.
-  const std::string big = check_against_reference(f, random_array(fj::f32, {3, 10000}, -1, 1, 7));
+  // Rows of 10000 points reduce in block partials, which the driver has the host combine.
+  CHECK(native(check_against_reference(f, random_array(fj::f32, {3, 10000}, -1, 1, 7))));
+  // Rows of 100000 points: the executable would split the reduction across the pool.
+  const std::string big = check_against_reference(f, random_array(fj::f32, {2, 100000}, -1, 1, 7));
   CHECK_FALSE(native(big));
   CHECK(big.find("sub-executables, run between kernels") != std::string::npos);
   // A dot_general in the body: a library call, so the loop is dispatched.
@@ -286,4 +288,14 @@ TEST_CASE("native loops: a carry as the while predicate, nested loops, big bodie
         0, 3, [](Tracer, Tracer c) { return Tracer(c * 0.5f + 1.0f); }, x);
   };
   CHECK_FALSE(native(check_against_reference(big, random_array(fj::f32, {100000}, -1, 1, 13))));
+}
+
+TEST_CASE("native loops: a body with no kernel (a shift register)") {
+  if (!fusejit_test::has_backend("llvm")) return;
+  auto f = [](Tracer c0, Tracer xs) {
+    auto [c, ys] = lax::scan([](Tracer c, Tracer x) { return std::make_pair(x, c); }, c0, xs);
+    return std::make_tuple(c, ys);
+  };
+  CHECK(
+      native(check_against_reference(f, fj::zeros({3}), random_array(fj::f32, {6, 3}, -1, 1, 15))));
 }

@@ -1,6 +1,6 @@
 // Native lax loops: a scan or while equation whose sub-executables are only small fused kernels
 // runs as one compiled driver function (`void loop(void** io)`) that holds the iteration loop
-// with the kernels inlined (emitted again into the driver's module, their parameters constants),
+// with the kernels inlined (emitted into the driver's module, their parameters constants),
 // on buffers allocated once per call.
 // Included by llvm_backend.ipp after LlvmExecutable.
 #pragma once
@@ -36,7 +36,7 @@ inline const LlvmExecutable* native_sub(const std::shared_ptr<const Executable>&
   auto* sub = dynamic_cast<const LlvmExecutable*>(x.get());
   if (!sub || !sub->fused().constvars.empty()) return nullptr;
   for (const Launch& l : sub->launches()) {
-    if (l.library || l.nblocks > 1) return nullptr;
+    if (l.library) return nullptr;
     // Kernels LlvmExecutable::run would split across the pool stay on the dispatching path.
     const std::int64_t min_items =
         std::max<std::int64_t>(1, (std::int64_t{1} << 15) / l.work_per_item);
@@ -47,6 +47,13 @@ inline const LlvmExecutable* native_sub(const std::shared_ptr<const Executable>&
 
 inline std::size_t bytes_of(const ir::Aval& a) {
   return static_cast<std::size_t>(a.shape.size()) * size_of(a.dtype);
+}
+
+// Called by a driver after a reduction kernel that wrote block partials. The launch lives in a
+// plan the loop's Launch holds, as long as the driver.
+inline void combine(const Launch* l, const void* partials, void* out) {
+  combine_partials(l->reduce, l->out_avals[0].dtype, partials, out, l->out_avals[0].shape.size(),
+                   l->nblocks);
 }
 
 class DriverBuilder {
@@ -110,9 +117,14 @@ class DriverBuilder {
           at[v] = d->second;
           continue;
         }
-        at[v] = frame_slot(frame, parity,
-                           static_cast<std::size_t>(l.size) * size_of(l.out_avals[o].dtype));
+        at[v] = frame_slot(frame, parity, native_detail::bytes_of(l.out_avals[o]));
       }
+      // A reduction in block partials writes them to a scratch slot; the host's combine (the
+      // same tree as LlvmExecutable::run's) then writes the output.
+      llvm::Value* partials = nullptr;
+      if (l.nblocks > 1)
+        partials = frame_slot(frame, nullptr,
+                              static_cast<std::size_t>(l.size) * size_of(l.out_avals[0].dtype));
       if (l.size == 0) continue;
       // The kernel's buffer array: an entry-block alloca, filled before each call.
       const std::size_t n = l.inputs.size() + l.outputs.size();
@@ -122,8 +134,9 @@ class DriverBuilder {
       for (ir::VarId v : l.inputs)
         b_.CreateStore(at.at(v), b_.CreateConstInBoundsGEP1_64(ptr(), arr, k++));
       for (ir::VarId v : l.outputs)
-        b_.CreateStore(at.at(v), b_.CreateConstInBoundsGEP1_64(ptr(), arr, k++));
-      // The kernel, emitted again into this module and inlined, its parameters constants: LLVM
+        b_.CreateStore(partials ? partials : at.at(v),
+                       b_.CreateConstInBoundsGEP1_64(ptr(), arr, k++));
+      // The kernel, emitted into this module and inlined, its parameters constants: LLVM
       // folds the extents and strides, so a scalar body is a few instructions in the loop.
       const Plan plan = Planner(*g.eqns.at(li).params.get<ir::GraphPtr>("jaxpr")).run();
       KernelBuilder kb(plan, OrcSession::get().lanes(),
@@ -135,6 +148,14 @@ class DriverBuilder {
           kfty, kfn,
           {arr, const_i64s(l.iparams), const_i64s(l.scalars), b_.getInt64(0), b_.getInt64(l.size)});
       ++out_.kernels_per_iteration;
+      if (partials) {
+        auto* cfty = llvm::FunctionType::get(b_.getVoidTy(), {ptr(), ptr(), ptr()}, false);
+        b_.CreateCall(
+            cfty,
+            b_.CreateIntToPtr(
+                b_.getInt64(reinterpret_cast<std::uintptr_t>(&native_detail::combine)), ptr()),
+            {const_ptr(&l), partials, at.at(l.outputs[0])});
+      }
     }
     std::vector<llvm::Value*> outs;
     for (const ir::Atom& a : g.outvars) {
