@@ -35,18 +35,22 @@ namespace native_detail {
 inline const LlvmExecutable* native_sub(const std::shared_ptr<const Executable>& x) {
   auto* sub = dynamic_cast<const LlvmExecutable*>(x.get());
   if (!sub || !sub->fused().constvars.empty()) return nullptr;
-  for (const Launch& l : sub->launches()) {
+  for (const Launch& l : sub->launches())
     if (l.library) return nullptr;
-    // Kernels LlvmExecutable::run would split across the pool stay on the dispatching path.
-    const std::int64_t min_items =
-        std::max<std::int64_t>(1, (std::int64_t{1} << 15) / l.work_per_item);
-    if (l.size >= 2 * min_items) return nullptr;
-  }
   return sub;
 }
 
 inline std::size_t bytes_of(const ir::Aval& a) {
   return static_cast<std::size_t>(a.shape.size()) * size_of(a.dtype);
+}
+
+// Called by a driver for a kernel big enough to split across the pool, as LlvmExecutable::run
+// splits it: the kernel stays a function of the driver's module, called on each chunk.
+inline void run_parallel(KernelFn fn, void* const* bufs, const std::int64_t* ip,
+                         const std::int64_t* sc, std::int64_t size, std::int64_t work_per_item) {
+  const std::int64_t min_items = std::max<std::int64_t>(1, (std::int64_t{1} << 15) / work_per_item);
+  runtime::parallel_for(size, min_items, work_per_item > 1 ? 1 : 64,
+                        [&](std::int64_t lo, std::int64_t hi) { fn(bufs, ip, sc, lo, hi); });
 }
 
 // Called by a driver after a reduction kernel that wrote block partials. The launch lives in a
@@ -143,10 +147,25 @@ class DriverBuilder {
                        out_.name + ".k" + std::to_string(out_.kernels_per_iteration));
       llvm::Function* kfn = kb.build_in(m_, OrcSession::get().cpu(), OrcSession::get().features());
       kfn->setLinkage(llvm::GlobalValue::InternalLinkage);
-      kfn->addFnAttr(llvm::Attribute::AlwaysInline);
-      b_.CreateCall(
-          kfty, kfn,
-          {arr, const_i64s(l.iparams), const_i64s(l.scalars), b_.getInt64(0), b_.getInt64(l.size)});
+      const std::int64_t min_items =
+          std::max<std::int64_t>(1, (std::int64_t{1} << 15) / l.work_per_item);
+      if (l.size < 2 * min_items) {
+        kfn->addFnAttr(llvm::Attribute::AlwaysInline);
+        b_.CreateCall(kfty, kfn,
+                      {arr, const_i64s(l.iparams), const_i64s(l.scalars), b_.getInt64(0),
+                       b_.getInt64(l.size)});
+      } else {
+        // Big: split across the pool by the host, each chunk a call of the kernel.
+        kfn->addFnAttr(llvm::Attribute::NoInline);
+        auto* pfty =
+            llvm::FunctionType::get(b_.getVoidTy(), {ptr(), ptr(), ptr(), ptr(), i64, i64}, false);
+        b_.CreateCall(
+            pfty,
+            b_.CreateIntToPtr(
+                b_.getInt64(reinterpret_cast<std::uintptr_t>(&native_detail::run_parallel)), ptr()),
+            {kfn, arr, const_i64s(l.iparams), const_i64s(l.scalars), b_.getInt64(l.size),
+             b_.getInt64(l.work_per_item)});
+      }
       ++out_.kernels_per_iteration;
       if (partials) {
         auto* cfty = llvm::FunctionType::get(b_.getVoidTy(), {ptr(), ptr(), ptr()}, false);
