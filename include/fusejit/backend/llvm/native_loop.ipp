@@ -1,4 +1,4 @@
-// Native lax loops: a scan or while equation whose sub-executables are only small fused kernels
+// Native lax loops: a scan or while equation whose sub-graphs fuse into kernels only
 // runs as one compiled driver function (`void loop(void** io)`) that holds the iteration loop
 // with the kernels inlined (emitted into the driver's module, their parameters constants),
 // on buffers allocated once per call.
