@@ -29,7 +29,15 @@ class KernelBuilder {
       const std::string& cpu, const std::string& features) {
     auto ctx = std::make_unique<llvm::LLVMContext>();
     auto m = std::make_unique<llvm::Module>(name_, *ctx);
-    llvm::IRBuilder<> b(*ctx);
+    build_in(*m, cpu, features);
+    return {std::move(m), std::move(ctx)};
+  }
+
+  /// Emits the kernel as a function of `m` (external, named as given) and returns it; a native
+  /// loop driver (native_loop.ipp) emits its body's kernels into its own module this way.
+  llvm::Function* build_in(llvm::Module& m, const std::string& cpu, const std::string& features) {
+    llvm::LLVMContext& ctx = m.getContext();
+    llvm::IRBuilder<> b(ctx);
     llvm::FastMathFlags fmf;
     fmf.setAllowContract(
         true);  // fused multiply-adds; no nnan/ninf: NaN and Inf keep their meaning
@@ -37,14 +45,14 @@ class KernelBuilder {
     auto* i64 = b.getInt64Ty();
     auto* ptr = b.getPtrTy();
     auto* fty = llvm::FunctionType::get(b.getVoidTy(), {ptr, ptr, ptr, i64, i64}, false);
-    fn_ = llvm::Function::Create(fty, llvm::Function::ExternalLinkage, name_, *m);
+    fn_ = llvm::Function::Create(fty, llvm::Function::ExternalLinkage, name_, m);
     fn_->addFnAttr("target-cpu", cpu);
     fn_->addFnAttr("target-features", features);
     fn_->addFnAttr(llvm::Attribute::NoUnwind);
     for (unsigned i = 0; i < 3; ++i) fn_->addParamAttr(i, llvm::Attribute::NoAlias);
-    Emitter e{*ctx, b};
+    Emitter e{ctx, b};
     emit_body(e);
-    return {std::move(m), std::move(ctx)};
+    return fn_;
   }
 
  private:

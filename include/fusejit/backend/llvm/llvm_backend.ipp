@@ -75,6 +75,8 @@ class KernelCache {
   std::unordered_map<std::uint64_t, std::vector<std::shared_ptr<const CompiledKernel>>> map_;
 };
 
+struct NativeLoop;
+
 /// One kernel call of an executable, with every parameter computed at compile time.
 struct Launch {
   std::shared_ptr<const CompiledKernel> kernel;
@@ -100,11 +102,21 @@ struct Launch {
   // A control equation (cond, while, scan) runs its sub-graphs' executables, compiled with the
   // outer graph, from the run loop (backend/control_flow.ipp); `library` points at it too.
   std::vector<std::shared_ptr<const Executable>> control;
+  // A scan or while whose sub-executables are only small kernels: one compiled driver that runs
+  // the whole loop (native_loop.ipp); null when the loop runs through run_control.
+  std::shared_ptr<const NativeLoop> native;
 };
+
+inline std::shared_ptr<const NativeLoop> make_native_loop(const ir::Graph& outer, const ir::Eqn& e,
+                                                          const Launch& l);
+inline std::vector<Value> run_native_loop(const Launch& l, std::span<const Value> in);
+inline std::string describe_native_loop(const Launch& l);
 
 /// The LLVM pipeline for one graph (verify, inline_jit, fold_dot_transpose, fuse, codegen);
 /// control equations' sub-graphs go through it too, once, when the outer graph is compiled.
-std::shared_ptr<const Executable> compile_graph(const ir::GraphPtr& graph);
+/// With `kernels` false the executable is a plan only (launch parameters, no compiled kernels,
+/// library and control calls unresolved): a native loop driver reads it and never runs it.
+std::shared_ptr<const Executable> compile_graph(const ir::GraphPtr& graph, bool kernels = true);
 
 // Reductions split each output's range into blocks of this many points, reduced in vector
 // lanes, then combine the blocks pairwise: accurate f32 sums (each lane adds 4096/lanes terms),
@@ -112,11 +124,11 @@ std::shared_ptr<const Executable> compile_graph(const ir::GraphPtr& graph);
 // the number of threads.
 inline constexpr std::int64_t kReduceBlock = std::int64_t{1} << 12;
 
-inline Launch make_launch(const ir::Eqn& e) {
+inline Launch make_launch(const ir::Eqn& e, bool compile = true) {
   const ir::Graph& sub = *e.params.get<ir::GraphPtr>("jaxpr");
   const Plan plan = Planner(sub).run();
   Launch l;
-  l.kernel = KernelCache::get().kernel(plan);
+  if (compile) l.kernel = KernelCache::get().kernel(plan);
   for (auto& a : e.in) l.inputs.push_back(a.var);
   l.outputs = e.out;
   for (auto& o : sub.outvars) l.out_avals.push_back(sub.aval(o));
@@ -224,12 +236,20 @@ inline Launch make_library_launch(const ir::Graph& g, const ir::Eqn& e) {
   for (const ir::Atom& a : e.in)
     l.literals.push_back(a.is_literal() ? literal_value(a.lit) : Value{});
   if (ir::is_lax_control(e.prim)) {
-    for (auto& sub : control_subgraphs(e)) {
+    const auto subs = control_subgraphs(e);
+    for (auto& sub : subs)
       if (!sub || !sub->constvars.empty())
         throw ValueError(std::string(ir::name(e.prim)) +
                          ": sub-graphs must be non-null and closed (no constvars)");
-      l.control.push_back(compile_graph(sub));
+    // A loop first gets plans of its sub-graphs: when it runs natively, its driver compiles the
+    // kernels (inlined), and compiling them into sub-executables too would be wasted.
+    if (e.prim == ir::Prim::scan || e.prim == ir::Prim::while_) {
+      for (auto& sub : subs) l.control.push_back(compile_graph(sub, /*kernels=*/false));
+      l.native = make_native_loop(g, e, l);
+      if (l.native) return l;
+      l.control.clear();
     }
+    for (auto& sub : subs) l.control.push_back(compile_graph(sub));
   } else if (e.prim == ir::Prim::dot_general)
     l.dot =
         std::make_shared<const cpu::DotPlan>(e, g.aval(e.in[0]), g.aval(e.in[1]), g.aval(e.out[0]));
@@ -268,10 +288,20 @@ inline Value literal_value(const ir::Literal& lit) {
 
 class LlvmExecutable final : public Executable {
  public:
-  explicit LlvmExecutable(ir::GraphPtr fused) : fused_(std::move(fused)) {
-    for (auto& e : fused_->eqns)
-      launches_.push_back(e.prim == ir::Prim::fused ? make_launch(e)
-                                                    : make_library_launch(*fused_, e));
+  explicit LlvmExecutable(ir::GraphPtr fused, bool kernels = true) : fused_(std::move(fused)) {
+    for (auto& e : fused_->eqns) {
+      if (e.prim == ir::Prim::fused) {
+        launches_.push_back(make_launch(e, kernels));
+      } else if (kernels) {
+        launches_.push_back(make_library_launch(*fused_, e));
+      } else {
+        // A plan: the call is marked, not resolved (a native loop driver takes no library call).
+        Launch l;
+        l.library = &e;
+        l.outputs = e.out;
+        launches_.push_back(std::move(l));
+      }
+    }
     for (std::size_t k = 0; k + 1 < launches_.size(); ++k)
       launches_[k].epilogue_next = is_epilogue(launches_[k], launches_[k + 1]);
   }
@@ -338,10 +368,14 @@ class LlvmExecutable final : public Executable {
     for (std::size_t i = 0; i < l.atoms.size(); ++i)
       in.push_back(l.atoms[i].is_literal() ? l.literals[i]
                                            : env[static_cast<std::size_t>(l.atoms[i].var)]);
-    if (!l.control.empty()) {
+    if (l.native) {
+      out = run_native_loop(l, in);
+    } else if (!l.control.empty()) {
       out = run_control(
           *l.library, in, l.out_avals,
           [&](std::size_t k, std::span<const Value> args) { return l.control[k]->run(args); });
+    }
+    if (!l.control.empty()) {
       for (std::size_t o = 0; o < l.outputs.size(); ++o)
         env[static_cast<std::size_t>(l.outputs[o])] = std::move(out[o]);
       return;
@@ -367,6 +401,9 @@ class LlvmExecutable final : public Executable {
     l.dot->run(in[0], in[1], out[0], after_panel);
   }
 
+  const ir::Graph& fused() const { return *fused_; }
+  const std::vector<Launch>& launches() const { return launches_; }
+
   std::string describe() const override {
     std::string s = "# fused graph\n" + ir::print_jaxpr(*fused_) + "\n";
     for (std::size_t k = 0; k < launches_.size(); ++k) {
@@ -377,11 +414,12 @@ class LlvmExecutable final : public Executable {
              (l.epilogue_next ? ", kernel " + std::to_string(k + 1) + " fused as its epilogue"
                               : "") +
              (l.control.empty() ? ""
+              : l.native        ? describe_native_loop(l)
                                 : " (" + std::to_string(l.control.size()) +
-                                      " sub-executables, run between kernels)") +
+                               " sub-executables, run between kernels)") +
              "\n";
       else
-        s += "\n# kernel " + std::to_string(k) + "\n" + l.kernel->ir;
+        s += "\n# kernel " + std::to_string(k) + "\n" + (l.kernel ? l.kernel->ir : "(plan only)\n");
     }
     return s;
   }
@@ -392,6 +430,11 @@ class LlvmExecutable final : public Executable {
 };
 
 }  // namespace llvm_kernel
+}  // namespace fj::backend
+
+#include "fusejit/backend/llvm/native_loop.ipp"
+
+namespace fj::backend {
 
 class LlvmBackend final : public Backend {
  public:
@@ -404,10 +447,10 @@ class LlvmBackend final : public Backend {
 };
 
 namespace llvm_kernel {
-std::shared_ptr<const Executable> compile_graph(const ir::GraphPtr& graph) {
+std::shared_ptr<const Executable> compile_graph(const ir::GraphPtr& graph, bool kernels) {
   auto fused =
       std::make_shared<const ir::Graph>(ir::fuse(ir::fold_dot_transpose(ir::inline_jit(*graph))));
-  return std::make_shared<LlvmExecutable>(std::move(fused));
+  return std::make_shared<LlvmExecutable>(std::move(fused), kernels);
 }
 }  // namespace llvm_kernel
 

@@ -36,11 +36,24 @@ class OrcSession {
   int lanes() const { return lanes_; }
   std::string target() const { return triple_ + " " + cpu_ + " " + features_; }
 
-  /// Verifies, optimizes (O3) and loads a module; returns the address of `fn` and the
+  // A kernel is one function, already vectorized, with no calls to inline: the per-function
+  // clean-up passes are all it needs. The O2 module pipeline gave the same machine code at
+  // about three times the cost (4-5 ms against 1-1.5 ms per kernel).
+  static constexpr const char* kPipeline =
+      "function(sroa,early-cse,instcombine,simplifycfg,loop-mssa(licm),gvn,instcombine,"
+      "simplifycfg)";
+  // A native loop driver (native_loop.ipp): the same clean-up, with instcombine's one-round
+  // fixpoint check off (LLVM 19 aborts with "did not reach a fixpoint" on a driver otherwise).
+  static constexpr const char* kDriverPipeline =
+      "always-inline,function(sroa,early-cse,instcombine<no-verify-fixpoint>,simplifycfg,loop-mssa("
+      "licm),gvn,"
+      "instcombine<no-verify-fixpoint>,simplifycfg)";
+
+  /// Verifies, optimizes (with `pipeline`) and loads a module; returns the address of `fn` and the
   /// optimized IR text. Failures raise fj::CompileError with LLVM's message.
   std::pair<void*, std::string> load(std::unique_ptr<llvm::Module> m,
-                                     std::unique_ptr<llvm::LLVMContext> ctx,
-                                     const std::string& fn) {
+                                     std::unique_ptr<llvm::LLVMContext> ctx, const std::string& fn,
+                                     const char* pipeline = kPipeline) {
     std::lock_guard lock(mu_);  // compiles are rare; one at a time keeps LLVM's shared state safe
     std::string verify_log;
     llvm::raw_string_ostream vs(verify_log);
@@ -48,7 +61,7 @@ class OrcSession {
       throw CompileError("llvm backend: invalid kernel IR: " + vs.str());
     m->setDataLayout(jit_->getDataLayout());
     m->setTargetTriple(triple_);
-    optimize(*m);
+    optimize(*m, pipeline);
     std::string text;
     llvm::raw_string_ostream ts(text);
     m->print(ts, nullptr);
@@ -93,14 +106,7 @@ class OrcSession {
     jit_->getMainJITDylib().addGenerator(std::move(*gen));
   }
 
-  // A kernel is one function, already vectorized, with no calls to inline: the per-function
-  // clean-up passes are all it needs. The O2 module pipeline gave the same machine code at
-  // about three times the cost (4-5 ms against 1-1.5 ms per kernel).
-  static constexpr const char* kPipeline =
-      "function(sroa,early-cse,instcombine,simplifycfg,loop-mssa(licm),gvn,instcombine,"
-      "simplifycfg)";
-
-  void optimize(llvm::Module& m) {
+  void optimize(llvm::Module& m, const char* pipeline) {
     llvm::LoopAnalysisManager lam;
     llvm::FunctionAnalysisManager fam;
     llvm::CGSCCAnalysisManager cgam;
@@ -112,7 +118,7 @@ class OrcSession {
     pb.registerLoopAnalyses(lam);
     pb.crossRegisterProxies(lam, fam, cgam, mam);
     llvm::ModulePassManager mpm;
-    if (auto err = pb.parsePassPipeline(mpm, kPipeline))
+    if (auto err = pb.parsePassPipeline(mpm, pipeline))
       throw CompileError("llvm backend: bad pass pipeline: " + llvm_error_text(std::move(err)));
     mpm.run(m, mam);
   }
