@@ -56,4 +56,15 @@ bool warm_up(benchmark::State& state, F&& first_call) {
   }
 }
 
+// The main() of a benchmark that checks its columns against a reference before timing them:
+// exit status 1, and no timings, when the check fails.
+inline int checked_main(int argc, char** argv, bool (*self_check)()) {
+  if (!self_check()) return 1;
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}
+
 }  // namespace fusejit_bench
