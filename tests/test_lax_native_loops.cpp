@@ -254,6 +254,20 @@ TEST_CASE("native loops: a dot_general body with a bias + relu epilogue") {
     CAPTURE(text);
     CHECK(native(text));
   }
+  // The product itself as the new carry and as a y (written by the GEMM straight into its row of
+  // the stacked output: 12-byte rows, not aligned).
+  auto g = [](Tracer h0, Tracer w, Tracer xs) {
+    auto [h, ys] = lax::scan(
+        [&](Tracer h, Tracer x) {
+          Tracer p = fj::matmul(h + x, w);
+          return std::make_pair(p, p);
+        },
+        h0, xs);
+    return std::make_tuple(h, ys);
+  };
+  CHECK(native(check_against_reference(g, random_array(fj::f32, {1, 3}, -1, 1, 26),
+                                       random_array(fj::f32, {3, 3}, -0.7, 0.7, 27),
+                                       random_array(fj::f32, {9, 1, 3}, -1, 1, 28))));
 }
 
 TEST_CASE("native loops: a while body with concatenate and dynamic_slice") {
