@@ -4,13 +4,19 @@
 // by the trip count):
 //   scalar_fori   fori_loop(0, 100000, c * 0.999f + 1.0f) on an f32 scalar carry
 //   vec1024_sin   fori_loop(0, 10000, sin(c) * 0.5f + 1.0f) on an f32[1024] carry
-// Before timing, the binary checks both programs against the reference backend and exits with
+//   rnn64_scan    scan of h = tanh(h @ W + x_t), h f32[1,64], W f32[64,64], 1000 steps (a
+//                 dot_general in the body: the native driver calls the GEMM through a host
+//                 trampoline)
+// FUSEJIT_NATIVE_LOOPS=0 runs every row on the dispatching path instead.
+// Before timing, the binary checks the programs against the reference backend and exits with
 // status 1 if they differ.
 #include <benchmark/benchmark.h>
 
 #include <cmath>
 #include <cstdio>
 #include <fusejit/fusejit.hpp>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include "bench_common.hpp"
@@ -30,6 +36,25 @@ auto vector_program = [](Tracer x) {
   return fj::lax::fori_loop(
       0, kVectorTrips, [](Tracer, Tracer c) { return fj::sin(c) * 0.5f + 1.0f; }, x);
 };
+
+constexpr int kRnnSteps = 1000;
+auto rnn_program = [](Tracer h0, Tracer w, Tracer xs) {
+  return fj::lax::scan(
+             [&](Tracer h, Tracer x) {
+               return std::make_pair(Tracer(fj::tanh(fj::matmul(h, w) + x)), std::tuple<>{});
+             },
+             h0, xs)
+      .first;
+};
+
+std::vector<fj::Array> rnn_inputs() {
+  std::vector<float> h(64), w(64 * 64), xs(kRnnSteps * 64);
+  for (std::size_t i = 0; i < h.size(); ++i) h[i] = std::sin(static_cast<float>(i));
+  for (std::size_t i = 0; i < w.size(); ++i) w[i] = 0.15f * std::cos(static_cast<float>(i) * 0.7f);
+  for (std::size_t i = 0; i < xs.size(); ++i) xs[i] = 0.1f * std::sin(static_cast<float>(i) * 0.3f);
+  return {fj::array(h, fj::Shape{1, 64}), fj::array(w, fj::Shape{64, 64}),
+          fj::array(xs, fj::Shape{kRnnSteps, 1, 64})};
+}
 
 fj::Array vector_input() {
   std::vector<float> v(1024);
@@ -56,6 +81,18 @@ void BM_scalar(benchmark::State& state) {
 void BM_vector(benchmark::State& state) {
   run_row(state, vector_program, vector_input(), kVectorTrips);
 }
+void BM_rnn(benchmark::State& state) {
+  const auto in = rnn_inputs();
+  auto f = fj::jit(rnn_program);
+  if (!fusejit_bench::warm_up(state, [&] { f(in[0], in[1], in[2]); })) return;
+  for (auto _ : state) {
+    fj::Array r = f(in[0], in[1], in[2]);
+    benchmark::DoNotOptimize(r);
+  }
+  state.counters["ns_per_iteration"] =
+      benchmark::Counter(static_cast<double>(state.iterations()) * kRnnSteps / 1e9,
+                         benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+}
 
 // The default backend against the reference interpreter (a few ulps per iteration apart at
 // most: fused multiply-adds, polynomial sin; both loops contract to a fixed point).
@@ -77,6 +114,22 @@ bool self_check() {
   };
   compare(scalar_program, fj::array(std::vector<float>{0.5f}, fj::Shape{}), "scalar_fori");
   compare(vector_program, vector_input(), "vec1024_sin");
+  {
+    const auto in = rnn_inputs();
+    const auto got = fj::jit(rnn_program)(in[0], in[1], in[2]).to_vector<float>();
+    std::vector<float> want;
+    {
+      fusejit_bench::BackendGuard guard("reference");
+      want = fj::jit(rnn_program)(in[0], in[1], in[2]).to_vector<float>();
+    }
+    for (std::size_t i = 0; i < got.size(); ++i)
+      if (!(std::abs(got[i] - want[i]) <= 1e-3f * (1 + std::abs(want[i])))) {
+        std::fprintf(stderr, "lax_loops: rnn64_scan differs at %zu: %g vs %g\n", i, got[i],
+                     want[i]);
+        ok = false;
+        break;
+      }
+  }
   return ok;
 }
 
@@ -89,6 +142,11 @@ BENCHMARK(BM_scalar)
     ->MinTime(fusejit_bench::min_time(0.5));
 BENCHMARK(BM_vector)
     ->Name("lax_loops/vec1024_sin")
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond)
+    ->MinTime(fusejit_bench::min_time(0.5));
+BENCHMARK(BM_rnn)
+    ->Name("lax_loops/rnn64_scan")
     ->UseRealTime()
     ->Unit(benchmark::kMillisecond)
     ->MinTime(fusejit_bench::min_time(0.5));

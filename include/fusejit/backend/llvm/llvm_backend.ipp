@@ -96,9 +96,10 @@ struct Launch {
   const ir::Eqn* library = nullptr;
   fj::detail::reference::EqnFn host = nullptr;
   std::shared_ptr<const cpu::DotPlan> dot;
-  std::vector<ir::Atom> atoms;  // library: its operands
-  std::vector<Value> literals;  // library: per operand, a literal operand's value
-  bool epilogue_next = false;   // dot: the next kernel runs on each output panel as it is done
+  std::vector<ir::Atom> atoms;     // library: its operands
+  std::vector<ir::Aval> in_avals;  // library: its operands' avals
+  std::vector<Value> literals;     // library: per operand, a literal operand's value
+  bool epilogue_next = false;      // dot: the next kernel runs on each output panel as it is done
   // A control equation (cond, while, scan) runs its sub-graphs' executables, compiled with the
   // outer graph, from the run loop (backend/control_flow.ipp); `library` points at it too.
   std::vector<std::shared_ptr<const Executable>> control;
@@ -233,8 +234,10 @@ inline Launch make_library_launch(const ir::Graph& g, const ir::Eqn& e) {
   l.atoms = e.in;
   l.outputs = e.out;
   for (ir::VarId v : e.out) l.out_avals.push_back(g.aval(v));
-  for (const ir::Atom& a : e.in)
+  for (const ir::Atom& a : e.in) {
     l.literals.push_back(a.is_literal() ? literal_value(a.lit) : Value{});
+    l.in_avals.push_back(a.is_literal() ? l.literals.back().aval : g.aval(a.var));
+  }
   if (ir::is_lax_control(e.prim)) {
     const auto subs = control_subgraphs(e);
     for (auto& sub : subs)
@@ -292,10 +295,12 @@ class LlvmExecutable final : public Executable {
     for (auto& e : fused_->eqns) {
       if (e.prim == ir::Prim::fused) {
         launches_.push_back(make_launch(e, kernels));
-      } else if (kernels) {
+      } else if (kernels || !ir::is_lax_control(e.prim)) {
+        // A plan resolves library calls too (a native loop driver calls them through a host
+        // trampoline); they compile nothing.
         launches_.push_back(make_library_launch(*fused_, e));
       } else {
-        // A plan: the call is marked, not resolved (a native loop driver takes no library call).
+        // A plan: a control call is marked, not resolved (a native loop driver takes none).
         Launch l;
         l.library = &e;
         l.outputs = e.out;

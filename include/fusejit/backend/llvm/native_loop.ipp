@@ -1,7 +1,8 @@
-// Native lax loops: a scan or while equation whose sub-graphs fuse into kernels only
-// runs as one compiled driver function (`void loop(void** io)`) that holds the iteration loop
-// with the kernels inlined (emitted into the driver's module, their parameters constants),
-// on buffers allocated once per call.
+// Native lax loops: a scan or while equation whose sub-graphs fuse into kernels and library
+// calls only (no nested control) runs as one compiled driver function (`void loop(void** io)`)
+// that holds the iteration loop with the kernels inlined (emitted into the driver's module,
+// their parameters constants) and the library calls made through a host trampoline
+// (call_library), on buffers allocated once per call.
 // Included by llvm_backend.ipp after LlvmExecutable.
 #pragma once
 #include <llvm/IR/GlobalVariable.h>
@@ -16,9 +17,9 @@
 namespace fj::backend::llvm_kernel {
 
 /// void loop(void** io): io = [operands..., frame, ys outputs..., carry results...]; the driver
-/// reads the operands, the frame (scratch for kernel outputs, two buffers each so that a carry
-/// written this iteration never overwrites the one it reads) and the stacked ys outputs, and
-/// writes a pointer to each final carry into its result slot (the host copies it out).
+/// reads the operands, the frame (scratch for kernel and library outputs, two buffers each so that
+/// a carry written this iteration never overwrites the one it reads) and the stacked ys outputs,
+/// and writes a pointer to each final carry into its result slot (the host copies it out).
 using LoopFn = void (*)(void* const*);
 
 struct NativeLoop {
@@ -27,6 +28,7 @@ struct NativeLoop {
   std::size_t frame_bytes = 0;
   std::size_t n_carry = 0, n_ys = 0;
   int kernels_per_iteration = 0;
+  int library_calls_per_iteration = 0;  // host trampolines (call_library)
   std::vector<Value> literals;  // sub-graph literal outputs, whose addresses the driver holds
 };
 
@@ -36,7 +38,7 @@ inline const LlvmExecutable* native_sub(const std::shared_ptr<const Executable>&
   auto* sub = dynamic_cast<const LlvmExecutable*>(x.get());
   if (!sub || !sub->fused().constvars.empty()) return nullptr;
   for (const Launch& l : sub->launches())
-    if (l.library) return nullptr;
+    if (l.library && ir::is_lax_control(l.library->prim)) return nullptr;
   return sub;
 }
 
@@ -58,6 +60,34 @@ inline void run_parallel(KernelFn fn, void* const* bufs, const std::int64_t* ip,
 inline void combine(const Launch* l, const void* partials, void* out) {
   combine_partials(l->reduce, l->out_avals[0].dtype, partials, out, l->out_avals[0].shape.size(),
                    l->nblocks);
+}
+
+// Called by a driver for a library launch (dot_general, concatenate, dynamic_slice, ...):
+// `bufs` holds a pointer per operand (a literal operand's is the launch's own value), then one
+// per output, all in the driver's frame or the loop's operands. Runs the same routine as
+// LlvmExecutable::run_library on non-owning Values over them. A dot's epilogue kernel is not
+// run here: the driver runs it right after, inlined like any kernel.
+inline void call_library(const Launch* l, void* const* bufs) {
+  constexpr std::size_t kInline = 8;
+  const std::size_t n_in = l->atoms.size(), n_out = l->outputs.size();
+  runtime::Buffer raw[kInline];
+  std::vector<runtime::Buffer> raw_heap(n_in + n_out > kInline ? n_in + n_out : 0);
+  runtime::Buffer* rb = n_in + n_out > kInline ? raw_heap.data() : raw;
+  std::vector<Value> in(n_in), out(n_out);
+  // Non-owning views: the aliasing constructor points at a Buffer on this stack frame and
+  // allocates no control block.
+  auto view = [&](std::size_t k, void* data, const ir::Aval& av) {
+    rb[k].data = data;
+    rb[k].bytes = bytes_of(av);
+    return Value{runtime::BufferPtr(runtime::BufferPtr(), &rb[k]), av};
+  };
+  for (std::size_t i = 0; i < n_in; ++i)
+    in[i] = l->atoms[i].is_literal() ? l->literals[i] : view(i, bufs[i], l->in_avals[i]);
+  for (std::size_t o = 0; o < n_out; ++o) out[o] = view(n_in + o, bufs[n_in + o], l->out_avals[o]);
+  if (l->dot)
+    l->dot->run(in[0], in[1], out[0], {});
+  else
+    l->host(*l->library, in.data(), out.data());
 }
 
 class DriverBuilder {
@@ -122,6 +152,27 @@ class DriverBuilder {
           continue;
         }
         at[v] = frame_slot(frame, parity, native_detail::bytes_of(l.out_avals[o]));
+      }
+      if (l.library) {
+        // A library call: the host trampoline, on the operands' and outputs' buffers.
+        const std::size_t n = l.atoms.size() + l.outputs.size();
+        llvm::IRBuilder<> eb(entry, entry->begin());
+        llvm::Value* arr = eb.CreateAlloca(ptr(), b_.getInt64(std::max<std::size_t>(n, 1)));
+        std::size_t k = 0;
+        for (std::size_t i = 0; i < l.atoms.size(); ++i)
+          b_.CreateStore(
+              l.atoms[i].is_literal() ? const_ptr(l.literals[i].buf->data) : at.at(l.atoms[i].var),
+              b_.CreateConstInBoundsGEP1_64(ptr(), arr, k++));
+        for (ir::VarId v : l.outputs)
+          b_.CreateStore(at.at(v), b_.CreateConstInBoundsGEP1_64(ptr(), arr, k++));
+        auto* lfty = llvm::FunctionType::get(b_.getVoidTy(), {ptr(), ptr()}, false);
+        b_.CreateCall(
+            lfty,
+            b_.CreateIntToPtr(
+                b_.getInt64(reinterpret_cast<std::uintptr_t>(&native_detail::call_library)), ptr()),
+            {const_ptr(&l), arr});
+        ++out_.library_calls_per_iteration;
+        continue;
       }
       // A reduction in block partials writes them to a scratch slot; the host's combine (the
       // same tree as LlvmExecutable::run's) then writes the output.
@@ -381,8 +432,11 @@ inline std::vector<Value> run_native_loop(const Launch& l, std::span<const Value
 inline std::string describe_native_loop(const Launch& l) {
   const NativeLoop& loop = *l.native;
   return " (native loop: " + loop.name + ", " + std::to_string(loop.kernels_per_iteration) +
-         " kernels inlined per iteration, " + std::to_string(loop.frame_bytes) + " frame bytes)\n" +
-         loop.ir;
+         " kernels inlined per iteration, " +
+         (loop.library_calls_per_iteration
+              ? std::to_string(loop.library_calls_per_iteration) + " library calls, "
+              : std::string()) +
+         std::to_string(loop.frame_bytes) + " frame bytes)\n" + loop.ir;
 }
 
 }  // namespace fj::backend::llvm_kernel
