@@ -151,11 +151,4 @@ BENCHMARK(BM_rnn)
     ->Unit(benchmark::kMillisecond)
     ->MinTime(fusejit_bench::min_time(0.5));
 
-int main(int argc, char** argv) {
-  if (!self_check()) return 1;
-  benchmark::Initialize(&argc, argv);
-  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
-  return 0;
-}
+int main(int argc, char** argv) { return fusejit_bench::checked_main(argc, argv, self_check); }
