@@ -106,7 +106,6 @@ struct GradFn {
   template <class... A>
   auto operator()(const A&... a) const {
     constexpr std::size_t n = sizeof...(A);
-    using R = traced_result_t<F, n>;
     std::vector<Array> args{as_array(a)...};
     const std::vector<int> w(wrt.begin(), wrt.end());
     const char* who = WithValue ? "fj::value_and_grad" : "fj::grad";
@@ -117,7 +116,6 @@ struct GradFn {
     check_grad_output(who, *s.graph);
     const ir::Graph& g = *s.graph;
     VjpOut r = vjp_call(s, args, w, {one_like(g.aval(g.outvars[0]))});
-    (void)sizeof(R);
     auto grads = [&]() {
       if constexpr (N == 1)
         return std::move(r.grads[0]);

@@ -141,7 +141,7 @@ Atom batch_rule(Emit& E, const ir::Eqn& e, const Aval& out_aval, std::vector<Ato
     }
     case Prim::dot_general: {
       ir::DotDims dd = ir::DotDims::from(e.params);
-      const int rl = E.rank(in[0]) - (bat[0] ? 1 : 0), rr = E.rank(in[1]) - (bat[1] ? 1 : 0);
+      const int rl = E.rank(in[0]) - (bat[0] ? 1 : 0);
       const auto nb = static_cast<std::int64_t>(dd.lhs_batch.size());
       const auto nlf = static_cast<std::int64_t>(
           ir::DotDims::free_dims(rl, dd.lhs_batch, dd.lhs_contract).size());
@@ -160,7 +160,6 @@ Atom batch_rule(Emit& E, const ir::Eqn& e, const Aval& out_aval, std::vector<Ato
       } else {
         at = nb + nlf;  // the first rhs free dim
       }
-      (void)rr;
       ir::Params p;
       dd.add_to(p);
       for (auto& item : e.params.items)

@@ -259,15 +259,11 @@ std::vector<MaybeAtom> vjp_scan(Emit& E, const ir::Eqn& e, const std::vector<Ato
                                 const std::vector<bool>& needed) {
   const auto [nc, nk, nx] = scan_parts(e, in.size());
   const std::size_t ny = outs.size() - nk;
-  const auto length = e.params.get<std::int64_t>("length");
   const bool reverse = e.params.get<bool>("reverse");
   const ir::Graph body = flat_sub(e.params.get<GraphPtr>("jaxpr"));
   const auto bin = invar_avals(body), bout = outvar_avals(body);
 
   // 1. Forward, with the carry entering each iteration stacked as extra ys.
-  std::vector<int> order(bin.size()), keep(bout.size());
-  std::iota(order.begin(), order.end(), 0);
-  std::iota(keep.begin(), keep.end(), 0);
   GraphBuilder fb;
   {
     std::vector<Atom> args;
@@ -341,7 +337,6 @@ std::vector<MaybeAtom> vjp_scan(Emit& E, const ir::Eqn& e, const std::vector<Ato
   ir::Params bp = with(e.params, "jaxpr", share(std::move(bb.graph)));
   bp = with(bp, "num_carry", static_cast<std::int64_t>(wc.size() + wk.size()));
   bp = with(bp, "reverse", !reverse);
-  bp = with(bp, "length", length);
   const auto back = E.b.emit(Prim::scan, ops, bp);
   std::vector<MaybeAtom> r(in.size());
   for (std::size_t j = 0; j < wc.size(); ++j) r[static_cast<std::size_t>(wc[j])] = back[j];
@@ -359,24 +354,17 @@ std::vector<MaybeAtom> vjp_scan(Emit& E, const ir::Eqn& e, const std::vector<Ato
 Batched batch_forced(const ir::Graph& g, const std::vector<bool>& in_b, std::int64_t n,
                      const std::vector<bool>& force) {
   Batched r = batch_graph(g, in_b, n);
+  // The broadcasts are appended to the batched graph itself.
   GraphBuilder b;
+  b.graph = std::move(r.graph);
   Emit E(b);
-  std::vector<Atom> args;
-  for (auto v : r.graph.invars) args.push_back(Atom::of_var(b.add_invar(r.graph.aval(v))));
-  auto outs = ir::detail::inline_into(b.graph, r.graph, args, false);
+  auto& outs = b.graph.outvars;
   for (std::size_t k = 0; k < outs.size(); ++k) {
     if (k < force.size() && force[k] && !r.out_batched[k]) {
-      Atom o = outs[k];
-      const Shape s = E.shape(o);
-      Dims dims(static_cast<std::size_t>(s.rank()));
-      std::iota(dims.begin(), dims.end(), 1);
-      Dims shape{n};
-      for (auto d : s.to_vector()) shape.push_back(d);
-      outs[k] = E.broadcast_in_dim(o, Shape(shape), dims);
+      outs[k] = add_batch_axis(E, outs[k], n);
       r.out_batched[k] = true;
     }
   }
-  b.graph.outvars = outs;
   r.graph = std::move(b.graph);
   return r;
 }
@@ -452,14 +440,7 @@ std::pair<std::vector<Atom>, std::vector<bool>> batch_while(Emit& E, const ir::E
   // Batch the carry operands that must be.
   for (std::size_t i = 0; i < nk; ++i) {
     const std::size_t j = nc + nb + i;
-    if (carry_b[i] && !bat[j]) {
-      const Shape s = E.shape(in[j]);
-      Dims dims(static_cast<std::size_t>(s.rank()));
-      std::iota(dims.begin(), dims.end(), 1);
-      Dims shape{n};
-      for (auto d : s.to_vector()) shape.push_back(d);
-      in[j] = E.broadcast_in_dim(in[j], Shape(shape), dims);
-    }
+    if (carry_b[i] && !bat[j]) in[j] = add_batch_axis(E, in[j], n);
   }
   std::vector<bool> force_body(nk, false);
   for (std::size_t i = 0; i < nk; ++i) force_body[i] = carry_b[i];
@@ -515,14 +496,7 @@ std::pair<std::vector<Atom>, std::vector<bool>> batch_scan(Emit& E, const ir::Eq
   std::vector<bool> body_in = carry_fixed_point(body, bat, nc, nk, 0, n);
   for (std::size_t i = 0; i < nk; ++i) {
     const std::size_t j = nc + i;
-    if (body_in[j] && !bat[j]) {
-      const Shape s = E.shape(in[j]);
-      Dims dims(static_cast<std::size_t>(s.rank()));
-      std::iota(dims.begin(), dims.end(), 1);
-      Dims shape{n};
-      for (auto d : s.to_vector()) shape.push_back(d);
-      in[j] = E.broadcast_in_dim(in[j], Shape(shape), dims);
-    }
+    if (body_in[j] && !bat[j]) in[j] = add_batch_axis(E, in[j], n);
   }
   // xs are scanned along their leading axis: a batched one has the batch axis second inside.
   for (std::size_t i = 0; i < nx; ++i)
