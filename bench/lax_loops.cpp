@@ -7,6 +7,10 @@
 //   rnn64_scan    scan of h = tanh(h @ W + x_t), h f32[1,64], W f32[64,64], 1000 steps (a
 //                 dot_general in the body: the native driver calls the GEMM through a host
 //                 trampoline)
+//   cond_scan     scan over xs f32[10000] of c = cond(x > 0, c * 0.9 + x, c * 0.5 - x): a cond in
+//                 the body (the native driver switches between the inlined branches)
+//   nested_fori   fori_loop(0, 100, fori_loop(0, 100, c * 0.999 + 1) * 0.5): ns per inner
+//                 iteration
 // FUSEJIT_NATIVE_LOOPS=0 runs every row on the dispatching path instead.
 // Before timing, the binary checks the programs against the reference backend and exits with
 // status 1 if they differ.
@@ -35,6 +39,36 @@ auto scalar_program = [](Tracer x) {
 auto vector_program = [](Tracer x) {
   return fj::lax::fori_loop(
       0, kVectorTrips, [](Tracer, Tracer c) { return fj::sin(c) * 0.5f + 1.0f; }, x);
+};
+
+constexpr int kCondSteps = 10000;
+auto cond_program = [](Tracer xs) {
+  return fj::lax::scan(
+             [](Tracer c, Tracer x) {
+               Tracer next = fj::lax::cond(
+                   x > 0.0f, [&] { return Tracer(c * 0.9f + x); },
+                   [&] { return Tracer(c * 0.5f - x); });
+               return std::make_pair(next, std::tuple<>{});
+             },
+             0.0f, xs)
+      .first;
+};
+fj::Array cond_input() {
+  std::vector<float> v(kCondSteps);
+  for (std::size_t i = 0; i < v.size(); ++i) v[i] = std::sin(static_cast<float>(i) * 0.37f);
+  return fj::array(v, fj::Shape{kCondSteps});
+}
+
+constexpr int kOuterTrips = 100, kInnerTrips = 100;
+auto nested_program = [](Tracer x) {
+  return fj::lax::fori_loop(
+      0, kOuterTrips,
+      [](Tracer, Tracer c) {
+        Tracer inner = fj::lax::fori_loop(
+            0, kInnerTrips, [](Tracer, Tracer v) { return v * 0.999f + 1.0f; }, c);
+        return Tracer(inner * 0.5f);
+      },
+      x);
 };
 
 constexpr int kRnnSteps = 1000;
@@ -81,6 +115,11 @@ void BM_scalar(benchmark::State& state) {
 void BM_vector(benchmark::State& state) {
   run_row(state, vector_program, vector_input(), kVectorTrips);
 }
+void BM_cond(benchmark::State& state) { run_row(state, cond_program, cond_input(), kCondSteps); }
+void BM_nested(benchmark::State& state) {
+  run_row(state, nested_program, fj::array(std::vector<float>{0.5f}, fj::Shape{}),
+          kOuterTrips * kInnerTrips);
+}
 void BM_rnn(benchmark::State& state) {
   const auto in = rnn_inputs();
   auto f = fj::jit(rnn_program);
@@ -114,6 +153,8 @@ bool self_check() {
   };
   compare(scalar_program, fj::array(std::vector<float>{0.5f}, fj::Shape{}), "scalar_fori");
   compare(vector_program, vector_input(), "vec1024_sin");
+  compare(cond_program, cond_input(), "cond_scan");
+  compare(nested_program, fj::array(std::vector<float>{0.5f}, fj::Shape{}), "nested_fori");
   {
     const auto in = rnn_inputs();
     const auto got = fj::jit(rnn_program)(in[0], in[1], in[2]).to_vector<float>();
@@ -135,20 +176,17 @@ bool self_check() {
 
 }  // namespace
 
-BENCHMARK(BM_scalar)
-    ->Name("lax_loops/scalar_fori")
-    ->UseRealTime()
-    ->Unit(benchmark::kMillisecond)
-    ->MinTime(fusejit_bench::min_time(0.5));
-BENCHMARK(BM_vector)
-    ->Name("lax_loops/vec1024_sin")
-    ->UseRealTime()
-    ->Unit(benchmark::kMillisecond)
-    ->MinTime(fusejit_bench::min_time(0.5));
-BENCHMARK(BM_rnn)
-    ->Name("lax_loops/rnn64_scan")
-    ->UseRealTime()
-    ->Unit(benchmark::kMillisecond)
-    ->MinTime(fusejit_bench::min_time(0.5));
-
-int main(int argc, char** argv) { return fusejit_bench::checked_main(argc, argv, self_check); }
+int main(int argc, char** argv) {
+  const std::pair<const char*, void (*)(benchmark::State&)> rows[] = {
+      {"lax_loops/scalar_fori", BM_scalar},
+      {"lax_loops/vec1024_sin", BM_vector},
+      {"lax_loops/rnn64_scan", BM_rnn},
+      {"lax_loops/cond_scan", BM_cond},
+      {"lax_loops/nested_fori", BM_nested}};
+  for (auto [name, fn] : rows)
+    benchmark::RegisterBenchmark(name, fn)
+        ->UseRealTime()
+        ->Unit(benchmark::kMillisecond)
+        ->MinTime(fusejit_bench::min_time(0.5));
+  return fusejit_bench::checked_main(argc, argv, self_check);
+}

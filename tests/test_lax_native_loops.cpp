@@ -1,7 +1,7 @@
 // Native lax loops on the LLVM backend: a scan or while whose body is only small fused kernels
 // and library calls (dot_general, concatenate, dynamic_slice, ...) runs as one compiled driver
-// (lower().as_text() says "native loop"); a body with nested control (a loop, a cond) runs
-// through run_control. Every program is checked against the reference interpreter.
+// (lower().as_text() says "native loop"), a cond or loop nested in the body included (emitted into
+// the same driver). Every program is checked against the reference interpreter.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -344,7 +344,7 @@ TEST_CASE("native loops: a carry as the while predicate, nested loops, big bodie
     CAPTURE(x);
     CHECK(native(check_against_reference(flag, fj::array(x))));
   }
-  // A fori_loop inside a scan body: the inner loop is native, the outer one is dispatched.
+  // A fori_loop inside a scan body: both loops are in one driver.
   auto nested = [](Tracer xs) {
     auto [c, ys] = lax::scan(
         [](Tracer c, Tracer x) {
@@ -358,7 +358,9 @@ TEST_CASE("native loops: a carry as the while predicate, nested loops, big bodie
   const std::string text =
       check_against_reference(nested, random_array(fj::f32, {5, 3}, -1, 1, 12));
   CAPTURE(text);
-  CHECK(text.find("sub-executables, run between kernels") != std::string::npos);
+  CHECK(native(text));
+  CHECK(text.find("1 nested conds or loops") != std::string::npos);
+  CHECK(text.find("sub-executables") == std::string::npos);
   // A body kernel big enough for the pool: the driver has the pool split it.
   auto big = [](Tracer x) {
     return lax::fori_loop(
@@ -375,4 +377,118 @@ TEST_CASE("native loops: a body with no kernel (a shift register)") {
   };
   CHECK(
       native(check_against_reference(f, fj::zeros({3}), random_array(fj::f32, {6, 3}, -1, 1, 15))));
+}
+
+// Nested control in a native body: every program is one driver (no sub-executables), and each is
+// built so that a buffer reused too early would show: a carry that one branch passes through and
+// the other recomputes with a GEMM (which reads all of its operand), rotations through a cond,
+// inner loops that run zero times (their result is the outer carry itself), and stacked inner ys.
+TEST_CASE("native loops: conds and loops nested in the body") {
+  if (!fusejit_test::has_backend("llvm")) return;
+  std::string program;
+  CAPTURE(program);
+  auto one_driver = [](const std::string& text) {
+    CAPTURE(text);
+    CHECK(native(text));
+    CHECK(text.find("nested conds or loops") != std::string::npos);
+    CHECK(text.find("sub-executables") == std::string::npos);
+  };
+  // A cond in a scan body: keep c, or c <- M flip(c) / 64 + flip(c) / 2 + x (a GEMM, then a
+  // kernel that reads c reversed: written over c in place it would read values it wrote).
+  auto gemm_or_keep = [](Tracer m, Tracer c0, Tracer xs) {
+    auto [c, ys] = lax::scan(
+        [&](Tracer c, Tracer x) {
+          Tracer next = lax::cond(
+              fj::sum(x) > 0,
+              [&](Tracer c) {
+                return Tracer(fj::matmul(m, c.flip()) * (1.0f / 64) + c.flip() * 0.5f + x);
+              },
+              [](Tracer c) { return c; }, c);
+          return std::make_pair(next, Tracer(next.flip() - c));
+        },
+        c0, xs);
+    return std::make_tuple(c, ys);
+  };
+  // Signs chosen so that the branches alternate: compute, keep, compute, keep, keep, compute...
+  std::vector<float> rows;
+  const float signs[] = {1, -1, 1, -1, -1, 1, 1, -1, 1, 1};
+  for (float sgn : signs)
+    for (int j = 0; j < 64; ++j) rows.push_back(sgn * (0.25f + 0.01f * static_cast<float>(j)));
+  const fj::Array xs = fj::array(rows, {10, 64});
+  program = "gemm_or_keep";
+  one_driver(check_against_reference(gemm_or_keep, random_array(fj::f32, {64, 64}, -1, 1, 31),
+                                     random_array(fj::f32, {64}, -1, 1, 32), xs));
+
+  // A rotation through a cond: (a, b) -> (b, a) or (a, b) -> (a + b, b), by the step's sign.
+  auto rotate = [](Tracer xs) {
+    auto [c, ys] = lax::scan(
+        [](const std::tuple<Tracer, Tracer>& c, Tracer x) {
+          auto [a, b] = c;
+          auto next = lax::cond(
+              x > 0, [&] { return std::make_tuple(b, a); },
+              [&] { return std::make_tuple(Tracer(a + b), b); });
+          return std::make_pair(next, Tracer(std::get<0>(next) * x));
+        },
+        std::make_tuple(fj::zeros({3}) + 1.0f, fj::zeros({3}) + 2.0f), xs);
+    return std::make_tuple(std::get<0>(c), std::get<1>(c), ys);
+  };
+  program = "rotate";
+  one_driver(check_against_reference(rotate, fj::array({1.0f, 1.0f, -1.0f, 1.0f, -1.0f, -1.0f})));
+
+  // A while in a while; the inner one runs zero times whenever v >= limit already.
+  auto inner_while = [](Tracer v, Tracer n) {
+    auto [k, w] =
+        lax::while_loop([&](const std::tuple<Tracer, Tracer>& c) { return std::get<0>(c) < n; },
+                        [](const std::tuple<Tracer, Tracer>& c) {
+                          auto [k, w] = c;
+                          Tracer limit = k.astype(fj::f32) * 3.0f;
+                          Tracer grown = lax::while_loop(
+                              [&](Tracer u) { return fj::sum(u) < limit; },
+                              [](Tracer u) { return Tracer(u.flip() * 1.5f + 1.0f); }, w);
+                          return std::make_tuple(Tracer(k + 1), grown);
+                        },
+                        std::make_tuple(fj::array(0), v));
+    return std::make_tuple(k, w);
+  };
+  program = "inner_while";
+  one_driver(check_against_reference(inner_while, fj::array({0.5f, -0.25f, 1.0f}), fj::array(9)));
+
+  // A scan in a scan whose stacked ys are the outer ys, and a cond in a cond.
+  auto scan_scan = [](Tracer xss) {
+    auto [c, ys] = lax::scan(
+        [](Tracer c, Tracer xs) {
+          auto [ic, iys] = lax::scan(
+              [](Tracer ic, Tracer x) {
+                Tracer y = lax::cond(
+                    x > 0,
+                    [&] {
+                      return lax::cond(
+                          x > 0.5f, [&] { return Tracer(ic * x); }, [&] { return Tracer(ic + x); });
+                    },
+                    [&] { return Tracer(ic - x); });
+                return std::make_pair(y, Tracer(y * 2.0f));
+              },
+              c, xs);
+          return std::make_pair(ic, iys);
+        },
+        fj::array(1.0f), xss);
+    return std::make_tuple(c, ys);
+  };
+  program = "scan_scan";
+  one_driver(check_against_reference(scan_scan, random_array(fj::f32, {5, 6}, -1, 1, 33)));
+
+  // A cond in a while's predicate.
+  auto cond_pred = [](Tracer x) {
+    return lax::while_loop(
+        [](Tracer v) {
+          return lax::cond(
+              v < 0.0f, [&] { return Tracer(v > -50.0f); }, [&] { return Tracer(v < 50.0f); });
+        },
+        [](Tracer v) { return Tracer(v * 2.0f + (v < 0.0f).astype(fj::f32) * -1.0f + 0.5f); }, x);
+  };
+  for (float x : {-3.0f, 0.25f, 60.0f}) {
+    CAPTURE(x);
+    program = "cond_pred";
+    one_driver(check_against_reference(cond_pred, fj::array(x)));
+  }
 }

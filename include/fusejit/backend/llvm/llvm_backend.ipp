@@ -103,8 +103,9 @@ struct Launch {
   // A control equation (cond, while, scan) runs its sub-graphs' executables, compiled with the
   // outer graph, from the run loop (backend/control_flow.ipp); `library` points at it too.
   std::vector<std::shared_ptr<const Executable>> control;
-  // A scan or while whose sub-executables are only small kernels: one compiled driver that runs
-  // the whole loop (native_loop.ipp); null when the loop runs through run_control.
+  // A scan or while: one compiled driver that runs the whole loop, nested conds and loops
+  // included (native_loop.ipp); null when the loop runs through run_control
+  // (FUSEJIT_NATIVE_LOOPS=0).
   std::shared_ptr<const NativeLoop> native;
 };
 
@@ -228,7 +229,7 @@ inline void combine_partials(ir::Prim p, DType d, const void* partials, void* ou
 
 inline Value literal_value(const ir::Literal& lit);
 
-inline Launch make_library_launch(const ir::Graph& g, const ir::Eqn& e) {
+inline Launch make_library_launch(const ir::Graph& g, const ir::Eqn& e, bool kernels = true) {
   Launch l;
   l.library = &e;
   l.atoms = e.in;
@@ -245,7 +246,12 @@ inline Launch make_library_launch(const ir::Graph& g, const ir::Eqn& e) {
         throw ValueError(std::string(ir::name(e.prim)) +
                          ": sub-graphs must be non-null and closed (no constvars)");
     // A loop first gets plans of its sub-graphs: when it runs natively, its driver compiles the
-    // kernels (inlined), and compiling them into sub-executables too would be wasted.
+    // kernels (inlined), and compiling them into sub-executables too would be wasted. In a plan
+    // (a loop's body), a nested cond or loop gets plans only: the driver emits it in place.
+    if (!kernels) {
+      for (auto& sub : subs) l.control.push_back(compile_graph(sub, /*kernels=*/false));
+      return l;
+    }
     if (e.prim == ir::Prim::scan || e.prim == ir::Prim::while_) {
       for (auto& sub : subs) l.control.push_back(compile_graph(sub, /*kernels=*/false));
       l.native = make_native_loop(g, e, l);
@@ -295,16 +301,10 @@ class LlvmExecutable final : public Executable {
     for (auto& e : fused_->eqns) {
       if (e.prim == ir::Prim::fused) {
         launches_.push_back(make_launch(e, kernels));
-      } else if (kernels || !ir::is_lax_control(e.prim)) {
+      } else {
         // A plan resolves library calls too (a native loop driver calls them through a host
         // trampoline); they compile nothing.
-        launches_.push_back(make_library_launch(*fused_, e));
-      } else {
-        // A plan: a control call is marked, not resolved (a native loop driver takes none).
-        Launch l;
-        l.library = &e;
-        l.outputs = e.out;
-        launches_.push_back(std::move(l));
+        launches_.push_back(make_library_launch(*fused_, e, kernels));
       }
     }
     for (std::size_t k = 0; k + 1 < launches_.size(); ++k)

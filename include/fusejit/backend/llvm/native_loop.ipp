@@ -1,8 +1,8 @@
-// Native lax loops: a scan or while equation whose sub-graphs fuse into kernels and library
-// calls only (no nested control) runs as one compiled driver function (`void loop(void** io)`)
-// that holds the iteration loop with the kernels inlined (emitted into the driver's module,
-// their parameters constants) and the library calls made through a host trampoline
-// (call_library), on buffers allocated once per call.
+// Native lax loops: a scan or while equation runs as one compiled driver function
+// (`void loop(void** io)`) that holds the iteration loop with the body's kernels inlined (emitted
+// into the driver's module, their parameters constants), its library calls made through a host
+// trampoline (call_library), and any cond or loop nested in the body emitted in place (a switch
+// over the branches, an inner loop), on buffers allocated once per call.
 // Included by llvm_backend.ipp after LlvmExecutable.
 #pragma once
 #include <llvm/IR/GlobalVariable.h>
@@ -27,19 +27,69 @@ struct NativeLoop {
   std::string name, ir;
   std::size_t frame_bytes = 0;
   std::size_t n_carry = 0, n_ys = 0;
-  int kernels_per_iteration = 0;
-  int library_calls_per_iteration = 0;  // host trampolines (call_library)
+  int kernels_inlined = 0;
+  int library_calls = 0;        // host trampolines (call_library)
+  int nested_control = 0;       // conds and loops emitted inside the body
   std::vector<Value> literals;  // sub-graph literal outputs, whose addresses the driver holds
 };
 
 namespace native_detail {
 
-inline const LlvmExecutable* native_sub(const std::shared_ptr<const Executable>& x) {
-  auto* sub = dynamic_cast<const LlvmExecutable*>(x.get());
-  if (!sub || !sub->fused().constvars.empty()) return nullptr;
-  for (const Launch& l : sub->launches())
-    if (l.library && ir::is_lax_control(l.library->prim)) return nullptr;
-  return sub;
+// A control launch's sub-plans (from compile_graph(sub, false)), or null when one is not an LLVM
+// plan or is not closed.
+inline std::vector<const LlvmExecutable*> native_subs(const Launch& l) {
+  std::vector<const LlvmExecutable*> subs;
+  for (auto& x : l.control) {
+    auto* sub = dynamic_cast<const LlvmExecutable*>(x.get());
+    if (!sub || !sub->fused().constvars.empty()) return {};
+    subs.push_back(sub);
+  }
+  return subs;
+}
+
+// Whether a control launch, and every cond or loop nested in its sub-graphs, can be emitted into
+// a driver: each has plans of its sub-graphs.
+inline bool drivable(const Launch& l) {
+  const auto subs = native_subs(l);
+  if (subs.empty()) return false;
+  for (const LlvmExecutable* sub : subs)
+    for (const Launch& inner : sub->launches())
+      if (inner.library && ir::is_lax_control(inner.library->prim) && !drivable(inner))
+        return false;
+  return true;
+}
+
+// Where a loop equation's operands and results are: scan (consts, carry, xs) -> (carry, ys);
+// while (cond consts, body consts, carry) -> carry.
+struct LoopLayout {
+  bool scan = false;
+  std::size_t n_consts = 0, n_carry = 0, cn = 0, bn = 0, first_x = 0, first_carry = 0;
+  std::int64_t length = 0;
+  bool reverse = false;
+  LoopLayout(const ir::Eqn& e, std::size_t n_in) : scan(e.prim == ir::Prim::scan) {
+    if (scan) {
+      n_consts = static_cast<std::size_t>(e.params.get<std::int64_t>("num_consts"));
+      n_carry = static_cast<std::size_t>(e.params.get<std::int64_t>("num_carry"));
+      length = e.params.get<std::int64_t>("length");
+      reverse = e.params.get<bool>("reverse");
+      first_x = n_consts + n_carry;
+      first_carry = n_consts;
+    } else {
+      cn = static_cast<std::size_t>(e.params.get<std::int64_t>("cond_nconsts"));
+      bn = static_cast<std::size_t>(e.params.get<std::int64_t>("body_nconsts"));
+      n_carry = n_in - cn - bn;
+      first_carry = cn + bn;
+    }
+  }
+};
+
+// The vars of sub-plan `x` that a nested cond or loop produces.
+inline std::vector<ir::VarId> control_outputs(const LlvmExecutable& x) {
+  std::vector<ir::VarId> vs;
+  for (const Launch& l : x.launches())
+    if (l.library && ir::is_lax_control(l.library->prim))
+      vs.insert(vs.end(), l.outputs.begin(), l.outputs.end());
+  return vs;
 }
 
 inline std::size_t bytes_of(const ir::Aval& a) {
@@ -88,6 +138,26 @@ inline void call_library(const Launch* l, void* const* bufs) {
     l->dot->run(in[0], in[1], out[0], {});
   else
     l->host(*l->library, in.data(), out.data());
+}
+
+// The carries a loop body must copy into slots of its own at the end of each iteration: one
+// whose new value is another carry's old one (a rotation, `(a, b) -> (b, a + b)`), and one a
+// nested cond or loop produces (it may pass through a value from an earlier iteration). Passing
+// such a pointer on could keep a buffer alive for more than one iteration, longer than its two
+// frame slots allow.
+inline std::vector<bool> carries_to_copy(const LlvmExecutable& body, std::size_t first_carry,
+                                         std::size_t n_carry) {
+  const ir::Graph& g = body.fused();
+  const auto nested = control_outputs(body);
+  std::vector<bool> r(n_carry, false);
+  for (std::size_t i = 0; i < n_carry; ++i) {
+    const ir::Atom& a = g.outvars.at(i);
+    if (a.is_literal()) continue;
+    r[i] = std::find(nested.begin(), nested.end(), a.var) != nested.end();
+    for (std::size_t j = 0; j < n_carry; ++j)
+      if (j != i && g.invars.at(first_carry + j) == a.var) r[i] = true;
+  }
+  return r;
 }
 
 class DriverBuilder {
@@ -145,6 +215,28 @@ class DriverBuilder {
     auto* kfty = llvm::FunctionType::get(b_.getVoidTy(), {ptr(), ptr(), ptr(), i64, i64}, false);
     for (std::size_t li = 0; li < x.launches().size(); ++li) {
       const Launch& l = x.launches()[li];
+      if (l.library && ir::is_lax_control(l.library->prim)) {
+        // A nested cond or loop, emitted in place; its results stay where it leaves them.
+        std::vector<llvm::Value*> ins;
+        for (std::size_t i = 0; i < l.atoms.size(); ++i)
+          ins.push_back(l.atoms[i].is_literal() ? const_ptr(l.literals[i].buf->data)
+                                                : at.at(l.atoms[i].var));
+        std::vector<llvm::Value*> res;
+        if (l.library->prim == ir::Prim::cond) {
+          res = emit_cond(l, ins, frame, parity, entry);
+        } else {
+          // Its stacked ys are consumed (or copied) in this iteration: one slot each.
+          std::vector<llvm::Value*> ys;
+          const LoopLayout lay(*l.library, l.atoms.size());
+          for (std::size_t k = lay.n_carry; k < l.out_avals.size(); ++k)
+            ys.push_back(frame_slot(frame, nullptr, bytes_of(l.out_avals[k])));
+          res = emit_loop(l, ins, ys, frame, entry);
+          res.insert(res.end(), ys.begin(), ys.end());
+        }
+        for (std::size_t o = 0; o < l.outputs.size(); ++o) at[l.outputs[o]] = res.at(o);
+        ++out_.nested_control;
+        continue;
+      }
       for (std::size_t o = 0; o < l.outputs.size(); ++o) {
         const ir::VarId v = l.outputs[o];
         if (auto d = direct.find(v); d != direct.end()) {
@@ -171,7 +263,7 @@ class DriverBuilder {
             b_.CreateIntToPtr(
                 b_.getInt64(reinterpret_cast<std::uintptr_t>(&native_detail::call_library)), ptr()),
             {const_ptr(&l), arr});
-        ++out_.library_calls_per_iteration;
+        ++out_.library_calls;
         continue;
       }
       // A reduction in block partials writes them to a scratch slot; the host's combine (the
@@ -195,7 +287,7 @@ class DriverBuilder {
       // folds the extents and strides, so a scalar body is a few instructions in the loop.
       const Plan plan = Planner(*g.eqns.at(li).params.get<ir::GraphPtr>("jaxpr")).run();
       KernelBuilder kb(plan, OrcSession::get().lanes(),
-                       out_.name + ".k" + std::to_string(out_.kernels_per_iteration));
+                       out_.name + ".k" + std::to_string(out_.kernels_inlined));
       llvm::Function* kfn = kb.build_in(m_, OrcSession::get().cpu(), OrcSession::get().features());
       kfn->setLinkage(llvm::GlobalValue::InternalLinkage);
       const std::int64_t min_items =
@@ -217,7 +309,7 @@ class DriverBuilder {
             {kfn, arr, const_i64s(l.iparams), const_i64s(l.scalars), b_.getInt64(l.size),
              b_.getInt64(l.work_per_item)});
       }
-      ++out_.kernels_per_iteration;
+      ++out_.kernels_inlined;
       if (partials) {
         auto* cfty = llvm::FunctionType::get(b_.getVoidTy(), {ptr(), ptr(), ptr()}, false);
         b_.CreateCall(
@@ -239,59 +331,159 @@ class DriverBuilder {
     return outs;
   }
 
+  // A cond: a switch on the clamped index (XLA's Conditional clamps, as run_control does) over
+  // one block per branch, each emitting its branch; the results are phis of the branches'.
+  std::vector<llvm::Value*> emit_cond(const Launch& l, const std::vector<llvm::Value*>& ins,
+                                      llvm::Value* frame, llvm::Value* parity,
+                                      llvm::BasicBlock* entry) {
+    const auto subs = native_subs(l);
+    const auto n = static_cast<std::int64_t>(subs.size());
+    llvm::Function* fn = b_.GetInsertBlock()->getParent();
+    auto& ctx = fn->getContext();
+    llvm::Value* k = b_.CreateSExt(b_.CreateLoad(b_.getInt32Ty(), ins.at(0)), b_.getInt64Ty());
+    k = b_.CreateSelect(b_.CreateICmpSLT(k, b_.getInt64(0)), b_.getInt64(0), k);
+    k = b_.CreateSelect(b_.CreateICmpSGT(k, b_.getInt64(n - 1)), b_.getInt64(n - 1), k);
+    auto* merge = llvm::BasicBlock::Create(ctx, "cond.merge", fn);
+    std::vector<llvm::BasicBlock*> blocks;
+    for (std::int64_t j = 0; j < n; ++j)
+      blocks.push_back(llvm::BasicBlock::Create(ctx, "cond.branch" + std::to_string(j), fn, merge));
+    llvm::SwitchInst* sw = b_.CreateSwitch(k, blocks.back(), static_cast<unsigned>(n - 1));
+    for (std::int64_t j = 0; j + 1 < n; ++j) sw->addCase(b_.getInt64(j), blocks[j]);
+    const std::vector<llvm::Value*> args(ins.begin() + 1, ins.end());
+    std::vector<std::pair<llvm::BasicBlock*, std::vector<llvm::Value*>>> results;
+    for (std::int64_t j = 0; j < n; ++j) {
+      b_.SetInsertPoint(blocks[j]);
+      auto outs = emit_sub(*subs[static_cast<std::size_t>(j)], args, frame, parity, {}, entry);
+      results.emplace_back(b_.GetInsertBlock(), std::move(outs));
+      b_.CreateBr(merge);
+    }
+    b_.SetInsertPoint(merge);
+    std::vector<llvm::Value*> res;
+    for (std::size_t o = 0; o < l.out_avals.size(); ++o) {
+      llvm::PHINode* phi = b_.CreatePHI(ptr(), static_cast<unsigned>(n));
+      for (auto& [bb, outs] : results) phi->addIncoming(outs.at(o), bb);
+      res.push_back(phi);
+    }
+    return res;
+  }
+
+  // A scan or while loop at the insert point, on operand pointers `ops`, writing its stacked ys
+  // into `ys`; returns a pointer to each final carry. Carries alternate between two slots by
+  // the iteration's parity, so a carry written this iteration never overwrites the one it reads.
+  std::vector<llvm::Value*> emit_loop(const Launch& l, const std::vector<llvm::Value*>& ops,
+                                      const std::vector<llvm::Value*>& ys, llvm::Value* frame,
+                                      llvm::BasicBlock* entry) {
+    const auto subs = native_subs(l);
+    const LoopLayout lay(*l.library, ops.size());
+    const std::size_t n_carry = lay.n_carry, n_ys = ys.size();
+    llvm::Function* fn = b_.GetInsertBlock()->getParent();
+    auto& ctx = fn->getContext();
+    auto* i64 = b_.getInt64Ty();
+    auto* header = llvm::BasicBlock::Create(ctx, "loop.header", fn);
+    auto* body = llvm::BasicBlock::Create(ctx, "loop.body", fn);
+    auto* exit = llvm::BasicBlock::Create(ctx, "loop.exit", fn);
+    llvm::BasicBlock* pre = b_.GetInsertBlock();
+    b_.CreateBr(header);
+
+    b_.SetInsertPoint(header);
+    llvm::PHINode* it = b_.CreatePHI(i64, 2, "it");
+    it->addIncoming(b_.getInt64(0), pre);
+    std::vector<llvm::PHINode*> carry;
+    for (std::size_t i = 0; i < n_carry; ++i) {
+      carry.push_back(b_.CreatePHI(ptr(), 2));
+      carry.back()->addIncoming(ops[lay.first_carry + i], pre);
+    }
+    if (lay.scan) {
+      b_.CreateCondBr(b_.CreateICmpSLT(it, b_.getInt64(lay.length)), body, exit);
+    } else {
+      std::vector<llvm::Value*> cargs(ops.begin(),
+                                      ops.begin() + static_cast<std::ptrdiff_t>(lay.cn));
+      cargs.insert(cargs.end(), carry.begin(), carry.end());
+      auto p = emit_sub(*subs[0], cargs, frame, nullptr, {}, entry);
+      llvm::Value* pred = b_.CreateLoad(b_.getInt8Ty(), p.at(0));
+      b_.CreateCondBr(b_.CreateICmpNE(pred, b_.getInt8(0)), body, exit);
+    }
+
+    b_.SetInsertPoint(body);
+    llvm::Value* parity = b_.CreateTrunc(it, b_.getInt1Ty());
+    std::vector<llvm::Value*> args;
+    std::map<ir::VarId, llvm::Value*> direct;
+    std::vector<llvm::Value*> yrow;
+    std::vector<std::size_t> y_bytes;
+    const LlvmExecutable& bx = *subs.back();
+    const ir::Graph& bg = bx.fused();
+    const auto nested = control_outputs(bx);
+    auto row_bytes = [&](const ir::Aval& stacked) {
+      return lay.length ? bytes_of(stacked) / static_cast<std::size_t>(lay.length) : 0;
+    };
+    if (lay.scan) {
+      llvm::Value* row = lay.reverse ? b_.CreateSub(b_.getInt64(lay.length - 1), it) : it;
+      args.assign(ops.begin(), ops.begin() + static_cast<std::ptrdiff_t>(lay.n_consts));
+      args.insert(args.end(), carry.begin(), carry.end());
+      for (std::size_t j = lay.first_x; j < ops.size(); ++j)
+        args.push_back(
+            byte_gep(ops[j], b_.CreateMul(row, b_.getInt64(row_bytes(l.in_avals.at(j))))));
+      for (std::size_t k = 0; k < n_ys; ++k) {
+        y_bytes.push_back(row_bytes(l.out_avals[n_carry + k]));
+        yrow.push_back(byte_gep(ys[k], b_.CreateMul(row, b_.getInt64(y_bytes.back()))));
+        // A y a kernel or library call computes is written straight into its row (once, if it
+        // is two ys).
+        const ir::Atom& a = bg.outvars.at(n_carry + k);
+        if (a.is_literal() || direct.count(a.var)) continue;
+        if (std::find(bg.invars.begin(), bg.invars.end(), a.var) != bg.invars.end()) continue;
+        if (std::find(nested.begin(), nested.end(), a.var) != nested.end()) continue;
+        direct[a.var] = yrow.back();
+      }
+    } else {
+      args.assign(ops.begin() + static_cast<std::ptrdiff_t>(lay.cn),
+                  ops.begin() + static_cast<std::ptrdiff_t>(lay.cn + lay.bn));
+      args.insert(args.end(), carry.begin(), carry.end());
+    }
+    auto outs = emit_sub(bx, args, frame, parity, direct, entry);
+    for (std::size_t k = 0; k < n_ys; ++k) {
+      const ir::Atom& a = bg.outvars.at(n_carry + k);
+      if (y_bytes[k] == 0 ||
+          (!a.is_literal() && direct.count(a.var) && direct.at(a.var) == yrow[k]))
+        continue;
+      b_.CreateMemCpy(yrow[k], llvm::MaybeAlign(1), outs[n_carry + k], llvm::MaybeAlign(1),
+                      y_bytes[k]);
+    }
+    const auto copy = carries_to_copy(bx, lay.scan ? lay.n_consts : lay.bn, n_carry);
+    for (std::size_t i = 0; i < n_carry; ++i) {
+      if (!copy[i]) continue;
+      const std::size_t bytes = bytes_of(l.out_avals[i]);
+      llvm::Value* slot = frame_slot(frame, parity, bytes);
+      if (bytes) b_.CreateMemCpy(slot, llvm::MaybeAlign(1), outs[i], llvm::MaybeAlign(1), bytes);
+      outs[i] = slot;
+    }
+    for (std::size_t i = 0; i < n_carry; ++i) carry[i]->addIncoming(outs[i], b_.GetInsertBlock());
+    it->addIncoming(b_.CreateAdd(it, b_.getInt64(1)), b_.GetInsertBlock());
+    b_.CreateBr(header);
+    b_.SetInsertPoint(exit);
+    return std::vector<llvm::Value*>(carry.begin(), carry.end());
+  }
+
  private:
   NativeLoop& out_;
   llvm::IRBuilder<> b_;
   llvm::Module& m_;
 };
 
-// The carries whose new value is another carry's old one (a rotation, `(a, b) -> (b, a + b)`).
-// Passing that pointer on could keep a buffer alive for more than one iteration, longer than its
-// two frame slots allow; the driver copies such a carry into slots of its own instead.
-inline std::vector<bool> rotated_carries(const ir::Graph& g, std::size_t first_carry,
-                                         std::size_t n_carry) {
-  std::vector<bool> r(n_carry, false);
-  for (std::size_t i = 0; i < n_carry; ++i) {
-    const ir::Atom& a = g.outvars.at(i);
-    if (a.is_literal()) continue;
-    for (std::size_t j = 0; j < n_carry; ++j)
-      if (j != i && g.invars.at(first_carry + j) == a.var) r[i] = true;
-  }
-  return r;
-}
-
 }  // namespace native_detail
 
-inline std::shared_ptr<const NativeLoop> make_native_loop(const ir::Graph& outer, const ir::Eqn& e,
+inline std::shared_ptr<const NativeLoop> make_native_loop(const ir::Graph&, const ir::Eqn& e,
                                                           const Launch& l) {
   using namespace native_detail;
   if (e.prim != ir::Prim::scan && e.prim != ir::Prim::while_) return nullptr;
   // FUSEJIT_NATIVE_LOOPS=0 keeps every loop on the dispatching path (for comparisons).
   if (const char* env = std::getenv("FUSEJIT_NATIVE_LOOPS"); env && std::string_view(env) == "0")
     return nullptr;
-  std::vector<const LlvmExecutable*> subs;
-  for (auto& x : l.control) {
-    subs.push_back(native_sub(x));
-    if (!subs.back()) return nullptr;
-  }
+  if (!drivable(l)) return nullptr;
   const std::size_t n_in = e.in.size();
   auto loop = std::make_shared<NativeLoop>();
-  std::size_t n_carry = 0, n_consts = 0, cn = 0, bn = 0, first_x = 0;
-  std::int64_t length = 0;
-  bool reverse = false;
-  if (e.prim == ir::Prim::scan) {
-    n_consts = static_cast<std::size_t>(e.params.get<std::int64_t>("num_consts"));
-    n_carry = static_cast<std::size_t>(e.params.get<std::int64_t>("num_carry"));
-    length = e.params.get<std::int64_t>("length");
-    reverse = e.params.get<bool>("reverse");
-    first_x = n_consts + n_carry;
-  } else {
-    cn = static_cast<std::size_t>(e.params.get<std::int64_t>("cond_nconsts"));
-    bn = static_cast<std::size_t>(e.params.get<std::int64_t>("body_nconsts"));
-    n_carry = n_in - cn - bn;
-  }
-  loop->n_carry = n_carry;
-  loop->n_ys = l.out_avals.size() - n_carry;
+  const LoopLayout lay(e, n_in);
+  loop->n_carry = lay.n_carry;
+  loop->n_ys = l.out_avals.size() - lay.n_carry;
   static std::atomic<std::uint64_t> next_id{0};
   loop->name = "fj_loop_" + std::to_string(next_id.fetch_add(1));
 
@@ -299,7 +491,6 @@ inline std::shared_ptr<const NativeLoop> make_native_loop(const ir::Graph& outer
   auto m = std::make_unique<llvm::Module>(loop->name, *ctx);
   DriverBuilder db(*loop, *ctx, *m);
   auto& b = db.b();
-  auto* i64 = b.getInt64Ty();
   auto* fn = llvm::Function::Create(llvm::FunctionType::get(b.getVoidTy(), {db.ptr()}, false),
                                     llvm::Function::ExternalLinkage, loop->name, *m);
   OrcSession& session = OrcSession::get();
@@ -312,91 +503,16 @@ inline std::shared_ptr<const NativeLoop> make_native_loop(const ir::Graph& outer
   fn->addFnAttr("stackrealign");
   llvm::Value* io = fn->getArg(0);
   auto* entry = llvm::BasicBlock::Create(*ctx, "entry", fn);
-  auto* header = llvm::BasicBlock::Create(*ctx, "header", fn);
-  auto* body = llvm::BasicBlock::Create(*ctx, "body", fn);
-  auto* exit = llvm::BasicBlock::Create(*ctx, "exit", fn);
   b.SetInsertPoint(entry);
   std::vector<llvm::Value*> ops;
   for (std::size_t i = 0; i < n_in; ++i) ops.push_back(db.io_slot(io, i));
   llvm::Value* frame = db.io_slot(io, n_in);
   std::vector<llvm::Value*> ys;
   for (std::size_t k = 0; k < loop->n_ys; ++k) ys.push_back(db.io_slot(io, n_in + 1 + k));
-  const std::size_t first_carry = e.prim == ir::Prim::scan ? n_consts : cn + bn;
-  b.CreateBr(header);
-
-  b.SetInsertPoint(header);
-  llvm::PHINode* it = b.CreatePHI(i64, 2, "it");
-  it->addIncoming(b.getInt64(0), entry);
-  std::vector<llvm::PHINode*> carry;
-  for (std::size_t i = 0; i < n_carry; ++i) {
-    carry.push_back(b.CreatePHI(db.ptr(), 2));
-    carry.back()->addIncoming(ops[first_carry + i], entry);
-  }
-  if (e.prim == ir::Prim::scan) {
-    b.CreateCondBr(b.CreateICmpSLT(it, b.getInt64(length)), body, exit);
-  } else {
-    std::vector<llvm::Value*> cargs(ops.begin(), ops.begin() + static_cast<std::ptrdiff_t>(cn));
-    cargs.insert(cargs.end(), carry.begin(), carry.end());
-    auto p = db.emit_sub(*subs[0], cargs, frame, nullptr, {}, entry);
-    llvm::Value* pred = b.CreateLoad(b.getInt8Ty(), p.at(0));
-    b.CreateCondBr(b.CreateICmpNE(pred, b.getInt8(0)), body, exit);
-  }
-
-  b.SetInsertPoint(body);
-  llvm::Value* parity = b.CreateTrunc(it, b.getInt1Ty());
-  std::vector<llvm::Value*> args;
-  std::map<ir::VarId, llvm::Value*> direct;
-  std::vector<llvm::Value*> yrow;
-  const LlvmExecutable& bx = *subs.back();
-  const ir::Graph& bg = bx.fused();
-  if (e.prim == ir::Prim::scan) {
-    llvm::Value* row = reverse ? b.CreateSub(b.getInt64(length - 1), it) : it;
-    args.assign(ops.begin(), ops.begin() + static_cast<std::ptrdiff_t>(n_consts));
-    args.insert(args.end(), carry.begin(), carry.end());
-    for (std::size_t j = first_x; j < n_in; ++j) {
-      const ir::Aval xs = outer.aval(e.in[j]);
-      const std::size_t row_bytes = length ? bytes_of(xs) / static_cast<std::size_t>(length) : 0;
-      args.push_back(db.byte_gep(ops[j], b.CreateMul(row, b.getInt64(row_bytes))));
-    }
-    for (std::size_t k = 0; k < loop->n_ys; ++k) {
-      const std::size_t row_bytes =
-          length ? bytes_of(l.out_avals[n_carry + k]) / static_cast<std::size_t>(length) : 0;
-      yrow.push_back(db.byte_gep(ys[k], b.CreateMul(row, b.getInt64(row_bytes))));
-      // A y computed by a kernel is written straight into its row (once, if it is two ys).
-      const ir::Atom& a = bg.outvars.at(n_carry + k);
-      if (a.is_literal() || direct.count(a.var)) continue;
-      if (std::find(bg.invars.begin(), bg.invars.end(), a.var) != bg.invars.end()) continue;
-      direct[a.var] = yrow.back();
-    }
-  } else {
-    args.assign(ops.begin() + static_cast<std::ptrdiff_t>(cn),
-                ops.begin() + static_cast<std::ptrdiff_t>(cn + bn));
-    args.insert(args.end(), carry.begin(), carry.end());
-  }
-  auto outs = db.emit_sub(bx, args, frame, parity, direct, entry);
-  for (std::size_t k = 0; k < loop->n_ys; ++k) {
-    const std::size_t row_bytes =
-        length ? bytes_of(l.out_avals[n_carry + k]) / static_cast<std::size_t>(length) : 0;
-    const ir::Atom& a = bg.outvars.at(n_carry + k);
-    if (row_bytes == 0 || (!a.is_literal() && direct.count(a.var) && direct.at(a.var) == yrow[k]))
-      continue;
-    b.CreateMemCpy(yrow[k], llvm::MaybeAlign(1), outs[n_carry + k], llvm::MaybeAlign(1), row_bytes);
-  }
-  const auto rotated = rotated_carries(bg, e.prim == ir::Prim::scan ? n_consts : bn, n_carry);
-  for (std::size_t i = 0; i < n_carry; ++i) {
-    if (!rotated[i]) continue;
-    const std::size_t bytes = bytes_of(l.out_avals[i]);
-    llvm::Value* slot = db.frame_slot(frame, parity, bytes);
-    if (bytes) b.CreateMemCpy(slot, llvm::MaybeAlign(1), outs[i], llvm::MaybeAlign(1), bytes);
-    outs[i] = slot;
-  }
-  for (std::size_t i = 0; i < n_carry; ++i) carry[i]->addIncoming(outs[i], b.GetInsertBlock());
-  it->addIncoming(b.CreateAdd(it, b.getInt64(1)), b.GetInsertBlock());
-  b.CreateBr(header);
-
-  b.SetInsertPoint(exit);
-  for (std::size_t i = 0; i < n_carry; ++i)
-    b.CreateStore(carry[i], b.CreateConstInBoundsGEP1_64(db.ptr(), io, n_in + 1 + loop->n_ys + i));
+  const auto carries = db.emit_loop(l, ops, ys, frame, entry);
+  for (std::size_t i = 0; i < lay.n_carry; ++i)
+    b.CreateStore(carries[i],
+                  b.CreateConstInBoundsGEP1_64(db.ptr(), io, n_in + 1 + loop->n_ys + i));
   b.CreateRetVoid();
 
   auto [addr, ir] =
@@ -431,11 +547,12 @@ inline std::vector<Value> run_native_loop(const Launch& l, std::span<const Value
 
 inline std::string describe_native_loop(const Launch& l) {
   const NativeLoop& loop = *l.native;
-  return " (native loop: " + loop.name + ", " + std::to_string(loop.kernels_per_iteration) +
-         " kernels inlined per iteration, " +
-         (loop.library_calls_per_iteration
-              ? std::to_string(loop.library_calls_per_iteration) + " library calls, "
-              : std::string()) +
+  return " (native loop: " + loop.name + ", " + std::to_string(loop.kernels_inlined) +
+         " kernels inlined, " +
+         (loop.library_calls ? std::to_string(loop.library_calls) + " library calls, "
+                             : std::string()) +
+         (loop.nested_control ? std::to_string(loop.nested_control) + " nested conds or loops, "
+                              : std::string()) +
          std::to_string(loop.frame_bytes) + " frame bytes)\n" + loop.ir;
 }
 
