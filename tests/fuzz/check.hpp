@@ -1,0 +1,385 @@
+// The differential check of one fuzz program: the reference interpreter against another backend.
+//
+// An exact program (generator.hpp) runs whole on both and must agree bit for bit (NaN where NaN,
+// +0 and -0 alike). Any other program exposes every intermediate; the target runs it whole and
+// each equation is then rerun alone on the reference, on the target's own operand values, and
+// compared within that primitive's bound (per_op_bound): rounding differences never compound,
+// and a wrong value is pinned to one equation.
+#pragma once
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "generator.hpp"
+
+namespace fusejit_fuzz {
+
+using fj::backend::Value;
+
+/// Allowed distance between a backend's element and the reference's: within `ulps` ulps, or
+/// within `abs` absolutely; `skip` when the result depends on evaluation order beyond any bound
+/// (a reduction whose partial sums overflow).
+struct Bound {
+  double ulps = 0;
+  double abs = 0;
+  bool skip = false;
+};
+
+struct Failure {
+  std::uint64_t seed = 0;
+  std::string message;
+  int eqn = -1;  // the equation whose result differs (-1: a whole-program difference)
+};
+
+namespace check_detail {
+
+/// Compiles and runs `g` on backend `name` (the default backend is switched for the call).
+inline std::vector<Value> run_on(const std::string& name, const ir::GraphPtr& g,
+                                 const std::vector<Value>& inputs) {
+  struct Restore {
+    std::string prev;
+    ~Restore() { fj::set_default_backend(prev); }
+  } restore{std::string(fj::backend::default_backend().name())};
+  fj::set_default_backend(name);
+  auto exe = fj::backend::default_backend().compile(g);
+  return exe->run(inputs);
+}
+
+inline double element(const Value& v, std::int64_t i) {
+  return fj::visit_dtype(v.aval.dtype, [&](auto x) {
+    using T = decltype(x);
+    return static_cast<double>(static_cast<const T*>(v.buf->data)[i]);
+  });
+}
+
+inline std::uint64_t ulp_distance(double a, double b, bool f32) {
+  auto key = [&](double x) -> std::int64_t {
+    if (f32) {
+      const float f = static_cast<float>(x);
+      std::int32_t i;
+      std::memcpy(&i, &f, sizeof i);
+      return i < 0 ? std::int64_t{INT32_MIN} - i : i;
+    }
+    std::int64_t i;
+    std::memcpy(&i, &x, sizeof i);
+    return i < 0 ? INT64_MIN - i : i;
+  };
+  const std::int64_t ka = key(a), kb = key(b);
+  return ka > kb ? static_cast<std::uint64_t>(ka) - static_cast<std::uint64_t>(kb)
+                 : static_cast<std::uint64_t>(kb) - static_cast<std::uint64_t>(ka);
+}
+
+/// The flat index into an operand of shape `in` that NumPy broadcasting reads for flat output
+/// index `i` of shape `out` (dims aligned on the right, size-1 dims read at 0).
+inline std::int64_t broadcast_source(std::int64_t i, const Shape& out, const Shape& in) {
+  std::int64_t src = 0, stride = 1;
+  for (int d = out.rank() - 1, e = in.rank() - 1; d >= 0; --d, --e) {
+    const std::int64_t coord = i % out[d];
+    i /= out[d];
+    if (e < 0) continue;
+    if (in[e] != 1) src += coord * stride;
+    stride *= in[e];
+  }
+  return src;
+}
+
+inline std::string value_text(double v) {
+  std::ostringstream s;
+  s.precision(17);
+  s << v;
+  return s.str();
+}
+
+/// Compares one output; the first differing element's description, or nothing.
+template <class BoundAt>
+std::optional<std::string> compare(const Value& got, const Value& want, BoundAt bound_at) {
+  if (!(got.aval.dtype == want.aval.dtype) || !(got.aval.shape == want.aval.shape))
+    return "aval " + got.aval.str() + " against the reference's " + want.aval.str();
+  const bool is_float = fj::is_float(got.aval.dtype), f32 = got.aval.dtype == DType::f32;
+  for (std::int64_t i = 0; i < got.aval.shape.size(); ++i) {
+    const double g = element(got, i), w = element(want, i);
+    if (!is_float) {
+      if (g == w) continue;
+    } else {
+      const Bound b = bound_at(i);
+      if (b.skip) continue;
+      if (std::isnan(g) || std::isnan(w)) {
+        if (std::isnan(g) && std::isnan(w)) continue;
+      } else if (g == w || static_cast<double>(ulp_distance(g, w, f32)) <= b.ulps ||
+                 std::abs(g - w) <= b.abs) {
+        continue;
+      }
+    }
+    return "element " + std::to_string(i) + ": " + value_text(g) + " against the reference's " +
+           value_text(w);
+  }
+  return std::nullopt;
+}
+
+inline double ulp_of(double magnitude, bool f32) {
+  const double m = std::abs(magnitude);
+  if (!std::isfinite(m)) return INFINITY;
+  return f32 ? static_cast<double>(std::nextafter(static_cast<float>(m), INFINITY) -
+                                   static_cast<float>(m))
+             : std::nextafter(m, INFINITY) - m;
+}
+
+/// A single-equation graph of `e` (from `g`), its var operands as invars, every result an
+/// outvar; `abs_f64` converts float operands to f64 magnitudes first (for error bounds).
+inline ir::GraphPtr single(const ir::Graph& g, const ir::Eqn& e, bool abs_f64 = false) {
+  ir::GraphBuilder b;
+  std::vector<ir::Atom> in;
+  for (const ir::Atom& a : e.in) {
+    if (a.is_literal()) {
+      ir::Literal l = a.lit;
+      if (abs_f64 && fj::is_float(l.dtype)) l.f = std::abs(l.f), l.dtype = DType::f64;
+      in.push_back(ir::Atom::of_literal(l));
+      continue;
+    }
+    ir::Aval av = g.aval(a.var);
+    if (abs_f64 && fj::is_float(av.dtype)) av.dtype = DType::f64;
+    in.push_back(ir::Atom::of_var(b.add_invar(av)));
+  }
+  ir::Params ps = e.params;
+  if (abs_f64)
+    for (auto& p : ps.items)
+      if (p.name == "preferred_element_type") p.value = DType::f64;
+  b.graph.outvars = b.emit(e.prim, in, ps);
+  return std::make_shared<const ir::Graph>(std::move(b.graph));
+}
+
+inline Value abs_f64(const Value& v) {
+  if (!fj::is_float(v.aval.dtype)) return v;
+  const std::int64_t n = v.aval.shape.size();
+  auto buf = fj::runtime::allocate(static_cast<std::size_t>(n) * sizeof(double));
+  for (std::int64_t i = 0; i < n; ++i) static_cast<double*>(buf->data)[i] = std::abs(element(v, i));
+  return {std::move(buf), {DType::f64, v.aval.shape, false}};
+}
+
+}  // namespace check_detail
+
+/// Compiles and runs a graph on the backend under test.
+using Runner = std::function<std::vector<Value>(const ir::GraphPtr&, const std::vector<Value>&)>;
+
+inline Runner on_backend(const std::string& name) {
+  return [name](const ir::GraphPtr& g, const std::vector<Value>& in) {
+    return check_detail::run_on(name, g, in);
+  };
+}
+
+/// The bound for primitive `p`'s float results (the rest are exact), from the reference backend
+/// run on the operands' magnitudes where the bound depends on them. Transcendentals: each backend
+/// is within its documented bound of the exact result (docs/MATH.md and the reference's measured
+/// bounds), so the two may differ by their sum, rounded up, as in tests/test_llvm_backend.cpp.
+/// add and sub: the LLVM backend may contract a * b + c into one fused multiply-add, which
+/// differs from the rounded product plus c by at most half an ulp of the product, an operand: one
+/// ulp of the larger operand's magnitude. Sums and products of n terms (reduce_sum, dot_general)
+/// are reassociated (vector lanes, blocks, GEMM panels): (n + 2) eps times the sum of magnitudes.
+class PerOpBound {
+ public:
+  PerOpBound(const ir::Graph& g, const ir::Eqn& e, const std::vector<Value>& operands)
+      : g_(g), e_(e), ops_(operands) {
+    using P = ir::Prim;
+    const ir::Aval out = g.aval(e.out.at(0));
+    f32_ = out.dtype == DType::f32;
+    eps_ = f32_ ? 0x1.0p-24 : 0x1.0p-53;
+    switch (e.prim) {
+      case P::exp:
+      case P::rsqrt:
+      case P::tanh:
+      case P::pow:
+        ulps_ = 4;
+        break;
+      case P::expm1:
+      case P::erf:
+        ulps_ = 5;
+        break;
+      case P::log:
+      case P::log1p:
+        ulps_ = 3;
+        break;
+      case P::sin:
+      case P::cos:
+      case P::logistic:
+        ulps_ = 6;
+        break;
+      case P::tan:
+        ulps_ = 8;
+        break;
+      case P::add:
+      case P::sub:
+        contracted_ = true;
+        break;
+      case P::reduce_sum:
+      case P::dot_general:
+        magnitudes_ = magnitude_run();
+        terms_ = terms();
+        break;
+      case P::reduce_prod:
+        magnitudes_ = magnitude_run();
+        terms_ = terms();
+        ulps_ = static_cast<double>(2 * terms_ + 2);
+        break;
+      default:
+        break;
+    }
+  }
+
+  Bound at(std::int64_t i) const {
+    Bound b;
+    b.ulps = ulps_;
+    if (contracted_) {
+      const Shape& out = g_.aval(e_.out[0]).shape;
+      double m = 0;
+      for (const Value& v : ops_)
+        m = std::max(m, std::abs(check_detail::element(
+                            v, check_detail::broadcast_source(i, out, v.aval.shape))));
+      b.abs = check_detail::ulp_of(m, f32_);
+    }
+    if (!magnitudes_.empty()) {
+      const double m = check_detail::element(magnitudes_[0], i);
+      const double max_finite = f32_ ? 3.4e38 : 1.7e308;
+      if (e_.prim == ir::Prim::reduce_prod) {
+        // The product of magnitudes bounds no partial product: partials of an order that
+        // multiplies the big factors first can overflow where others do not. Compare only when
+        // every factor is near 1 in the sense that no partial can leave the normal range.
+        const double lo = check_detail::element(magnitudes_[1], i);
+        const double hi = check_detail::element(magnitudes_[2], i);
+        const double n = static_cast<double>(terms_);
+        const double min_normal = f32_ ? 1.2e-38 : 2.3e-308;
+        b.skip = !(std::pow(hi, n) < max_finite && std::pow(std::max(lo, 1e-300), n) > min_normal &&
+                   std::pow(std::min(1.0, lo), n) > min_normal);
+      } else {
+        b.skip = !(m < max_finite / 2);
+        b.abs = static_cast<double>(terms_ + 2) * eps_ * m;
+      }
+    }
+    return b;
+  }
+
+ private:
+  const ir::Graph& g_;
+  const ir::Eqn& e_;
+  const std::vector<Value>& ops_;
+  bool f32_ = false, contracted_ = false;
+  double eps_ = 0, ulps_ = 0;
+  std::int64_t terms_ = 0;
+  std::vector<Value> magnitudes_;  // reduce_prod: product, min and max of magnitudes
+
+  std::vector<Value> magnitude_run() const {
+    std::vector<Value> abs_ops;  // the var operands (single() keeps literals in the graph)
+    for (std::size_t j = 0; j < ops_.size(); ++j)
+      if (!e_.in[j].is_literal()) abs_ops.push_back(check_detail::abs_f64(ops_[j]));
+    auto r = check_detail::run_on("reference", check_detail::single(g_, e_, true), abs_ops);
+    if (e_.prim == ir::Prim::reduce_prod) {
+      for (ir::Prim q : {ir::Prim::reduce_min, ir::Prim::reduce_max}) {
+        ir::Eqn m = e_;
+        m.prim = q;
+        r.push_back(
+            check_detail::run_on("reference", check_detail::single(g_, m, true), abs_ops).at(0));
+      }
+    }
+    return r;
+  }
+  std::int64_t terms() const {
+    const std::int64_t in = ops_.at(0).aval.shape.size();
+    const std::int64_t out = std::max<std::int64_t>(1, g_.aval(e_.out[0]).shape.size());
+    if (e_.prim != ir::Prim::dot_general) return in / out > 0 ? in / out : in;
+    const auto dims = ir::DotDims::from(e_.params);
+    std::int64_t k = 1;
+    for (auto d : dims.lhs_contract) k *= ops_[0].aval.shape[static_cast<int>(d)];
+    return k;
+  }
+};
+
+/// Runs program `p` on the reference and on `target`; the first difference, or nothing.
+inline std::optional<Failure> check(const Program& p, const Runner& target) {
+  using namespace check_detail;
+  const ir::Graph& g = *p.graph;
+  auto fail = [&](std::string msg, int eqn) {
+    return std::optional<Failure>(Failure{p.seed, std::move(msg), eqn});
+  };
+  std::vector<Value> got;
+  try {
+    got = target(p.graph, p.inputs);
+  } catch (const fj::Error& err) {
+    // Fine only where the reference refuses the program too.
+    try {
+      run_on("reference", p.graph, p.inputs);
+    } catch (const fj::Error&) {
+      return std::nullopt;
+    }
+    return fail(std::string("raised where the reference did not: ") + err.what(), -1);
+  }
+  if (got.size() != g.outvars.size()) return fail("wrong number of results", -1);
+  if (p.exact_only) {
+    const auto want = run_on("reference", p.graph, p.inputs);
+    for (std::size_t k = 0; k < got.size(); ++k)
+      if (auto d = compare(got[k], want[k], [](std::int64_t) { return Bound{}; }))
+        return fail("result " + std::to_string(k) + ": " + *d, -1);
+    return std::nullopt;
+  }
+  // Every var's value as the target computed it (inputs as given).
+  std::vector<const Value*> at(g.avals.size(), nullptr);
+  for (std::size_t i = 0; i < g.invars.size(); ++i)
+    at[static_cast<std::size_t>(g.invars[i])] = &p.inputs[i];
+  for (std::size_t k = 0; k < g.outvars.size(); ++k)
+    if (!g.outvars[k].is_literal()) at[static_cast<std::size_t>(g.outvars[k].var)] = &got[k];
+  for (std::size_t ei = 0; ei < g.eqns.size(); ++ei) {
+    const ir::Eqn& e = g.eqns[ei];
+    std::vector<Value> operands;
+    bool known = true;
+    for (const ir::Atom& a : e.in) {
+      if (a.is_literal()) continue;
+      const Value* v = at[static_cast<std::size_t>(a.var)];
+      if (!v)
+        known = false;
+      else
+        operands.push_back(*v);
+    }
+    if (!known) continue;
+    std::vector<Value> want;
+    try {
+      want = run_on("reference", single(g, e), operands);
+    } catch (const fj::Error&) {
+      continue;  // the reference refuses these operand values (none of the target's business)
+    }
+    for (std::size_t o = 0; o < e.out.size(); ++o) {
+      const Value* v = at[static_cast<std::size_t>(e.out[o])];
+      if (!v) continue;
+      // Bounds read every operand, a literal as a rank-0 value.
+      std::vector<Value> with_literals;
+      for (std::size_t j = 0, k = 0; j < e.in.size(); ++j) {
+        if (!e.in[j].is_literal()) {
+          with_literals.push_back(operands[k++]);
+          continue;
+        }
+        const ir::Literal& l = e.in[j].lit;
+        auto buf = fj::runtime::allocate(fj::size_of(l.dtype));
+        fj::visit_dtype(l.dtype, [&](auto x) {
+          using T = decltype(x);
+          *static_cast<T*>(buf->data) =
+              fj::is_float(l.dtype) ? static_cast<T>(l.f) : static_cast<T>(l.i);
+        });
+        with_literals.push_back({std::move(buf), {l.dtype, Shape{}, false}});
+      }
+      const PerOpBound bound(g, e, with_literals);
+      if (auto d = compare(*v, want[o], [&](std::int64_t i) { return bound.at(i); }))
+        return fail("equation " + std::to_string(ei) + " (" + std::string(ir::name(e.prim)) +
+                        "), result " + std::to_string(o) + ": " + *d,
+                    static_cast<int>(ei));
+    }
+  }
+  return std::nullopt;
+}
+
+inline std::optional<Failure> check(const Program& p, const std::string& backend = "llvm") {
+  return check(p, on_backend(backend));
+}
+
+}  // namespace fusejit_fuzz

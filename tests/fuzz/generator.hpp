@@ -1,0 +1,657 @@
+// Random well-typed graphs from a seed, for differential fuzzing of the backends.
+//
+// A program is an ir::Graph plus concrete inputs. The generator keeps a pool of typed atoms
+// (inputs and equation results) and appends equations drawn from the whole primitive table with
+// random operands and params; the shape rules decide what is well typed (a draw they reject is
+// redrawn). Dtypes, ranks 0-4, size-0 and size-1 dims, broadcastable operands, scalar literals
+// and input values include NaN, +-Inf, +-0, subnormals and huge and tiny magnitudes.
+// Deterministic: the same seed gives the same program on every platform (no std distributions).
+#pragma once
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <fusejit/fusejit.hpp>
+#include <fusejit/ir/builder.hpp>
+#include <fusejit/ir/dot_dims.hpp>
+#include <limits>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace fusejit_fuzz {
+
+namespace ir = fj::ir;
+using fj::DType;
+using fj::Shape;
+using Dims = std::vector<std::int64_t>;
+
+/// splitmix64: tiny, portable, and good enough to pick structure.
+class Rng {
+ public:
+  explicit Rng(std::uint64_t seed) : s_(seed) {}
+  std::uint64_t next() {
+    std::uint64_t z = (s_ += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+  }
+  /// Uniform in [0, n).
+  std::int64_t below(std::int64_t n) {
+    return n <= 0 ? 0 : static_cast<std::int64_t>(next() % static_cast<std::uint64_t>(n));
+  }
+  bool chance(int percent) { return below(100) < percent; }
+  double unit() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }
+  template <class T>
+  const T& pick(const std::vector<T>& v) {
+    return v[static_cast<std::size_t>(below(static_cast<std::int64_t>(v.size())))];
+  }
+
+ private:
+  std::uint64_t s_;
+};
+
+/// Which graphs to draw. Exact programs use only primitives whose results both backends must
+/// agree on bit for bit (no rounding, or rounding fixed by IEEE), so they can be compared whole
+/// with fusion-breaking points anywhere; the others expose every intermediate and are compared
+/// equation by equation (check.hpp).
+struct GenConfig {
+  int min_eqns = 2, max_eqns = 8;
+  std::int64_t max_elements = 2048;  // per array
+  bool exact_only = false;
+};
+
+struct Program {
+  std::uint64_t seed = 0;
+  bool exact_only = false;
+  ir::GraphPtr graph;
+  std::vector<fj::backend::Value> inputs;  // one per invar (the graph has no constvars)
+};
+
+/// Primitives whose results are exactly specified: no rounding beyond IEEE conversions.
+inline bool is_exact(ir::Prim p) {
+  using P = ir::Prim;
+  switch (ir::info(p).kind) {
+    case ir::PrimKind::compare:
+    case ir::PrimKind::logical:
+    case ir::PrimKind::select:
+    case ir::PrimKind::convert:
+    case ir::PrimKind::shape:
+    case ir::PrimKind::index_map:
+    case ir::PrimKind::generator:
+      return true;
+    default:
+      break;
+  }
+  switch (p) {
+    case P::neg:
+    case P::abs:
+    case P::sign:
+    case P::floor:
+    case P::ceil:
+    case P::round:
+    case P::stop_gradient:
+    case P::max:
+    case P::min:
+    case P::shift_left:
+    case P::shift_right_arithmetic:
+    case P::shift_right_logical:
+    case P::reduce_max:
+    case P::reduce_min:
+    case P::reduce_and:
+    case P::reduce_or:
+    case P::argmax:
+    case P::argmin:
+    case P::concatenate:
+    case P::stack:
+    case P::dynamic_slice:
+    case P::dynamic_update_slice:
+      return true;
+    default:
+      return false;
+  }
+}
+
+/// Whether equation `e` of `g` is exact: an exact primitive, or one on integer operands giving
+/// integer results (wrapping integer arithmetic is exact; float-only primitives convert to f32).
+/// Control equations are exact when their sub-graphs are.
+inline bool is_exact(const ir::Graph& g, const ir::Eqn& e) {
+  if (ir::is_lax_control(e.prim)) {
+    bool exact = true;
+    ir::for_each_subgraph(e.params, [&](const ir::Graph& sub) {
+      for (auto& se : sub.eqns) exact = exact && is_exact(sub, se);
+    });
+    return exact;
+  }
+  if (is_exact(e.prim)) return true;
+  if (ir::is_float_only(e.prim)) return false;
+  for (const ir::Atom& a : e.in)
+    if (fj::is_float(g.aval(a).dtype)) return false;
+  for (ir::VarId v : e.out)
+    if (fj::is_float(g.aval(v).dtype)) return false;
+  return true;
+}
+
+namespace gen_detail {
+
+inline const std::vector<DType>& all_dtypes() {
+  static const std::vector<DType> d{DType::f32, DType::f32, DType::f64,  DType::i32,
+                                    DType::i64, DType::u32, DType::bool_};
+  return d;
+}
+
+/// A special or ordinary value for a float dtype.
+inline double float_value(Rng& r, DType d) {
+  const bool f32 = d == DType::f32;
+  const double huge = f32 ? 3.0e38 : 1.7e308;
+  const double tiny = f32 ? 1.2e-38 : 2.3e-308;
+  const double sub = f32 ? 1.0e-40 : 5.0e-320;
+  switch (r.below(14)) {
+    case 0:
+      return std::numeric_limits<double>::quiet_NaN();
+    case 1:
+      return r.chance(50) ? INFINITY : -INFINITY;
+    case 2:
+      return r.chance(50) ? 0.0 : -0.0;
+    case 3:
+      return (r.chance(50) ? 1 : -1) * sub * (1 + r.below(100));
+    case 4:
+      return (r.chance(50) ? 1 : -1) * huge * r.unit();
+    case 5:
+      return (r.chance(50) ? 1 : -1) * tiny * (1 + r.unit());
+    case 6:
+      return static_cast<double>(r.below(9) - 4) * 0.5;  // integers and halves: round's ties
+    default:
+      return (r.unit() * 2 - 1) * std::pow(10.0, static_cast<double>(r.below(7) - 3));
+  }
+}
+
+inline std::int64_t int_value(Rng& r, DType d) {
+  switch (r.below(8)) {
+    case 0:
+      return d == DType::u32   ? 0xFFFFFFFFll
+             : d == DType::i32 ? std::numeric_limits<std::int32_t>::max()
+                               : std::numeric_limits<std::int64_t>::max();
+    case 1:
+      return d == DType::u32   ? 0
+             : d == DType::i32 ? std::numeric_limits<std::int32_t>::min()
+                               : std::numeric_limits<std::int64_t>::min();
+    case 2:
+      return 0;
+    default:
+      return r.below(41) - 20 + (d == DType::u32 ? 20 : 0);
+  }
+}
+
+inline ir::Literal literal(Rng& r, DType d) {
+  ir::Literal l;
+  l.dtype = d;
+  if (fj::is_float(d)) {
+    l.f = float_value(r, d);
+    if (d == DType::f32) l.f = static_cast<double>(static_cast<float>(l.f));
+  } else if (d == DType::bool_) {
+    l.i = r.below(2);
+  } else {
+    l.i = int_value(r, d);
+  }
+  return l;
+}
+
+inline fj::backend::Value random_value(Rng& r, const ir::Aval& a) {
+  const std::int64_t n = a.shape.size();
+  auto buf = fj::runtime::allocate(static_cast<std::size_t>(n) * fj::size_of(a.dtype));
+  fj::visit_dtype(a.dtype, [&](auto x) {
+    using T = decltype(x);
+    T* p = static_cast<T*>(buf->data);
+    for (std::int64_t i = 0; i < n; ++i) {
+      if constexpr (std::is_same_v<T, bool>)
+        p[i] = r.chance(50);
+      else if constexpr (std::is_floating_point_v<T>)
+        p[i] = static_cast<T>(float_value(r, a.dtype));
+      else
+        p[i] = static_cast<T>(int_value(r, a.dtype));
+    }
+  });
+  return {std::move(buf), a};
+}
+
+inline ir::Params params(std::vector<ir::Param> items) {
+  ir::Params p;
+  p.items = std::move(items);
+  return p;
+}
+
+class Generator {
+ public:
+  Generator(std::uint64_t seed, const GenConfig& cfg) : r_(seed), cfg_(cfg) {}
+
+  Program run(std::uint64_t seed) {
+    const int n_in = 1 + static_cast<int>(r_.below(3));
+    for (int i = 0; i < n_in; ++i) new_input(random_aval());
+    const int n_eqns =
+        cfg_.min_eqns + static_cast<int>(r_.below(cfg_.max_eqns - cfg_.min_eqns + 1));
+    int made = 0;
+    for (int tries = 0; made < n_eqns && tries < n_eqns * 40; ++tries)
+      if (try_eqn()) ++made;
+    Program p;
+    p.seed = seed;
+    p.exact_only = cfg_.exact_only;
+    outputs();
+    p.graph = std::make_shared<const ir::Graph>(std::move(b_.graph));
+    p.inputs = std::move(inputs_);
+    return p;
+  }
+
+ private:
+  Rng r_;
+  GenConfig cfg_;
+  ir::GraphBuilder b_;
+  std::vector<fj::backend::Value> inputs_;
+  std::vector<ir::VarId> pool_;
+
+  ir::Aval random_aval(DType d) {
+    const int rank = static_cast<int>(r_.below(5));
+    static const std::vector<std::int64_t> sizes{1, 1, 2, 3, 4, 5, 7, 8, 16, 17, 33, 0};
+    Shape s;
+    std::int64_t total = 1;
+    for (int k = 0; k < rank; ++k) {
+      std::int64_t n = r_.pick(sizes);
+      if (n == 0 && !r_.chance(30)) n = 1;  // size-0 arrays, but not too many of them
+      if (total * std::max<std::int64_t>(n, 1) > cfg_.max_elements) n = 1;
+      total *= std::max<std::int64_t>(n, 1);
+      s.push_back(n);
+    }
+    return {d, s, false};
+  }
+  ir::Aval random_aval() { return random_aval(r_.pick(all_dtypes())); }
+
+  ir::VarId new_input(const ir::Aval& a) {
+    const ir::VarId v = b_.add_invar(a);
+    inputs_.push_back(random_value(r_, a));
+    pool_.push_back(v);
+    return v;
+  }
+  ir::Atom any_var() { return ir::Atom::of_var(r_.pick(pool_)); }
+  const ir::Aval& aval(ir::VarId v) const { return b_.graph.aval(v); }
+
+  // A second operand for x's binary op: x itself, a pool var of its aval, a scalar literal, or a
+  // new input that broadcasts against x (some dims 1, or rank 0).
+  ir::Atom partner(const ir::Atom& x, DType d) {
+    const ir::Aval xa = b_.aval(x);
+    switch (r_.below(5)) {
+      case 0:
+        return x;
+      case 1: {
+        std::vector<ir::VarId> same;
+        for (ir::VarId v : pool_)
+          if (aval(v).shape == xa.shape && aval(v).dtype == d) same.push_back(v);
+        if (!same.empty()) return ir::Atom::of_var(r_.pick(same));
+        [[fallthrough]];
+      }
+      case 2:
+        return ir::Atom::of_literal(literal(r_, d));
+      default: {
+        Shape s = xa.shape;
+        for (int k = 0; k < s.rank(); ++k)
+          if (r_.chance(30)) s[k] = 1;
+        if (r_.chance(15)) s = Shape{};
+        return ir::Atom::of_var(new_input({d, s, false}));
+      }
+    }
+  }
+
+  Dims random_subset(int rank, bool sorted = true) {
+    Dims d;
+    for (int k = 0; k < rank; ++k)
+      if (r_.chance(50)) d.push_back(k);
+    if (!sorted) std::reverse(d.begin(), d.end());
+    return d;
+  }
+
+  // Appends one random equation; false when the draw was ill-typed (the builder is unchanged).
+  bool try_eqn() {
+    const int n_prims = ir::kNumPrims;
+    const auto p = static_cast<ir::Prim>(r_.below(n_prims));
+    const ir::PrimKind k = ir::info(p).kind;
+    if (p == ir::Prim::fused || p == ir::Prim::jit) return false;
+    std::vector<ir::Atom> in;
+    ir::Params ps;
+    const ir::Atom x = any_var();
+    const ir::Aval xa = b_.aval(x);
+    const int rank = xa.shape.rank();
+    using P = ir::Prim;
+    switch (k) {
+      case ir::PrimKind::unary:
+      case ir::PrimKind::convert:
+        in = {x};
+        if (p == P::integer_pow) ps = params({{"y", static_cast<std::int64_t>(r_.below(8) - 3)}});
+        if (p == P::round)
+          ps = params({{"rounding_method", static_cast<std::int64_t>(r_.below(2))}});
+        if (p == P::convert_element_type)
+          ps = params({{"new_dtype", r_.pick(all_dtypes())}, {"weak_type", false}});
+        break;
+      case ir::PrimKind::binary:
+      case ir::PrimKind::compare:
+        in = {x, partner(x, xa.dtype)};
+        if (r_.chance(50)) std::swap(in[0], in[1]);
+        break;
+      case ir::PrimKind::logical:
+        in = {x};
+        if (ir::info(p).arity == 2) in.push_back(partner(x, xa.dtype));
+        break;
+      case ir::PrimKind::select: {
+        const ir::Atom pred = partner(x, DType::bool_);
+        in = {pred, x, partner(x, xa.dtype)};
+        break;
+      }
+      case ir::PrimKind::shape: {  // broadcast_in_dim
+        const int out_rank = std::min(4, rank + static_cast<int>(r_.below(3)));
+        Dims bdims;  // an increasing choice of rank out of out_rank positions
+        for (int i = 0, left = rank; i < out_rank && left > 0; ++i)
+          if (out_rank - i == left || r_.chance(50)) bdims.push_back(i), --left;
+        Dims shape(static_cast<std::size_t>(out_rank));
+        for (int i = 0; i < out_rank; ++i) shape[static_cast<std::size_t>(i)] = 1 + r_.below(4);
+        for (std::size_t j = 0; j < bdims.size(); ++j) {
+          const std::int64_t n = xa.shape[static_cast<int>(j)];
+          shape[static_cast<std::size_t>(bdims[j])] = n == 1 && r_.chance(50) ? 1 + r_.below(5) : n;
+        }
+        in = {x};
+        ps = params(
+            {{"shape", shape}, {"broadcast_dimensions", bdims}, {"sharding", std::string("None")}});
+        break;
+      }
+      case ir::PrimKind::index_map:
+        in = {x};
+        ps = index_map_params(p, xa);
+        break;
+      case ir::PrimKind::reduce:
+        in = {x};
+        ps = params({{"axes", random_subset(rank)}});
+        if (p == P::reduce_sum || p == P::reduce_max || p == P::reduce_min || p == P::reduce_prod)
+          ps.items.push_back({"out_sharding", std::string("None")});
+        break;
+      case ir::PrimKind::generator: {
+        const ir::Aval a = random_aval();
+        if (a.shape.rank() == 0 || a.dtype == DType::bool_) return false;
+        ps = params({{"dtype", a.dtype},
+                     {"shape", a.shape.to_vector()},
+                     {"dimension", static_cast<std::int64_t>(r_.below(a.shape.rank()))},
+                     {"sharding", std::string("None")}});
+        break;
+      }
+      case ir::PrimKind::library:
+        if (!library_eqn(p, x, xa, in, ps)) return false;
+        break;
+      case ir::PrimKind::control:
+        if (!control_eqn(p, x, xa, in, ps)) return false;
+        break;
+      default:
+        return false;
+    }
+    try {
+      const auto outs = b_.emit(p, in, ps);
+      if (cfg_.exact_only && !is_exact(b_.graph, b_.graph.eqns.back())) {
+        b_.graph.eqns.pop_back();
+        return false;
+      }
+      for (auto& o : outs) pool_.push_back(o.var);
+      return true;
+    } catch (const fj::Error&) {
+      return false;  // ill-typed draw: redraw
+    }
+  }
+
+  // An exact operation on x that keeps its aval (so a chain of them fits a loop carry or a
+  // branch result): neg, abs, max/min with another value, select between two, integer
+  // arithmetic, floor/ceil, not. Sub-graphs use only these, so a control equation's results are
+  // exact too and compare bit for bit.
+  static ir::Atom preserving_op(Rng& r, ir::GraphBuilder& b, const ir::Atom& x,
+                                const std::vector<ir::Atom>& same) {
+    using P = ir::Prim;
+    const ir::Aval a = b.aval(x);
+    const ir::Atom y = same.empty() ? x : r.pick(same);
+    for (int tries = 0; tries < 8; ++tries) {
+      ir::Literal l = literal(r, a.dtype);
+      const ir::Atom lit = ir::Atom::of_literal(l);
+      std::vector<std::pair<P, std::vector<ir::Atom>>> choices{
+          {P::neg, {x}},   {P::abs, {x}},    {P::max, {x, y}},   {P::min, {x, lit}}, {P::not_, {x}},
+          {P::floor, {x}}, {P::add, {x, y}}, {P::mul, {x, lit}}, {P::sub, {y, x}}};
+      auto [p, in] = r.pick(choices);
+      const std::size_t n = b.graph.eqns.size();
+      try {
+        ir::Atom out = b.emit1(p, in);
+        if (b.aval(out) == a && is_exact(b.graph, b.graph.eqns.back())) return out;
+      } catch (const fj::Error&) {
+      }
+      b.graph.eqns.resize(n);
+    }
+    return x;
+  }
+
+  // A closed sub-graph over `ins` whose k-th result is a chain of 0-3 preserving ops from input
+  // `from[k]` (the results take those inputs' avals).
+  ir::GraphPtr chain_graph(const std::vector<ir::Aval>& ins, const std::vector<std::size_t>& from) {
+    ir::GraphBuilder b;
+    std::vector<ir::Atom> vars;
+    for (auto& a : ins) vars.push_back(ir::Atom::of_var(b.add_invar(a)));
+    for (std::size_t src : from) {
+      ir::Atom x = vars.at(src);
+      std::vector<ir::Atom> same;
+      for (auto& v : vars)
+        if (b.aval(v) == b.aval(x)) same.push_back(v);
+      const int n = static_cast<int>(r_.below(4));
+      for (int i = 0; i < n; ++i) x = preserving_op(r_, b, x, same);
+      b.graph.outvars.push_back(x);
+    }
+    return std::make_shared<const ir::Graph>(std::move(b.graph));
+  }
+
+  // cond on an i32 index (from an input: out-of-range values clamp), while counting to a small
+  // bound, scan over a new xs of 0-5 rows; each body a chain_graph.
+  bool control_eqn(ir::Prim p, const ir::Atom& x, const ir::Aval& xa, std::vector<ir::Atom>& in,
+                   ir::Params& ps) {
+    using P = ir::Prim;
+    ir::Literal zero;
+    zero.dtype = DType::i32;
+    const ir::Aval i32{DType::i32, Shape{}, false};
+    switch (p) {
+      case P::cond: {
+        const int n = 2 + static_cast<int>(r_.below(2));
+        std::vector<ir::GraphPtr> branches;
+        for (int k = 0; k < n; ++k) branches.push_back(chain_graph({xa}, {0}));
+        in = {ir::Atom::of_var(new_input(i32)), x};
+        ps = params({{"branches", branches}});
+        return true;
+      }
+      case P::while_: {
+        // carry (k, x); cond_jaxpr: k < bound; body: (k + 1, chain(x)).
+        ir::Literal bound = zero;
+        bound.i = r_.below(5);
+        ir::GraphBuilder c;
+        const ir::Atom ck = ir::Atom::of_var(c.add_invar(i32));
+        c.add_invar(xa);
+        c.graph.outvars = {c.emit1(P::lt, {ck, ir::Atom::of_literal(bound)})};
+        ir::GraphPtr chain = chain_graph({i32, xa}, {1});
+        ir::Graph body = *chain;
+        ir::Literal one = zero;
+        one.i = 1;
+        ir::GraphBuilder bb;
+        bb.graph = body;
+        const ir::Atom next =
+            bb.emit1(P::add, {ir::Atom::of_var(body.invars[0]), ir::Atom::of_literal(one)});
+        bb.graph.outvars.insert(bb.graph.outvars.begin(), next);
+        in = {ir::Atom::of_literal(zero), x};
+        ps = params({{"body_jaxpr", std::make_shared<const ir::Graph>(std::move(bb.graph))},
+                     {"body_nconsts", std::int64_t{0}},
+                     {"cond_jaxpr", std::make_shared<const ir::Graph>(std::move(c.graph))},
+                     {"cond_nconsts", std::int64_t{0}}});
+        return true;
+      }
+      case P::scan: {
+        const std::int64_t length = r_.below(6);
+        Shape xs_shape{length};
+        for (auto d : xa.shape) xs_shape.push_back(d);
+        if (xs_shape.size() > cfg_.max_elements) return false;
+        const ir::Atom xs = ir::Atom::of_var(new_input({xa.dtype, xs_shape, false}));
+        // body (c, x_row) -> (chain(c or x_row), chain(c or x_row)): a carry and a y.
+        in = {x, xs};
+        ps = params(
+            {{"jaxpr", chain_graph({xa, xa}, {r_.below(2) ? 1u : 0u, r_.below(2) ? 1u : 0u})},
+             {"length", length},
+             {"num_carry", std::int64_t{1}},
+             {"num_consts", std::int64_t{0}},
+             {"reverse", r_.chance(30)},
+             {"unroll", std::int64_t{1}}});
+        return true;
+      }
+      default:
+        return false;
+    }
+  }
+
+  ir::Params index_map_params(ir::Prim p, const ir::Aval& xa) {
+    const int rank = xa.shape.rank();
+    using P = ir::Prim;
+    switch (p) {
+      case P::transpose: {
+        Dims perm(static_cast<std::size_t>(rank));
+        for (int i = 0; i < rank; ++i) perm[static_cast<std::size_t>(i)] = i;
+        for (int i = rank - 1; i > 0; --i)
+          std::swap(perm[static_cast<std::size_t>(i)],
+                    perm[static_cast<std::size_t>(r_.below(i + 1))]);
+        return params({{"permutation", perm}});
+      }
+      case P::slice: {
+        Dims start, limit, strides;
+        for (int d = 0; d < rank; ++d) {
+          const std::int64_t n = xa.shape[d];
+          const std::int64_t a = r_.below(n + 1), b = a + r_.below(n - a + 1);
+          start.push_back(a);
+          limit.push_back(b);
+          strides.push_back(1 + r_.below(3));
+        }
+        ir::Params ps = params({{"start_indices", start}, {"limit_indices", limit}});
+        if (r_.chance(50))
+          ps.items.push_back({"strides", strides});
+        else
+          ps.items.push_back({"strides", std::string("None")});
+        return ps;
+      }
+      case P::reshape: {
+        // Another factorization of the same size: split or merge adjacent dims.
+        Dims sizes = xa.shape.to_vector();
+        if (!sizes.empty() && r_.chance(50)) {
+          const std::size_t i = static_cast<std::size_t>(r_.below(rank));
+          if (i + 1 < sizes.size()) {
+            sizes[i] *= sizes[i + 1];
+            sizes.erase(sizes.begin() + static_cast<std::ptrdiff_t>(i) + 1);
+          }
+        } else {
+          sizes.insert(sizes.begin() + r_.below(rank + 1), 1);
+        }
+        return params({{"new_sizes", sizes}, {"dimensions", std::string("None")}});
+      }
+      case P::rev:
+        return params({{"dimensions", random_subset(rank)}});
+      case P::squeeze: {
+        Dims ones;
+        for (int d = 0; d < rank; ++d)
+          if (xa.shape[d] == 1 && r_.chance(70)) ones.push_back(d);
+        return params({{"dimensions", ones}});
+      }
+      default:
+        return {};  // a primitive this generator does not know: the shape rule decides
+    }
+  }
+
+  bool library_eqn(ir::Prim p, const ir::Atom& x, const ir::Aval& xa, std::vector<ir::Atom>& in,
+                   ir::Params& ps) {
+    const int rank = xa.shape.rank();
+    using P = ir::Prim;
+    switch (p) {
+      case P::dot_general: {
+        if (rank == 0 || rank > 3 || xa.dtype == DType::bool_) return false;
+        const std::int64_t c = r_.below(rank);
+        Shape rs{xa.shape[static_cast<int>(c)], 1 + r_.below(6)};
+        const bool flip = r_.chance(30);
+        if (flip) rs = Shape{rs[1], rs[0]};
+        in = {x, ir::Atom::of_var(new_input({xa.dtype, rs, false}))};
+        ir::DotDims{{c}, {flip ? 1 : 0}, {}, {}}.add_to(ps);
+        ps.items.push_back({"precision", std::string("None")});
+        ps.items.push_back({"preferred_element_type", xa.dtype});
+        return true;
+      }
+      case P::argmax:
+      case P::argmin:
+        if (rank == 0) return false;
+        in = {x};
+        ps = params({{"axes", Dims{r_.below(rank)}}, {"index_dtype", DType::i32}});
+        return true;
+      case P::concatenate:
+      case P::stack: {
+        if (p == P::concatenate && rank == 0) return false;
+        const std::int64_t axis = r_.below(p == P::stack ? rank + 1 : rank);
+        Shape s = xa.shape;
+        if (p == P::concatenate) s[static_cast<int>(axis)] = r_.below(4);
+        in = {x, r_.chance(40) && p == P::stack
+                     ? x
+                     : ir::Atom::of_var(new_input({xa.dtype, s, false}))};
+        ps = params({{p == P::stack ? "axis" : "dimension", axis}});
+        return true;
+      }
+      case P::dynamic_slice:
+      case P::dynamic_update_slice: {
+        Dims sizes;
+        for (int d = 0; d < rank; ++d) sizes.push_back(r_.below(xa.shape[d] + 1));
+        in = {x};
+        if (p == P::dynamic_update_slice)
+          in.push_back(ir::Atom::of_var(new_input({xa.dtype, Shape(sizes), false})));
+        for (int d = 0; d < rank; ++d) {
+          // Start indices anywhere, out of range and negative too: both clamp.
+          ir::Literal l;
+          l.dtype = DType::i32;
+          l.i = r_.below(xa.shape[d] + 5) - 2;
+          in.push_back(r_.chance(50) ? ir::Atom::of_literal(l)
+                                     : ir::Atom::of_var(new_input({DType::i32, Shape{}, false})));
+        }
+        if (p == P::dynamic_slice) ps = params({{"slice_sizes", sizes}});
+        return true;
+      }
+      default:
+        return false;
+    }
+  }
+
+  // Mode "per equation" exposes every result; exact programs expose a random subset (each a
+  // fusion-breaking point) plus the last equation's results.
+  void outputs() {
+    auto& g = b_.graph;
+    std::vector<ir::VarId> produced;
+    for (auto& e : g.eqns)
+      for (ir::VarId v : e.out) produced.push_back(v);
+    for (std::size_t i = 0; i < produced.size(); ++i) {
+      const bool last = i + 1 == produced.size();
+      if (!cfg_.exact_only || last || r_.chance(35))
+        g.outvars.push_back(ir::Atom::of_var(produced[i]));
+    }
+    if (g.outvars.empty())
+      for (ir::VarId v : g.invars) g.outvars.push_back(ir::Atom::of_var(v));
+  }
+};
+
+}  // namespace gen_detail
+
+/// The program of `seed`: exact-only when the seed's low bit is set (so a seed range mixes both).
+inline Program generate(std::uint64_t seed, GenConfig cfg = {}) {
+  cfg.exact_only = cfg.exact_only || (seed & 1);
+  return gen_detail::Generator(seed * 0x2545F4914F6CDD1Dull + 1, cfg).run(seed);
+}
+
+/// For libFuzzer: the bytes become the seed.
+inline Program generate_from_bytes(const std::uint8_t* data, std::size_t size) {
+  std::uint64_t seed = 0xCBF29CE484222325ull;
+  for (std::size_t i = 0; i < size; ++i) seed = (seed ^ data[i]) * 0x100000001B3ull;
+  return generate(seed);
+}
+
+}  // namespace fusejit_fuzz

@@ -1,0 +1,125 @@
+// The differential fuzzer in CI: 2 000 random programs (seeds 0-1999, fixed and deterministic)
+// must agree between the reference interpreter and the LLVM backend (tests/fuzz/), and each bug
+// the fuzzer found stays fixed (its reproducer, here as a regression test).
+#include <doctest/doctest.h>
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "backend_compare.hpp"
+#include "fuzz/shrink.hpp"
+
+namespace {
+
+// Four cases of 500 seeds, so that ctest can run them side by side.
+void check_seeds(std::uint64_t first, std::uint64_t count) {
+  if (!fusejit_test::has_backend("llvm")) return;
+  for (std::uint64_t s = first; s < first + count; ++s) {
+    const std::string report = fusejit_fuzz::run_seed(s);
+    CAPTURE(s);
+    CHECK_MESSAGE(report.empty(), report);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("fuzz: random programs agree with the reference, seeds 0-499") { check_seeds(0, 500); }
+TEST_CASE("fuzz: random programs agree with the reference, seeds 500-999") {
+  check_seeds(500, 500);
+}
+TEST_CASE("fuzz: random programs agree with the reference, seeds 1000-1499") {
+  check_seeds(1000, 500);
+}
+TEST_CASE("fuzz: random programs agree with the reference, seeds 1500-1999") {
+  check_seeds(1500, 500);
+}
+
+// The checker itself must see a difference: an element one ulp off fails an exact bound and
+// passes a one-ulp bound; NaN against a number fails under any bound.
+TEST_CASE("fuzz: the checker reports a difference beyond its bound, and NaN against a number") {
+  namespace ir = fj::ir;
+  using fusejit_fuzz::check_detail::compare;
+  const fj::Array a = fj::array({1.0f, 2.0f, 3.0f});
+  const fj::Array b = fj::array({1.0f, 2.0f, std::nextafter(3.0f, 4.0f)});
+  const fj::backend::Value va{a.buffer(), a.aval()}, vb{b.buffer(), b.aval()};
+  CHECK_FALSE(compare(va, va, [](std::int64_t) { return fusejit_fuzz::Bound{}; }).has_value());
+  const auto d = compare(vb, va, [](std::int64_t) { return fusejit_fuzz::Bound{}; });
+  REQUIRE(d.has_value());
+  CHECK(d->find("element 2") != std::string::npos);
+  CHECK_FALSE(compare(vb, va, [](std::int64_t) {
+                return fusejit_fuzz::Bound{1, 0, false};
+              }).has_value());
+  // NaN against a number differs under any bound; NaN against NaN does not.
+  const fj::Array n = fj::array({1.0f, 2.0f, NAN});
+  const fj::backend::Value vn{n.buffer(), n.aval()};
+  CHECK(compare(vn, va, [](std::int64_t) {
+          return fusejit_fuzz::Bound{1e9, 1e9, false};
+        }).has_value());
+  CHECK_FALSE(compare(vn, vn, [](std::int64_t) { return fusejit_fuzz::Bound{}; }).has_value());
+}
+
+// A backend that gets `rev` wrong (the reference, with 1 added to element 0 of every rev
+// result) is caught in a program that uses rev among other equations, and the shrinker cuts the
+// program down to that one equation.
+TEST_CASE("fuzz: a wrong rev is found, pinned to its equation and shrunk to it") {
+  namespace ir = fj::ir;
+  using fusejit_fuzz::Value;
+  const fusejit_fuzz::Runner faulty = [](const ir::GraphPtr& g, const std::vector<Value>& in) {
+    auto out = fusejit_fuzz::check_detail::run_on("reference", g, in);
+    for (std::size_t k = 0; k < g->outvars.size(); ++k) {
+      const ir::Atom& o = g->outvars[k];
+      if (o.is_literal() || out[k].aval.shape.size() == 0) continue;
+      for (auto& e : g->eqns)
+        if (e.prim == ir::Prim::rev && e.out[0] == o.var) {
+          // A private copy: the reference may return an input's own buffer.
+          auto buf = fj::runtime::allocate(out[k].buf->bytes);
+          std::memcpy(buf->data, out[k].buf->data, out[k].buf->bytes);
+          out[k].buf = buf;
+          fj::visit_dtype(out[k].aval.dtype, [&](auto x) {
+            using T = decltype(x);
+            T* p = static_cast<T*>(buf->data);
+            p[0] = static_cast<T>(p[0] + T(1));
+            if constexpr (std::is_same_v<T, bool>) p[0] = !p[0];
+          });
+        }
+    }
+    return out;
+  };
+  // The first seeds whose program has a rev among several equations and fails.
+  int found = 0;
+  for (std::uint64_t s = 0; s < 400 && found < 3; ++s) {
+    const auto p = fusejit_fuzz::generate(s);
+    bool has_rev = false;
+    for (auto& e : p.graph->eqns) has_rev = has_rev || e.prim == ir::Prim::rev;
+    if (!has_rev || p.graph->eqns.size() < 3) continue;
+    const auto f = fusejit_fuzz::check(p, faulty);
+    if (!f) continue;  // e.g. a rev whose element 0 is NaN either way
+    ++found;
+    CAPTURE(s);
+    const bool names_it = f->message.find("(rev)") != std::string::npos || p.exact_only;
+    CHECK(names_it);
+    const auto small = fusejit_fuzz::shrink(p, faulty);
+    CHECK(fusejit_fuzz::check(small, faulty).has_value());
+    REQUIRE(small.graph->eqns.size() == 1);
+    CHECK(small.graph->eqns[0].prim == ir::Prim::rev);
+  }
+  CHECK(found == 3);
+}
+
+// Bug 1 (seed 1076): LLVM 19's textual `instcombine` verified its one-round fixpoint and
+// aborted the whole process on this scalar kernel ("Instruction Combining did not reach a
+// fixpoint after 1 iterations"). The pipelines now say instcombine<no-verify-fixpoint>.
+TEST_CASE("fuzz regression: sign, min and cos of an f32 scalar compile (seed 1076)") {
+  if (!fusejit_test::has_backend("llvm")) return;
+  auto f = [](fj::Tracer a) {
+    fj::Tracer d = fj::sign(a);
+    return std::make_tuple(d, fj::Tracer(fj::minimum(-1.5f, d)), fj::Tracer(fj::cos(d)));
+  };
+  const fj::Array x = fj::array(2.18917e-38f);
+  auto [d, e, c] = fj::jit(f)(x);
+  CHECK(d.item<float>() == 1.0f);
+  CHECK(e.item<float>() == -1.5f);
+  CHECK(c.item<float>() == doctest::Approx(std::cos(1.0)).epsilon(1e-6));
+  CHECK(fusejit_fuzz::run_seed(1076).empty());
+}
