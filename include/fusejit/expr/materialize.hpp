@@ -18,18 +18,21 @@ struct Compiled {
   std::vector<backend::Value> consts;
 };
 
-/// The cache slot of one expression type: leaf avals -> compiled graph.
+/// The cache slot of one expression type: leaf avals -> compiled graph. get() hands out shared
+/// ownership: another thread's clear_caches() may empty the slot while the caller still runs it.
 class ExprCache {
  public:
-  const Compiled& get(const std::vector<ir::Aval>& avals, const std::vector<std::int64_t>& params,
-                      const std::function<ir::Graph()>& build);
+  std::shared_ptr<const Compiled> get(const std::vector<ir::Aval>& avals,
+                                      const std::vector<std::int64_t>& params,
+                                      const std::function<ir::Graph()>& build);
 
  private:
   struct Entry {
     const backend::Backend* backend;  // set_default_backend changes what later calls run on
     std::vector<ir::Aval> avals;
     std::vector<std::int64_t> params;
-    std::unique_ptr<Compiled> compiled;
+    std::shared_ptr<const Compiled> compiled;
+    std::uint64_t used = 0;  // last use, for eviction at the caches' capacity
   };
   std::mutex mu_;
   std::uint64_t generation_ = 0;
@@ -77,7 +80,7 @@ Array evaluate(const E& e) {
   std::vector<std::int64_t> params;
   e.key(params);
   static ExprCache cache;  // one slot per expression type, keyed further by leaf avals and params
-  const Compiled& c = cache.get(avals, params, [&] {
+  const std::shared_ptr<const Compiled> c = cache.get(avals, params, [&] {
     ir::GraphBuilder b;
     std::vector<ir::Atom> ins;
     for (auto& av : avals) ins.push_back(ir::Atom::of_var(b.add_invar(av)));
@@ -85,7 +88,7 @@ Array evaluate(const E& e) {
     finish_eager_graph(b, e.lower(ctx));
     return std::move(b.graph);
   });
-  return run_compiled(c, args)[0];
+  return run_compiled(*c, args)[0];
 }
 
 template <class E>

@@ -89,9 +89,9 @@ void finish_eager_graph(ir::GraphBuilder& b, ir::Atom out) {
   b.graph.outvars.push_back(out);
 }
 
-const Compiled& ExprCache::get(const std::vector<ir::Aval>& avals,
-                               const std::vector<std::int64_t>& params,
-                               const std::function<ir::Graph()>& build) {
+std::shared_ptr<const Compiled> ExprCache::get(const std::vector<ir::Aval>& avals,
+                                               const std::vector<std::int64_t>& params,
+                                               const std::function<ir::Graph()>& build) {
   auto& stats = stat_counters();
   std::lock_guard lock(mu_);
   const std::uint64_t gen = stats.generation.load(std::memory_order_relaxed);
@@ -100,15 +100,17 @@ const Compiled& ExprCache::get(const std::vector<ir::Aval>& avals,
   for (auto& e : entries_)
     if (e.backend == &be && e.avals == avals && e.params == params) {
       stats.hits.fetch_add(1, std::memory_order_relaxed);
-      return *e.compiled;
+      e.used = next_use_tick();
+      return e.compiled;
     }
   stats.misses.fetch_add(1, std::memory_order_relaxed);
   stats.traces.fetch_add(1, std::memory_order_relaxed);
-  auto c = std::make_unique<Compiled>();
+  auto c = std::make_shared<Compiled>();
   c->graph = std::make_shared<const ir::Graph>(build());
   c->exe = be.compile(c->graph);
-  entries_.push_back({&be, avals, params, std::move(c)});
-  return *entries_.back().compiled;
+  entries_.push_back({&be, avals, params, c, next_use_tick()});
+  evict_beyond_capacity(entries_, [](const Entry& e) { return e.used; });
+  return c;
 }
 
 std::vector<Array> run_compiled(const Compiled& c, std::vector<backend::Value>& args) {

@@ -1,7 +1,9 @@
 // Counters of every cache (traces, hits, misses, compiles) and the switch that empties them.
 #pragma once
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <ostream>
 
 namespace fj {
@@ -12,13 +14,26 @@ struct CacheStats {
   std::uint64_t cache_misses = 0;       // calls that had to trace
   std::uint64_t kernel_cache_hits = 0;  // kernels found already compiled (global kernel cache)
   std::uint64_t compiles = 0;           // kernels (or graphs, on the reference backend) compiled
+  std::uint64_t evictions = 0;          // entries dropped by a cache at its capacity
 };
 
 namespace detail {
 struct StatCounters {
-  std::atomic<std::uint64_t> traces{0}, hits{0}, misses{0}, kernel_hits{0}, compiles{0};
+  std::atomic<std::uint64_t> traces{0}, hits{0}, misses{0}, kernel_hits{0}, compiles{0},
+      evictions{0};
   // Bumped by clear_caches(); a cache filled under an older generation empties itself.
   std::atomic<std::uint64_t> generation{0};
+  // Entries each cache keeps at most (0: no bound): FUSEJIT_CACHE_MAX_ENTRIES, or
+  // set_cache_capacity().
+  std::atomic<std::size_t> capacity{initial_capacity()};
+
+  static std::size_t initial_capacity() {
+    const char* env = std::getenv("FUSEJIT_CACHE_MAX_ENTRIES");
+    if (!env || !*env) return 0;
+    char* end = nullptr;
+    const unsigned long long n = std::strtoull(env, &end, 10);
+    return end && *end == '\0' ? static_cast<std::size_t>(n) : 0;  // malformed: no bound
+  }
 };
 inline StatCounters& stat_counters() {
   static StatCounters c;
@@ -26,10 +41,41 @@ inline StatCounters& stat_counters() {
 }
 }  // namespace detail
 
+namespace detail {
+/// A global clock of cache uses, for least-recently-used eviction.
+inline std::uint64_t next_use_tick() {
+  static std::atomic<std::uint64_t> tick{0};
+  return tick.fetch_add(1, std::memory_order_relaxed) + 1;
+}
+/// Erases the least recently used entries of `entries` (a vector) beyond the caches' capacity;
+/// `used(entry)` is an entry's last use tick.
+template <class Entries, class Used>
+void evict_beyond_capacity(Entries& entries, Used used) {
+  const std::size_t cap = stat_counters().capacity.load(std::memory_order_relaxed);
+  while (cap && entries.size() > cap) {
+    auto oldest = entries.begin();
+    for (auto it = entries.begin(); it != entries.end(); ++it)
+      if (used(*it) < used(*oldest)) oldest = it;
+    entries.erase(oldest);
+    stat_counters().evictions.fetch_add(1, std::memory_order_relaxed);
+  }
+}
+}  // namespace detail
+
 inline CacheStats cache_stats() {
   auto& c = detail::stat_counters();
-  return {c.traces.load(), c.hits.load(), c.misses.load(), c.kernel_hits.load(), c.compiles.load()};
+  return {c.traces.load(),      c.hits.load(),     c.misses.load(),
+          c.kernel_hits.load(), c.compiles.load(), c.evictions.load()};
 }
+
+/// Bounds every cache (each function's, each eager expression's, the global kernel cache) to
+/// `max_entries`, evicting the least recently used beyond it; the JIT memory of an evicted
+/// kernel is freed once no compiled function holds it. 0 removes the bound (the default, unless
+/// FUSEJIT_CACHE_MAX_ENTRIES is set).
+inline void set_cache_capacity(std::size_t max_entries) {
+  detail::stat_counters().capacity.store(max_entries);
+}
+inline std::size_t cache_capacity() { return detail::stat_counters().capacity.load(); }
 
 /// Empties every cache: per-function, per-expression and the global kernel cache; the next call of
 /// each traces and compiles again (code already loaded stays valid for executables that hold it).
@@ -38,7 +84,7 @@ inline void clear_caches() { detail::stat_counters().generation.fetch_add(1); }
 inline std::ostream& operator<<(std::ostream& os, const CacheStats& s) {
   return os << "CacheStats(traces=" << s.traces << ", cache_hits=" << s.cache_hits
             << ", cache_misses=" << s.cache_misses << ", kernel_cache_hits=" << s.kernel_cache_hits
-            << ", compiles=" << s.compiles << ")";
+            << ", compiles=" << s.compiles << ", evictions=" << s.evictions << ")";
 }
 
 }  // namespace fj

@@ -29,10 +29,13 @@ namespace llvm_kernel {
 struct CompiledKernel {
   KernelFn fn;
   std::string signature;
-  std::string ir;  // optimized LLVM IR, for lower().as_text()
+  std::string ir;                                      // optimized LLVM IR, for lower().as_text()
+  std::shared_ptr<const OrcSession::LoadedCode> code;  // the kernel's code stays loaded while held
 };
 
-/// Process-wide: maps a kernel's structure and the target to its compiled function.
+/// Process-wide: maps a kernel's structure and the target to its compiled function. Bounded by
+/// the caches' capacity (least recently used first out); an evicted kernel's code is unloaded
+/// when the last executable holding it goes.
 class KernelCache {
  public:
   static KernelCache& get() {
@@ -45,34 +48,51 @@ class KernelCache {
     const std::uint64_t h = XXH3_64bits(key.data(), key.size());
     auto& stats = detail::stat_counters();
     std::lock_guard lock(mu_);  // held while compiling, so a kernel is compiled once
-    // clear_caches() empties this cache too. The machine code stays loaded in the session:
-    // executables built before the clear still hold their kernels and keep working.
+    // clear_caches() empties this cache too. Executables built before the clear still hold their
+    // kernels (and so their code) and keep working.
     if (const auto gen = stats.generation.load(); gen != generation_)
-      map_.clear(), generation_ = gen;
-    for (auto& k : map_[h])
-      if (k->signature == key) {
-        stats.kernel_hits.fetch_add(1, std::memory_order_relaxed);
-        return k;
-      }
+      slots_.clear(), by_hash_.clear(), generation_ = gen;
+    if (auto it = by_hash_.find(h); it != by_hash_.end())
+      for (std::size_t i : it->second)
+        if (slots_[i].kernel->signature == key) {
+          stats.kernel_hits.fetch_add(1, std::memory_order_relaxed);
+          slots_[i].used = detail::next_use_tick();
+          return slots_[i].kernel;
+        }
     char name[64];
-    // Numbered across clears: the session never forgets a symbol, so names must never repeat.
+    // Numbered: a name is never reused, even after its code was unloaded.
     std::snprintf(name, sizeof name, "fj_kernel_%016llx_%llu", static_cast<unsigned long long>(h),
                   static_cast<unsigned long long>(next_id_++));
     KernelBuilder kb(plan, session.lanes(), name);
     auto [module, ctx] = kb.build(session.cpu(), session.features());
-    auto [addr, ir] = session.load(std::move(module), std::move(ctx), name);
-    auto k = std::make_shared<CompiledKernel>(
-        CompiledKernel{reinterpret_cast<KernelFn>(addr), key, std::move(ir)});
+    auto loaded = session.load(std::move(module), std::move(ctx), name);
+    auto k = std::make_shared<CompiledKernel>(CompiledKernel{
+        reinterpret_cast<KernelFn>(loaded.addr), key, std::move(loaded.ir), loaded.code});
     stats.compiles.fetch_add(1, std::memory_order_relaxed);
-    map_[h].push_back(k);
+    slots_.push_back({k, h, detail::next_use_tick()});
+    const std::size_t before = slots_.size();
+    detail::evict_beyond_capacity(slots_, [](const Slot& s) { return s.used; });
+    if (slots_.size() != before)
+      reindex();
+    else
+      by_hash_[h].push_back(slots_.size() - 1);
     return k;
   }
 
  private:
+  struct Slot {
+    std::shared_ptr<const CompiledKernel> kernel;
+    std::uint64_t hash = 0, used = 0;
+  };
+  void reindex() {
+    by_hash_.clear();
+    for (std::size_t i = 0; i < slots_.size(); ++i) by_hash_[slots_[i].hash].push_back(i);
+  }
   std::mutex mu_;
   std::uint64_t generation_ = 0;
   std::uint64_t next_id_ = 0;
-  std::unordered_map<std::uint64_t, std::vector<std::shared_ptr<const CompiledKernel>>> map_;
+  std::vector<Slot> slots_;
+  std::unordered_map<std::uint64_t, std::vector<std::size_t>> by_hash_;
 };
 
 struct NativeLoop;

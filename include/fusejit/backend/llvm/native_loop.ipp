@@ -31,6 +31,7 @@ struct NativeLoop {
   int library_calls = 0;        // host trampolines (call_library)
   int nested_control = 0;       // conds and loops emitted inside the body
   std::vector<Value> literals;  // sub-graph literal outputs, whose addresses the driver holds
+  std::shared_ptr<const OrcSession::LoadedCode> code;  // the driver's code stays loaded while held
 };
 
 namespace native_detail {
@@ -515,10 +516,11 @@ inline std::shared_ptr<const NativeLoop> make_native_loop(const ir::Graph&, cons
                   b.CreateConstInBoundsGEP1_64(db.ptr(), io, n_in + 1 + loop->n_ys + i));
   b.CreateRetVoid();
 
-  auto [addr, ir] =
-      session.load(std::move(m), std::move(ctx), loop->name, OrcSession::kDriverPipeline);
-  loop->fn = reinterpret_cast<LoopFn>(addr);
-  loop->ir = std::move(ir);
+  auto loaded = session.load(std::move(m), std::move(ctx), loop->name, OrcSession::kDriverPipeline);
+  loop->fn = reinterpret_cast<LoopFn>(loaded.addr);
+  loop->ir = std::move(loaded.ir);
+  loop->code = std::move(loaded.code);
+  detail::stat_counters().compiles.fetch_add(1, std::memory_order_relaxed);
   return loop;
 }
 

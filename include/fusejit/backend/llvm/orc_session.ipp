@@ -13,6 +13,7 @@
 #include <llvm/Target/TargetMachine.h>
 #include <llvm/TargetParser/Host.h>
 
+#include <memory>
 #include <mutex>
 #include <string>
 
@@ -26,9 +27,29 @@ class OrcSession {
  public:
   /// The session, created once per process on first use.
   static OrcSession& get() {
-    static OrcSession session;  // C++ guarantees one thread-safe initialization
-    return session;
+    // Never destroyed: kernels held by static caches and by users' jitted functions unload
+    // their code when they go, which may be after static destruction has begun.
+    static OrcSession* session = new OrcSession();  // one thread-safe initialization
+    return *session;
   }
+
+  /// Code that load() added to the JIT: its own resource tracker, removed (the JIT's memory for
+  /// it freed and its symbols forgotten) when the last holder lets go.
+  class LoadedCode {
+   public:
+    explicit LoadedCode(llvm::orc::ResourceTrackerSP rt) : rt_(std::move(rt)) {}
+    LoadedCode(const LoadedCode&) = delete;
+    LoadedCode& operator=(const LoadedCode&) = delete;
+    ~LoadedCode() { OrcSession::get().unload(rt_); }
+
+   private:
+    llvm::orc::ResourceTrackerSP rt_;
+  };
+  struct Loaded {
+    void* addr = nullptr;
+    std::string ir;  // the optimized IR text
+    std::shared_ptr<const LoadedCode> code;
+  };
 
   const std::string& cpu() const { return cpu_; }
   const std::string& features() const { return features_; }
@@ -50,11 +71,11 @@ class OrcSession {
       "always-inline,function(sroa,early-cse,instcombine<no-verify-fixpoint>,simplifycfg,loop-mssa("
       "licm),gvn,instcombine<no-verify-fixpoint>,simplifycfg)";
 
-  /// Verifies, optimizes (with `pipeline`) and loads a module; returns the address of `fn` and the
-  /// optimized IR text. Failures raise fj::CompileError with LLVM's message.
-  std::pair<void*, std::string> load(std::unique_ptr<llvm::Module> m,
-                                     std::unique_ptr<llvm::LLVMContext> ctx, const std::string& fn,
-                                     const char* pipeline = kPipeline) {
+  /// Verifies, optimizes (with `pipeline`) and loads a module; returns the address of `fn`, the
+  /// optimized IR text and the handle that keeps the code loaded. Failures raise
+  /// fj::CompileError with LLVM's message.
+  Loaded load(std::unique_ptr<llvm::Module> m, std::unique_ptr<llvm::LLVMContext> ctx,
+              const std::string& fn, const char* pipeline = kPipeline) {
     std::lock_guard lock(mu_);  // compiles are rare; one at a time keeps LLVM's shared state safe
     std::string verify_log;
     llvm::raw_string_ostream vs(verify_log);
@@ -66,14 +87,22 @@ class OrcSession {
     std::string text;
     llvm::raw_string_ostream ts(text);
     m->print(ts, nullptr);
-    if (auto err = jit_->addIRModule(llvm::orc::ThreadSafeModule(std::move(m), std::move(ctx))))
+    auto rt = jit_->getMainJITDylib().createResourceTracker();
+    if (auto err = jit_->addIRModule(rt, llvm::orc::ThreadSafeModule(std::move(m), std::move(ctx))))
       throw CompileError("llvm backend: adding the kernel module failed: " +
                          llvm_error_text(std::move(err)));
+    auto code = std::make_shared<const LoadedCode>(rt);
     auto sym = jit_->lookup(fn);
     if (!sym)
       throw CompileError("llvm backend: kernel symbol lookup failed: " +
                          llvm_error_text(sym.takeError()));
-    return {sym->toPtr<void*>(), ts.str()};
+    return {sym->toPtr<void*>(), ts.str(), std::move(code)};
+  }
+
+  /// Removes code added by load() (LoadedCode's destructor).
+  void unload(const llvm::orc::ResourceTrackerSP& rt) {
+    std::lock_guard lock(mu_);
+    if (auto err = rt->remove()) llvm::consumeError(std::move(err));  // nothing left to free
   }
 
  private:
@@ -128,7 +157,7 @@ class OrcSession {
   std::unique_ptr<llvm::TargetMachine> tm_;
   std::string cpu_, features_, triple_;
   int lanes_ = 4;
-  std::mutex mu_;
+  std::recursive_mutex mu_;  // recursive: a failed load() unloads its own code while holding it
 };
 
 }  // namespace fj::backend::llvm_kernel
