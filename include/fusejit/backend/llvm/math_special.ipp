@@ -1,8 +1,11 @@
-// tanh, erf, logistic, rsqrt, pow as inline IR (part of math_ir.ipp).
+// tanh, erf, erf_inv, logistic, rsqrt, pow as inline IR (part of math_ir.ipp).
 #pragma once
 #include <algorithm>
 #include <array>
+#include <limits>
 #include <vector>
+
+#include "fusejit/ir/erf_inv.hpp"
 
 namespace fj::backend::llvm_ir::detail {
 
@@ -121,6 +124,30 @@ inline llvm::Value* erf_impl(Fp& f, llvm::Value* x) {
   return f.copysign(res, x);
 }
 
+// erf_inv: the steps of ir/erf_inv.hpp (XLA's ErfInv32 for f32, each `c + p * w` one fma; for
+// f64 that polynomial as a first guess, then two Newton steps on erf), on every lane at once.
+inline llvm::Value* erf_inv_impl(Fp& f, llvm::Value* x) {
+  llvm::Value* w = f.neg(log1p_impl(f, f.mul(f.neg(x), x)));
+  llvm::Value* small = f.lt(w, f.k(5.0));
+  w = f.sel(small, f.sub(w, f.k(2.5)), f.sub(f.sqrt(w), f.k(3.0)));
+  auto coef = [&](std::size_t i) {
+    return f.sel(small, f.k(static_cast<double>(ir::kErfInvSmallW[i])),
+                 f.k(static_cast<double>(ir::kErfInvLargeW[i])));
+  };
+  llvm::Value* p = coef(0);
+  for (std::size_t i = 1; i < ir::kErfInvSmallW.size(); ++i) p = f.fma(p, w, coef(i));
+  llvm::Value* y = f.mul(p, x);
+  if (f.f64) {
+    for (int k = 0; k < 2; ++k) {
+      llvm::Value* d = f.mul(f.k(1.1283791670955126), exp_impl(f, f.neg(f.mul(y, y))));
+      y = f.sub(y, f.div(f.sub(erf_impl(f, y), x), d));
+    }
+  }
+  llvm::Value* edge = f.mul(x, f.k(std::numeric_limits<float>::max(),
+                                   std::numeric_limits<double>::max()));
+  return f.sel(f.eq(f.abs(x), f.k(1.0)), edge, y);
+}
+
 // log(x) as a double-word hi + lo with a relative error near 2^-64, for pow in f64 (|y log x| up
 // to 745 needs that many bits for the product to be good to an ulp). Same decomposition as log;
 // log m = 2s + (2/3)s^3 + s^5 * P(s^2) with s = (m-1)/(m+1) kept as a double-word, the first two
@@ -237,6 +264,10 @@ inline llvm::Value* emit_tanh(llvm::IRBuilderBase& b, llvm::Value* x) {
 inline llvm::Value* emit_erf(llvm::IRBuilderBase& b, llvm::Value* x) {
   detail::Fp f(b, x->getType());
   return detail::erf_impl(f, x);
+}
+inline llvm::Value* emit_erf_inv(llvm::IRBuilderBase& b, llvm::Value* x) {
+  detail::Fp f(b, x->getType());
+  return detail::erf_inv_impl(f, x);
 }
 inline llvm::Value* emit_logistic(llvm::IRBuilderBase& b, llvm::Value* x) {
   detail::Fp f(b, x->getType());
