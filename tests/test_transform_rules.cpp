@@ -274,12 +274,12 @@ std::vector<Case> other_cases() {
                {f64(s)},
                params({{"new_dtype", DType::i64, true}}),
                in_range(-2, 2)});
-  c.push_back({"threefry2x32",
-               ir::Prim::threefry2x32,
-               {typed(DType::u32, s), typed(DType::u32, s), typed(DType::u32, s),
-                typed(DType::u32, s)},
-               {},
-               [](std::mt19937& g, std::size_t, std::int64_t) { return double(g()); }});
+  c.push_back(
+      {"threefry2x32",
+       ir::Prim::threefry2x32,
+       {typed(DType::u32, s), typed(DType::u32, s), typed(DType::u32, s), typed(DType::u32, s)},
+       {},
+       [](std::mt19937& g, std::size_t, std::int64_t) { return double(g()); }});
   for (auto p : {ir::Prim::reduce_and, ir::Prim::reduce_or})
     c.push_back({std::string(ir::name(p)),
                  p,

@@ -104,9 +104,11 @@ std::vector<Aval> infer_avals(Prim p, const std::vector<Aval>& in, const Params&
       if (p == Prim::bitcast_convert_type) {
         // Same width only (JAX also allows a narrower/wider bitcast that adds or drops a
         // trailing axis; not supported here). Bools have no bit pattern to reinterpret.
-        if (in[0].dtype == DType::bool_ || to == DType::bool_ || size_of(in[0].dtype) != size_of(to))
+        if (in[0].dtype == DType::bool_ || to == DType::bool_ ||
+            size_of(in[0].dtype) != size_of(to))
           throw DTypeError("bitcast_convert_type: cannot bitcast " + in[0].str() + " to " +
-                           std::string(short_name(to)) + ": needs two non-bool dtypes of one width");
+                           std::string(short_name(to)) +
+                           ": needs two non-bool dtypes of one width");
         return {Aval{to, in[0].shape, false}};
       }
       return {Aval{to, in[0].shape, params.get<bool>("weak_type")}};

@@ -196,7 +196,8 @@ class Planner {
       // One node computes every result at this index map; each result is a part of it.
       auto key = std::make_pair(&e, map);
       auto it = multi_memo_.find(key);
-      const int whole = it != multi_memo_.end() ? it->second : (multi_memo_[key] = op_node(e, out, map));
+      const int whole =
+          it != multi_memo_.end() ? it->second : (multi_memo_[key] = op_node(e, out, map));
       Node n;
       n.kind = Node::part;
       n.dtype = out.dtype;

@@ -101,8 +101,8 @@ inline void run_threefry(const ir::Eqn&, const Value* in, Value* out) {
   std::vector<Stream<std::uint32_t>> streams;
   streams.reserve(4);
   for (int k = 0; k < 4; ++k)
-    streams.emplace_back(broadcast_operand(data_of<std::uint32_t>(in[k]), in[k].aval.shape, shape,
-                                           "threefry2x32"));
+    streams.emplace_back(
+        broadcast_operand(data_of<std::uint32_t>(in[k]), in[k].aval.shape, shape, "threefry2x32"));
   std::uint32_t* y0 = data_of<std::uint32_t>(out[0]);
   std::uint32_t* y1 = data_of<std::uint32_t>(out[1]);
   const std::int64_t n = shape.size();
@@ -218,8 +218,8 @@ EqnFn resolve_kind(const ir::Graph& g, const ir::Eqn& e) {
               return &run_bitcast<From, To>;
             else
               throw DTypeError("reference backend: bitcast_convert_type from " +
-                               std::string(short_name(d0)) + " to " +
-                               std::string(short_name(out)) + ": widths differ");
+                               std::string(short_name(d0)) + " to " + std::string(short_name(out)) +
+                               ": widths differ");
           });
         });
       }
@@ -269,8 +269,7 @@ EqnFn resolve_kind(const ir::Graph& g, const ir::Eqn& e) {
 inline EqnFn resolve(const ir::Graph& g, const ir::Eqn& e) {
   const ir::PrimInfo& pi = ir::info(e.prim);
   if ((pi.arity >= 0 && static_cast<int>(e.in.size()) != pi.arity) ||
-      (ir::num_results(e.prim) >= 0 &&
-       static_cast<int>(e.out.size()) != ir::num_results(e.prim)))
+      (ir::num_results(e.prim) >= 0 && static_cast<int>(e.out.size()) != ir::num_results(e.prim)))
     throw ValueError("reference backend: " + std::string(pi.name) + " with " +
                      std::to_string(e.in.size()) + " operands and " + std::to_string(e.out.size()) +
                      " outputs");
