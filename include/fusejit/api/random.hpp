@@ -26,7 +26,7 @@ struct RandomOp {
     permutation,  // items: key, x (or n: a range); axis
     categorical,  // items: key, logits; axis; shape (has_shape)
     threefry,     // items: k0, k1, x0, x1; result lo of lax's threefry2x32
-  } kind;
+  } kind = seed;
   std::vector<std::int64_t> shape;
   bool has_shape = true;
   DType dtype = DType::f32;
@@ -37,6 +37,16 @@ struct RandomOp {
   void key(std::vector<std::int64_t>& k) const;
   ir::Atom operator()(ir::GraphBuilder& b, const std::vector<ir::Atom>& xs) const;
 };
+
+/// A RandomOp of `kind` with the fields `set` fills (designated initializers would leave the
+/// rest unnamed, which -Wextra flags in every user's build).
+template <class F>
+RandomOp with_fields(RandomOp::Kind kind, F&& set) {
+  RandomOp o;
+  o.kind = kind;
+  set(o);
+  return o;
+}
 
 inline Array random_node(RandomOp op, std::vector<Array> items) {
   return Array(ListNode<RandomOp>{{}, std::move(op), std::move(items)});
@@ -55,72 +65,99 @@ Array key(const Array& seed);
 
 /// n new keys, u32[n, 2]: key i is threefry(key, (0, i)) (JAX's foldlike split). n >= 0.
 inline Array split(const Array& key, std::int64_t n = 2) {
-  return detail::random_node({.kind = detail::RandomOp::split, .lo = n}, {key});
+  return detail::random_node(
+      detail::with_fields(detail::RandomOp::split, [&](detail::RandomOp& o) { o.lo = n; }), {key});
 }
 /// A new key from key and a 32-bit integer: threefry(key, (0, data)).
 inline Array fold_in(const Array& key, std::uint32_t data) {
-  return detail::random_node({.kind = detail::RandomOp::fold_in, .lo = data}, {key});
+  return detail::random_node(
+      detail::with_fields(detail::RandomOp::fold_in, [&](detail::RandomOp& o) { o.lo = data; }),
+      {key});
 }
 /// fold_in with a scalar integer array (traced or not), converted to u32 as JAX does.
 inline Array fold_in(const Array& key, const Array& data) {
-  return detail::random_node({.kind = detail::RandomOp::fold_in}, {key, data});
+  return detail::random_node(
+      detail::with_fields(detail::RandomOp::fold_in, [](detail::RandomOp&) {}), {key, data});
 }
 
 /// Uniform random bits: u32 (x0 ^ x1 of threefry(key, counter)), or i64 holding the u64 bits JAX
 /// gives for uint64 (the high word from x0, the low from x1); fusejit has no u64 dtype.
 inline Array bits(const Array& key, std::vector<std::int64_t> shape = {},
                   DType dtype = DType::u32) {
-  return detail::random_node(
-      {.kind = detail::RandomOp::bits, .shape = std::move(shape), .dtype = dtype}, {key});
+  return detail::random_node(detail::with_fields(detail::RandomOp::bits,
+                                                 [&](detail::RandomOp& o) {
+                                                   o.shape = std::move(shape);
+                                                   o.dtype = dtype;
+                                                 }),
+                             {key});
 }
 /// Floats in [minval, maxval) (f32 or f64): the mantissa filled from bits, as JAX does.
 inline Array uniform(const Array& key, std::vector<std::int64_t> shape = {},
                      DType dtype = DType::f32, double minval = 0, double maxval = 1) {
-  return detail::random_node({.kind = detail::RandomOp::uniform,
-                              .shape = std::move(shape),
-                              .dtype = dtype,
-                              .a = minval,
-                              .b = maxval},
+  return detail::random_node(detail::with_fields(detail::RandomOp::uniform,
+                                                 [&](detail::RandomOp& o) {
+                                                   o.shape = std::move(shape);
+                                                   o.dtype = dtype;
+                                                   o.a = minval;
+                                                   o.b = maxval;
+                                                 }),
                              {key});
 }
 /// Standard normal floats: sqrt(2) * erf_inv(u), u uniform in [nextafter(-1, 0), 1). f32 is
 /// bit-exact with JAX; f64 uses fusejit's own f64 erf_inv (not XLA's ErfInv64): close, not exact.
 inline Array normal(const Array& key, std::vector<std::int64_t> shape = {},
                     DType dtype = DType::f32) {
-  return detail::random_node(
-      {.kind = detail::RandomOp::normal, .shape = std::move(shape), .dtype = dtype}, {key});
+  return detail::random_node(detail::with_fields(detail::RandomOp::normal,
+                                                 [&](detail::RandomOp& o) {
+                                                   o.shape = std::move(shape);
+                                                   o.dtype = dtype;
+                                                 }),
+                             {key});
 }
 /// Bools, true with probability p: uniform(key, shape, p's dtype) < p.
 inline Array bernoulli(const Array& key, double p = 0.5, std::vector<std::int64_t> shape = {}) {
-  return detail::random_node(
-      {.kind = detail::RandomOp::bernoulli, .shape = std::move(shape), .a = p}, {key});
+  return detail::random_node(detail::with_fields(detail::RandomOp::bernoulli,
+                                                 [&](detail::RandomOp& o) {
+                                                   o.shape = std::move(shape);
+                                                   o.a = p;
+                                                 }),
+                             {key});
 }
 /// With an array of probabilities (a float dtype); the shape defaults to p's.
 inline Array bernoulli(const Array& key, const Array& p,
                        std::optional<std::vector<std::int64_t>> shape = std::nullopt) {
-  return detail::random_node({.kind = detail::RandomOp::bernoulli,
-                              .shape = shape.value_or(std::vector<std::int64_t>{}),
-                              .has_shape = shape.has_value()},
-                             {key, p});
+  auto op = detail::with_fields(detail::RandomOp::bernoulli, [&](detail::RandomOp& o) {
+    o.shape = shape.value_or(std::vector<std::int64_t>{});
+    o.has_shape = shape.has_value();
+  });
+  return detail::random_node(std::move(op), {key, p});
 }
 /// Integers in [minval, maxval) (i32 or u32), JAX's algorithm: two words of bits per value
 /// reduced modulo the span. maxval <= minval gives minval.
 inline Array randint(const Array& key, std::vector<std::int64_t> shape, std::int64_t minval,
                      std::int64_t maxval, DType dtype = DType::i32) {
-  return detail::random_node({.kind = detail::RandomOp::randint,
-                              .shape = std::move(shape),
-                              .dtype = dtype,
-                              .lo = minval,
-                              .hi = maxval},
+  return detail::random_node(detail::with_fields(detail::RandomOp::randint,
+                                                 [&](detail::RandomOp& o) {
+                                                   o.shape = std::move(shape);
+                                                   o.dtype = dtype;
+                                                   o.lo = minval;
+                                                   o.hi = maxval;
+                                                 }),
                              {key});
 }
 /// A random permutation of 0 .. n-1 (i32), as jax.random.permutation(key, n).
 inline Array permutation(const Array& key, std::int64_t n) {
-  return detail::random_node({.kind = detail::RandomOp::permutation, .lo = n}, {key});
+  return detail::random_node(
+      detail::with_fields(detail::RandomOp::permutation, [&](detail::RandomOp& o) { o.lo = n; }),
+      {key});
 }
 /// x with its slices along `axis` permuted (all together, as JAX's independent=False).
 inline Array permutation(const Array& key, const Array& x, int axis = 0) {
-  return detail::random_node({.kind = detail::RandomOp::permutation, .lo = -1, .axis = axis},
+  return detail::random_node(detail::with_fields(detail::RandomOp::permutation,
+                                                 [&](detail::RandomOp& o) {
+                                                   o.lo = -1;
+                                                   o.axis = axis;
+                                                 }),
                              {key, x});
 }
 /// Samples of the categories along `axis` of `logits` (unnormalized log-probabilities), i32:
@@ -128,11 +165,12 @@ inline Array permutation(const Array& key, const Array& x, int axis = 0) {
 /// when given it must end with that batch shape (its leading dims are independent samples).
 inline Array categorical(const Array& key, const Array& logits, int axis = -1,
                          std::optional<std::vector<std::int64_t>> shape = std::nullopt) {
-  return detail::random_node({.kind = detail::RandomOp::categorical,
-                              .shape = shape.value_or(std::vector<std::int64_t>{}),
-                              .has_shape = shape.has_value(),
-                              .axis = axis},
-                             {key, logits});
+  auto op = detail::with_fields(detail::RandomOp::categorical, [&](detail::RandomOp& o) {
+    o.shape = shape.value_or(std::vector<std::int64_t>{});
+    o.has_shape = shape.has_value();
+    o.axis = axis;
+  });
+  return detail::random_node(std::move(op), {key, logits});
 }
 
 }  // namespace random
@@ -143,8 +181,12 @@ namespace lax {
 inline std::array<Array, 2> threefry2x32(const Array& k0, const Array& k1, const Array& x0,
                                          const Array& x1) {
   using detail::RandomOp;
-  return {detail::random_node({.kind = RandomOp::threefry, .lo = 0}, {k0, k1, x0, x1}),
-          detail::random_node({.kind = RandomOp::threefry, .lo = 1}, {k0, k1, x0, x1})};
+  return {detail::random_node(
+              detail::with_fields(RandomOp::threefry, [&](detail::RandomOp& o) { o.lo = 0; }),
+              {k0, k1, x0, x1}),
+          detail::random_node(
+              detail::with_fields(RandomOp::threefry, [&](detail::RandomOp& o) { o.lo = 1; }),
+              {k0, k1, x0, x1})};
 }
 }  // namespace lax
 }  // namespace fj

@@ -429,7 +429,8 @@ Array random::key(std::uint64_t seed) {
 }
 
 Array random::key(const Array& seed) {
-  return detail::random_node({.kind = detail::RandomOp::seed}, {seed});
+  return detail::random_node(detail::with_fields(detail::RandomOp::seed, [](detail::RandomOp&) {}),
+                             {seed});
 }
 
 }  // namespace fj
