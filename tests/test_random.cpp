@@ -221,6 +221,9 @@ TEST_CASE("random: keys, split and fold_in match JAX") {
     for (int n : {1, 2, 3, 5})
       check_case("split " + k + " " + std::to_string(n),
                  [n](const Array& key) { return fj::random::split(key, n); });
+    check_case("split " + k + " 2x3", [](const Array& key) {
+      return fj::random::split(key, Dims{2, 3});
+    });
     for (std::uint32_t d : {0u, 1u, 7u, 123456u, 4294967295u}) {
       check_case("fold_in " + k + " " + std::to_string(d),
                  [d](const Array& key) { return fj::random::fold_in(key, d); });

@@ -47,6 +47,7 @@ for kn, k in keys.items():
     w = words(k)
     for n in (1, 2, 3, 5):
         emit(f"split {kn} {n}", w, jax.random.key_data(jax.random.split(k, n)))
+    emit(f"split {kn} 2x3", w, jax.random.key_data(jax.random.split(k, (2, 3))))
     for d in (0, 1, 7, 123456, 4294967295):
         emit(f"fold_in {kn} {d}", w, jax.random.key_data(jax.random.fold_in(k, d)))
     for shape in ((), (7,), (3, 4), (2, 3, 5)):

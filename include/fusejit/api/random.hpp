@@ -16,7 +16,7 @@ namespace detail {
 struct RandomOp {
   enum Kind : std::uint8_t {
     seed,         // key(seed array)
-    split,        // n
+    split,        // n = lo (has_shape false), or shape
     fold_in,      // items: key, data; or key alone, data = lo
     bits,         // shape, dtype
     uniform,      // shape, dtype, a = minval, b = maxval
@@ -65,8 +65,20 @@ Array key(const Array& seed);
 
 /// n new keys, u32[n, 2]: key i is threefry(key, (0, i)) (JAX's foldlike split). n >= 0.
 inline Array split(const Array& key, std::int64_t n = 2) {
+  return detail::random_node(detail::with_fields(detail::RandomOp::split,
+                                                 [&](detail::RandomOp& o) {
+                                                   o.lo = n;
+                                                   o.has_shape = false;
+                                                 }),
+                             {key});
+}
+/// Keys of any shape, u32[*shape, 2]: the key at flat index i is threefry(key, (hi_i, lo_i)), as
+/// jax.random.split(key, shape).
+inline Array split(const Array& key, std::vector<std::int64_t> shape) {
   return detail::random_node(
-      detail::with_fields(detail::RandomOp::split, [&](detail::RandomOp& o) { o.lo = n; }), {key});
+      detail::with_fields(detail::RandomOp::split,
+                          [&](detail::RandomOp& o) { o.shape = std::move(shape); }),
+      {key});
 }
 /// A new key from key and a 32-bit integer: threefry(key, (0, data)).
 inline Array fold_in(const Array& key, std::uint32_t data) {

@@ -356,12 +356,22 @@ ir::Atom RandomOp::operator()(ir::GraphBuilder& gb, const std::vector<ir::Atom>&
   const Shape s(shape);
   switch (kind) {
     case split: {
-      if (lo < 0) throw ValueError(std::string(fn) + ": n must be >= 0, got " + std::to_string(lo));
-      if (lo > (std::int64_t{1} << 32))
-        throw ValueError(std::string(fn) + ": n must be at most 2^32, got " + std::to_string(lo));
-      const Shape out{lo, 2};
-      auto [y0, y1] = r.threefry(k0, k1, int_lit(0, DType::u32), r.iota(DType::u32, out, 0));
-      return r.pair(y0, y1, out);
+      if (!has_shape && lo < 0)
+        throw ValueError(std::string(fn) + ": n must be >= 0, got " + std::to_string(lo));
+      const Dims keys = has_shape ? shape : Dims{lo};
+      if (static_cast<int>(keys.size()) + 1 > kMaxRank)
+        throw ShapeError(std::string(fn) + ": shape " + ir::tuple_str(keys) + " has too many dims");
+      Dims out = keys;
+      out.push_back(2);
+      // Counters over the keys' shape, broadcast along the last axis (the two words).
+      auto [hi, lo_words] = r.counters(Shape(keys));
+      Dims dims(keys.size());
+      for (std::size_t d = 0; d < dims.size(); ++d) dims[d] = static_cast<std::int64_t>(d);
+      auto widen = [&](Atom a) {
+        return E.rank(a) == 0 ? a : E.broadcast_in_dim(a, Shape(out), dims);
+      };
+      auto [y0, y1] = r.threefry(k0, k1, widen(hi), widen(lo_words));
+      return r.pair(y0, y1, Shape(out));
     }
     case fold_in: {
       Atom data = int_lit(static_cast<std::uint32_t>(lo), DType::u32);
