@@ -403,6 +403,18 @@ TEST_CASE("random: threefry fuses into one kernel under jit") {
   CHECK(text.find("threefry2x32") != std::string::npos);
 }
 
+TEST_CASE("random: the new primitives print as JAX prints them") {
+  // Texts from JAX 0.10.2's make_jaxpr of lax.bitcast_convert_type and lax.erf_inv.
+  std::ostringstream a, b;
+  a << fj::make_jaxpr([](fj::Tracer x) { return fj::lax::bitcast_convert_type(x, DType::f32); })(
+      fj::array(std::uint32_t{1}));
+  CHECK(a.str() ==
+        "{ lambda ; a:u32[]. let\n    b:f32[] = bitcast_convert_type[new_dtype=float32] a\n  in "
+        "(b,) }");
+  b << fj::make_jaxpr([](fj::Tracer x) { return fj::erf_inv(x); })(fj::array(1.0f));
+  CHECK(b.str() == "{ lambda ; a:f32[]. let b:f32[] = erf_inv a in (b,) }");
+}
+
 TEST_CASE("random: bad arguments raise fj::Error subclasses naming the function") {
   const Array k = fj::random::key(0);
   auto message = [](auto&& f) -> std::string {
