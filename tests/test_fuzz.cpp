@@ -123,3 +123,34 @@ TEST_CASE("fuzz regression: sign, min and cos of an f32 scalar compile (seed 107
   CHECK(c.item<float>() == doctest::Approx(std::cos(1.0)).epsilon(1e-6));
   CHECK(fusejit_fuzz::run_seed(1076).empty());
 }
+
+// Bug 2 (seed 1379): a kernel computing threefry2x32's first result also recomputed its second,
+// which an earlier kernel had already written to memory for a reshape, and the reshape then read
+// the recomputed value: "llvm backend: a reshape of a value computed inside the kernel". The
+// fusion pass now keeps reading a materialized result from memory.
+TEST_CASE("fuzz regression: a reshape of one of threefry2x32's results (seed 1379)") {
+  if (!fusejit_test::has_backend("llvm")) return;
+  namespace ir = fj::ir;
+  ir::GraphBuilder b;
+  const ir::Atom a = ir::Atom::of_var(b.add_invar({fj::u32, fj::Shape{5}, false}));
+  const ir::Atom k = ir::Atom::of_var(b.add_invar({fj::u32, fj::Shape{1}, false}));
+  ir::Literal l36, l25;
+  l36.dtype = l25.dtype = fj::u32;
+  l36.i = 36, l25.i = 25;
+  const auto cd =
+      b.emit(ir::Prim::threefry2x32, {a, k, ir::Atom::of_literal(l36), ir::Atom::of_literal(l25)});
+  ir::Params reshape;
+  reshape.items.push_back({"new_sizes", std::vector<std::int64_t>{5}});
+  reshape.items.push_back({"dimensions", std::string("None")});
+  const ir::Atom e = b.emit1(ir::Prim::reshape, {cd[1]}, reshape);
+  b.graph.outvars = {cd[0], e};
+  fusejit_fuzz::Program p;
+  p.exact_only = true;
+  p.graph = std::make_shared<const ir::Graph>(std::move(b.graph));
+  const fj::Array av = fj::array(std::vector<std::uint32_t>{12, 34, 3, 0, 15}, fj::Shape{5});
+  const fj::Array kv = fj::array(std::vector<std::uint32_t>{33}, fj::Shape{1});
+  p.inputs = {{av.buffer(), av.aval()}, {kv.buffer(), kv.aval()}};
+  const auto f = fusejit_fuzz::check(p);
+  CHECK_MESSAGE(!f.has_value(), (f ? f->message : std::string()));
+  CHECK(fusejit_fuzz::run_seed(1379).empty());
+}

@@ -93,6 +93,7 @@ std::vector<Case> differentiable_cases() {
   unary("rsqrt", ir::Prim::rsqrt, in_range(0.5, 3));
   unary("logistic", ir::Prim::logistic, in_range(-3, 3));
   unary("erf", ir::Prim::erf, in_range(-2, 2));
+  unary("erf_inv", ir::Prim::erf_inv, in_range(-0.9, 0.9));
   unary("abs", ir::Prim::abs, away_from_zero(0.2, 2));
   unary("sign", ir::Prim::sign, off_grid());
   unary("floor", ir::Prim::floor, off_grid());
@@ -268,6 +269,17 @@ std::vector<Case> other_cases() {
     c.push_back(
         {std::string(ir::name(p)), p, {typed(DType::i32, s), typed(DType::i32, s)}, {}, ints});
   c.push_back({"stop_gradient", ir::Prim::stop_gradient, {f64(s)}, {}, in_range(-2, 2)});
+  c.push_back({"bitcast_convert_type f64->i64",
+               ir::Prim::bitcast_convert_type,
+               {f64(s)},
+               params({{"new_dtype", DType::i64, true}}),
+               in_range(-2, 2)});
+  c.push_back(
+      {"threefry2x32",
+       ir::Prim::threefry2x32,
+       {typed(DType::u32, s), typed(DType::u32, s), typed(DType::u32, s), typed(DType::u32, s)},
+       {},
+       [](std::mt19937& g, std::size_t, std::int64_t) { return double(g()); }});
   for (auto p : {ir::Prim::reduce_and, ir::Prim::reduce_or})
     c.push_back({std::string(ir::name(p)),
                  p,

@@ -27,6 +27,7 @@
 #include "fusejit/api/transforms.hpp"
 #include "fusejit/api/lax_control.hpp"
 #include "fusejit/api/make_jaxpr.hpp"
+#include "fusejit/api/random.hpp"
 
 #ifdef FUSEJIT_IMPLEMENTATION
 #include "fusejit/implementation.ipp"

@@ -20,6 +20,7 @@
 #include "fusejit/transforms/control_rules.ipp"
 #include "fusejit/api/transforms.ipp"
 #include "fusejit/api/lax_control.ipp"
+#include "fusejit/api/random.ipp"
 #include "fusejit/runtime/allocator.ipp"
 #include "fusejit/runtime/thread_pool.ipp"
 #include "fusejit/backend/reference/reference_backend.ipp"

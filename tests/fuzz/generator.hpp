@@ -329,6 +329,11 @@ class Generator {
           ps = params({{"rounding_method", static_cast<std::int64_t>(r_.below(2))}});
         if (p == P::convert_element_type)
           ps = params({{"new_dtype", r_.pick(all_dtypes())}, {"weak_type", false}});
+        if (p == P::bitcast_convert_type) {  // to a dtype of the same width
+          const std::vector<DType> w4{DType::f32, DType::i32, DType::u32},
+              w8{DType::f64, DType::i64};
+          ps = params({{"new_dtype", r_.pick(fj::size_of(xa.dtype) == 8 ? w8 : w4)}});
+        }
         break;
       case ir::PrimKind::binary:
       case ir::PrimKind::compare:
@@ -384,6 +389,10 @@ class Generator {
         break;
       case ir::PrimKind::control:
         if (!control_eqn(p, x, xa, in, ps)) return false;
+        break;
+      case ir::PrimKind::multi:  // threefry2x32: key and counter words, u32, broadcasting
+        if (xa.dtype != DType::u32) return false;
+        in = {x, partner(x, DType::u32), partner(x, DType::u32), partner(x, DType::u32)};
         break;
       default:
         return false;

@@ -90,6 +90,16 @@ struct DynamicUpdateSliceOp {
   }
 };
 
+struct BitcastOp {
+  DType to;
+  void key(std::vector<std::int64_t>& k) const { k.push_back(static_cast<std::int64_t>(to)); }
+  ir::Atom operator()(GraphBuilder& b, const std::vector<ir::Atom>& xs) const {
+    ir::Params p;
+    p.items.push_back({"new_dtype", to, true});
+    return b.emit1(ir::Prim::bitcast_convert_type, {xs[0]}, std::move(p));
+  }
+};
+
 /// A concrete weakly typed rank-0 int32 array (a Python int), as a start index.
 Array index_scalar(std::int64_t v);
 
@@ -169,6 +179,11 @@ inline auto dynamic_slice(const Array& x, std::vector<DynamicIndex> starts,
   std::vector<Array> items{x};
   for (auto& s : starts) items.push_back(s.value);
   return detail::ListNode<detail::DynamicSliceOp>{{}, {std::move(sizes)}, std::move(items)};
+}
+/// lax.bitcast_convert_type: x's bits read as `dtype`, of the same width (f32 <-> i32/u32,
+/// f64 <-> i64); another width or bool raises fj::DTypeError.
+inline Array bitcast_convert_type(const Array& x, DType dtype) {
+  return Array(detail::ListNode<detail::BitcastOp>{{}, {dtype}, {x}});
 }
 /// x with `update` written at `starts` (clamped as in dynamic_slice).
 inline auto dynamic_update_slice(const Array& x, const Array& update,

@@ -80,6 +80,8 @@ FUSEJIT_UNARY_FUNCTION(floor, detail::UnaryOp<ir::Prim::floor>)
 FUSEJIT_UNARY_FUNCTION(ceil, detail::UnaryOp<ir::Prim::ceil>)
 FUSEJIT_UNARY_FUNCTION(logistic, detail::UnaryOp<ir::Prim::logistic>)
 FUSEJIT_UNARY_FUNCTION(erf, detail::UnaryOp<ir::Prim::erf>)
+// lax.erf_inv (jax.scipy.special.erfinv): XLA's ErfInv32 for f32; erf_inv(+-1) = +-FLT_MAX.
+FUSEJIT_UNARY_FUNCTION(erf_inv, detail::UnaryOp<ir::Prim::erf_inv>)
 FUSEJIT_UNARY_FUNCTION(round, detail::RoundOp)
 FUSEJIT_UNARY_FUNCTION(logical_not, detail::LogicalNotOp)
 FUSEJIT_UNARY_FUNCTION(bitwise_not, detail::BitwiseNotOp)

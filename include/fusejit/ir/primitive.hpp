@@ -23,7 +23,8 @@ enum class PrimKind : std::uint8_t {
   reduce,
   library,
   generator,
-  control
+  control,
+  multi  // elementwise with several results (threefry2x32)
 };
 
 namespace prim_flags {
@@ -53,5 +54,9 @@ constexpr const PrimInfo& info(Prim p) { return kPrimInfo[static_cast<int>(p)]; 
 constexpr std::string_view name(Prim p) { return info(p).name; }
 constexpr bool is_float_only(Prim p) { return info(p).flags & prim_flags::F; }
 constexpr bool is_int_only(Prim p) { return info(p).flags & prim_flags::I; }
+/// How many results an equation of p has, where the kind fixes it (-1: control, any number).
+constexpr int num_results(Prim p) {
+  return info(p).kind == PrimKind::control ? -1 : info(p).kind == PrimKind::multi ? 2 : 1;
+}
 
 }  // namespace fj::ir

@@ -99,8 +99,31 @@ std::vector<Aval> infer_avals(Prim p, const std::vector<Aval>& in, const Params&
                          describe(in));
       return {Aval{in[1].dtype, in[1].shape, in[1].weak && in[2].weak}};
     }
-    case PrimKind::convert:
-      return {Aval{params.get<DType>("new_dtype"), in[0].shape, params.get<bool>("weak_type")}};
+    case PrimKind::convert: {
+      const DType to = params.get<DType>("new_dtype");
+      if (p == Prim::bitcast_convert_type) {
+        // Same width only (JAX also allows a narrower/wider bitcast that adds or drops a
+        // trailing axis; not supported here). Bools have no bit pattern to reinterpret.
+        if (in[0].dtype == DType::bool_ || to == DType::bool_ ||
+            size_of(in[0].dtype) != size_of(to))
+          throw DTypeError("bitcast_convert_type: cannot bitcast " + in[0].str() + " to " +
+                           std::string(short_name(to)) +
+                           ": needs two non-bool dtypes of one width");
+        return {Aval{to, in[0].shape, false}};
+      }
+      return {Aval{to, in[0].shape, params.get<bool>("weak_type")}};
+    }
+    case PrimKind::multi: {
+      // threefry2x32: four u32 operands broadcast as lax's elementwise ops; two u32 results.
+      for (auto& a : in)
+        if (a.dtype != DType::u32)
+          throw DTypeError(std::string(pi.name) + ": operands must all be uint32, got " +
+                           describe(in));
+      Shape s = in[0].shape;
+      for (std::size_t k = 1; k < in.size(); ++k)
+        s = elementwise_shape(p, Aval{DType::u32, s, false}, in[k]);
+      return {Aval{DType::u32, s, false}, Aval{DType::u32, s, false}};
+    }
     case PrimKind::shape: {
       const auto& shape = params.get<std::vector<std::int64_t>>("shape");
       const auto& dims = params.get<std::vector<std::int64_t>>("broadcast_dimensions");

@@ -186,6 +186,7 @@ bool has_batch_rule(ir::Prim p) {
     case ir::PrimKind::index_map:
     case ir::PrimKind::reduce:
     case ir::PrimKind::generator:  // no operands: never batched
+    case ir::PrimKind::multi:
       return true;
     default:
       break;
@@ -244,6 +245,24 @@ Batched batch_graph(const ir::Graph& g, const std::vector<bool>& in_batched, std
       for (std::size_t k = 0; k < e.out.size(); ++k) {
         env[static_cast<std::size_t>(e.out[k])] = outs[k];
         bat[static_cast<std::size_t>(e.out[k])] = out_flags[k];
+      }
+      continue;
+    }
+    if (ir::info(e.prim).kind == ir::PrimKind::multi) {
+      // Elementwise with several results (threefry2x32): as unary/binary, every operand at the
+      // batched shape except unbatched scalars; every result is batched.
+      const Shape out_shape = g.aval(e.out[0]).shape;
+      const Shape full = batched_shape(size, out_shape);
+      for (std::size_t k = 0; k < in.size(); ++k) {
+        if (flags[k] && E.rank(in[k]) == 1 && full.rank() > 1)
+          in[k] = E.broadcast_in_dim(in[k], full, {0});
+        else if (!flags[k] && E.rank(in[k]) > 0)
+          in[k] = add_batch_axis(E, E.broadcast_to(in[k], out_shape), size);
+      }
+      auto out = b.emit(e.prim, std::move(in), e.params);
+      for (std::size_t k = 0; k < e.out.size(); ++k) {
+        env[static_cast<std::size_t>(e.out[k])] = out[k];
+        bat[static_cast<std::size_t>(e.out[k])] = true;
       }
       continue;
     }

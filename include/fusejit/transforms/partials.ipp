@@ -60,6 +60,9 @@ std::vector<MaybeAtom> elementwise_partials(Emit& E, Prim p, const ir::Params& p
       case Prim::erf:
         r[0] = E.mul(L(2 / std::sqrt(M_PI)), E.un(Prim::exp, E.neg(E.mul(x, x))));
         break;
+      case Prim::erf_inv:  // sqrt(pi)/2 * exp(erf_inv(x)^2)
+        r[0] = E.mul(L(std::sqrt(M_PI) / 2), E.un(Prim::exp, E.mul(y, y)));
+        break;
       case Prim::abs:
         r[0] = E.un(Prim::sign, x);
         break;

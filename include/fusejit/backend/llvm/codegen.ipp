@@ -331,6 +331,9 @@ class KernelBuilder {
         v[k] = e.splat(literal_values_[static_cast<std::size_t>(n.slot)]);
       } else if (n.kind == Node::iota) {
         v[k] = iota_value(e, n, ii++, j);
+      } else if (n.kind == Node::part) {
+        v[k] = b.CreateExtractValue(v[static_cast<std::size_t>(n.args[0])],
+                                    {static_cast<unsigned>(n.result)});
       } else if (n.kind == Node::load) {
         if (n.inner == Node::broadcast) {
           v[k] = e.splat(broadcast_scalar_[li]);

@@ -9,6 +9,7 @@
 #include "fusejit/backend/llvm/kernel_plan.ipp"
 #include "fusejit/backend/llvm/math_bridge.ipp"
 #include "fusejit/ir/integer_pow.hpp"
+#include "fusejit/ir/threefry.hpp"
 
 namespace fj::backend::llvm_kernel {
 
@@ -78,6 +79,7 @@ FUSEJIT_MATH(tan, math::tan)
 FUSEJIT_MATH(tanh, math::tanh)
 FUSEJIT_MATH(logistic, math::logistic)
 FUSEJIT_MATH(erf, math::erf)
+FUSEJIT_MATH(erf_inv, math::erf_inv)
 FUSEJIT_MATH(rsqrt, math::rsqrt)
 #undef FUSEJIT_MATH
 
@@ -267,6 +269,29 @@ inline llvm::Value* convert_element_type(Emitter& e, const Node& n, Args a, DTyp
         is_signed(to) ? llvm::Intrinsic::fptosi_sat : llvm::Intrinsic::fptoui_sat,
         {t, a[0]->getType()}, {a[0]});
   return b.CreateIntCast(a[0], t, is_signed(from));
+}
+
+// The same bits as another dtype of the same width (the shape rule checks the widths).
+inline llvm::Value* bitcast_convert_type(Emitter& e, const Node& n, Args a, DType) {
+  return e.b.CreateBitCast(a[0], e.type(n.dtype));
+}
+
+// threefry2x32's two results as one {y0, y1} aggregate; `part` nodes extract each (codegen).
+inline llvm::Value* threefry2x32(Emitter& e, const Node&, Args a, DType) {
+  struct Ops {
+    Emitter& e;
+    llvm::Value* add(llvm::Value* x, llvm::Value* y) { return e.b.CreateAdd(x, y); }
+    llvm::Value* xor_(llvm::Value* x, llvm::Value* y) { return e.b.CreateXor(x, y); }
+    llvm::Value* rotl(llvm::Value* x, int r) {
+      return e.intrinsic(llvm::Intrinsic::fshl, {x, x, e.constant(DType::u32, r)});
+    }
+    llvm::Value* k(std::uint32_t c) { return e.constant(DType::u32, static_cast<double>(c)); }
+  } ops{e};
+  const auto [y0, y1] = ir::threefry2x32(a[0], a[1], a[2], a[3], ops);
+  llvm::Type* t = y0->getType();
+  llvm::Value* agg = llvm::PoisonValue::get(llvm::StructType::get(e.ctx, {t, t}));
+  agg = e.b.CreateInsertValue(agg, y0, {0u});
+  return e.b.CreateInsertValue(agg, y1, {1u});
 }
 
 // A reduction's lowering is its combine step: acc op x.

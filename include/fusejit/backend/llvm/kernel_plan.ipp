@@ -31,7 +31,8 @@ using Map = std::vector<Dim>;
 struct Node {
   // iota: the index along one dim of an iota's output, map[0] saying how the iteration point
   // gives it; it is computed from the loop indices, never read from memory.
-  enum Kind { load, literal, op, iota } kind = op;
+  // part: result `result` of a multi-result op (threefry2x32), whose node is args[0].
+  enum Kind { load, literal, op, iota, part } kind = op;
   DType dtype = DType::f32;
   int input = -1;  // load: index into the kernel's inputs
   Map map;         // load: how each dim of the (viewed) input is indexed; iota: its one dim
@@ -41,7 +42,8 @@ struct Node {
   int slot = -1;    // literal: index into the kernel's scalar parameters
   ir::Prim prim{};  // op
   const ir::Eqn* eqn = nullptr;
-  std::vector<int> args;  // op: operand nodes
+  std::vector<int> args;  // op: operand nodes; part: the multi-result op
+  int result = 0;         // part: which result
 };
 
 struct Plan {
@@ -111,6 +113,8 @@ class Planner {
         for (const Dim& m : n.map) sig += " " + std::to_string(m.iter);
       } else if (n.kind == Node::iota) {
         sig += " iter" + std::to_string(n.map[0].iter);
+      } else if (n.kind == Node::part) {
+        sig += " part " + std::to_string(n.result) + " %" + std::to_string(n.args[0]);
       } else if (n.kind == Node::op) {
         sig += " " + std::string(ir::name(n.prim));
         for (int a : n.args) sig += " %" + std::to_string(a);
@@ -173,7 +177,7 @@ class Planner {
     if (auto it = memo_.find(key); it != memo_.end()) return it->second;
     const ir::Aval& av = g_.aval(a.var);
     const ir::Eqn* e = producer_[static_cast<std::size_t>(a.var)];
-    const int id = e ? op_value(*e, av, map) : load(a.var, av.dtype, av.shape, map);
+    const int id = e ? op_value(*e, av, map, a.var) : load(a.var, av.dtype, av.shape, map);
     memo_[key] = id;
     return id;
   }
@@ -187,7 +191,24 @@ class Planner {
   // equal index maps memoize to one node.
   static Dim canonical(Dim d) { return d.iter < 0 ? Dim{-1, 1, d.offset} : d; }
 
-  int op_value(const ir::Eqn& e, const ir::Aval& out, const Map& map) {
+  int op_value(const ir::Eqn& e, const ir::Aval& out, const Map& map, ir::VarId var) {
+    if (ir::num_results(e.prim) > 1) {
+      // One node computes every result at this index map; each result is a part of it.
+      auto key = std::make_pair(&e, map);
+      auto it = multi_memo_.find(key);
+      const int whole =
+          it != multi_memo_.end() ? it->second : (multi_memo_[key] = op_node(e, out, map));
+      Node n;
+      n.kind = Node::part;
+      n.dtype = out.dtype;
+      n.args = {whole};
+      n.result = static_cast<int>(std::find(e.out.begin(), e.out.end(), var) - e.out.begin());
+      return add(std::move(n));
+    }
+    return op_node(e, out, map);
+  }
+
+  int op_node(const ir::Eqn& e, const ir::Aval& out, const Map& map) {
     if (e.prim == ir::Prim::iota) {
       // The value is the iteration point's index along `dimension`: no memory is read.
       const auto dim = static_cast<std::size_t>(e.params.get<std::int64_t>("dimension"));
@@ -274,6 +295,7 @@ class Planner {
   std::vector<const ir::Eqn*> producer_;
   std::map<ir::VarId, int> input_index_;
   std::map<std::pair<ir::VarId, Map>, int> memo_;
+  std::map<std::pair<const ir::Eqn*, Map>, int> multi_memo_;
   Plan plan_;
 };
 

@@ -17,6 +17,7 @@ inline llvm::Value* cos(B& b, llvm::Value* x) { return llvm_ir::emit_cos(b, x); 
 inline llvm::Value* tan(B& b, llvm::Value* x) { return llvm_ir::emit_tan(b, x); }
 inline llvm::Value* tanh(B& b, llvm::Value* x) { return llvm_ir::emit_tanh(b, x); }
 inline llvm::Value* erf(B& b, llvm::Value* x) { return llvm_ir::emit_erf(b, x); }
+inline llvm::Value* erf_inv(B& b, llvm::Value* x) { return llvm_ir::emit_erf_inv(b, x); }
 inline llvm::Value* logistic(B& b, llvm::Value* x) { return llvm_ir::emit_logistic(b, x); }
 inline llvm::Value* rsqrt(B& b, llvm::Value* x) { return llvm_ir::emit_rsqrt(b, x); }
 inline llvm::Value* pow(B& b, llvm::Value* x, llvm::Value* y) { return llvm_ir::emit_pow(b, x, y); }

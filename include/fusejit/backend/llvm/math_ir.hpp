@@ -23,6 +23,7 @@ llvm::Value* emit_cos(llvm::IRBuilderBase& b, llvm::Value* x);
 llvm::Value* emit_tan(llvm::IRBuilderBase& b, llvm::Value* x);
 llvm::Value* emit_tanh(llvm::IRBuilderBase& b, llvm::Value* x);
 llvm::Value* emit_erf(llvm::IRBuilderBase& b, llvm::Value* x);
+llvm::Value* emit_erf_inv(llvm::IRBuilderBase& b, llvm::Value* x);
 llvm::Value* emit_logistic(llvm::IRBuilderBase& b, llvm::Value* x);
 llvm::Value* emit_rsqrt(llvm::IRBuilderBase& b, llvm::Value* x);
 // C99 Annex F pow, elementwise; x and y have the same type.

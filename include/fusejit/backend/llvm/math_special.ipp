@@ -1,8 +1,11 @@
-// tanh, erf, logistic, rsqrt, pow as inline IR (part of math_ir.ipp).
+// tanh, erf, erf_inv, logistic, rsqrt, pow as inline IR (part of math_ir.ipp).
 #pragma once
 #include <algorithm>
 #include <array>
+#include <limits>
 #include <vector>
+
+#include "fusejit/ir/erf_inv.hpp"
 
 namespace fj::backend::llvm_ir::detail {
 
@@ -121,6 +124,82 @@ inline llvm::Value* erf_impl(Fp& f, llvm::Value* x) {
   return f.copysign(res, x);
 }
 
+// erf_inv: the steps of ir/erf_inv.hpp (XLA's ErfInv32 for f32, each `c + p * w` one fma; for
+// f64 that polynomial as a first guess, then two Newton steps on erf), on every lane at once.
+// ir::xla_logf / xla_log1pf (XLA's CPU log1p for f32) as IR, the same operations in the same
+// order, so the reference backend and this one round identically.
+inline llvm::Value* xla_logf_impl(Fp& f, llvm::Value* v) {
+  auto& b = f.b;
+  llvm::Value* in = v;
+  v = f.sel(f.lt(v, f.k(std::numeric_limits<float>::min())), f.k(std::numeric_limits<float>::min()),
+            v);
+  llvm::Value* bits = f.as_int(v);
+  llvm::Value* e = b.CreateSIToFP(f.isub(f.lshr(bits, 23), f.ki(126)), f.ty);
+  llvm::Value* m = f.as_fp(b.CreateOr(f.iand(bits, f.ki(0x807fffff)), f.ki(0x3f000000)));
+  llvm::Value* below = f.lt(m, f.k(0.707106781186547524));
+  llvm::Value* x = f.sub(m, f.k(1.0));
+  e = f.sel(below, f.sub(e, f.k(1.0)), e);
+  x = f.sel(below, f.add(x, m), x);
+  llvm::Value* x2 = f.mul(x, x);
+  llvm::Value* x3 = f.mul(x2, x);
+  auto P = [&](int i) {
+    return f.k(static_cast<double>(ir::kXlaLogP[static_cast<std::size_t>(i)]));
+  };
+  llvm::Value* y = f.fma(P(0), x, P(1));
+  llvm::Value* y1 = f.fma(P(3), x, P(4));
+  llvm::Value* y2 = f.fma(P(6), x, P(7));
+  y = f.fma(y, x, P(2));
+  y1 = f.fma(y1, x, P(5));
+  y2 = f.fma(y2, x, P(8));
+  y = f.fma(y, x3, y1);
+  y = f.fma(y, x3, y2);
+  y = f.fma(y, x3, f.mul(e, f.k(static_cast<double>(ir::kXlaLogQ1))));
+  x = f.fma(x2, f.k(-0.5), x);
+  x = f.add(x, y);
+  llvm::Value* r = f.fma(e, f.k(static_cast<double>(ir::kXlaLogQ2)), x);
+  // NaN and +inf pass through, negative inputs give NaN, zero gives -inf (ir::xla_logf).
+  r = f.sel(f.eq(in, f.k(0.0)), f.neg(f.inf()), r);
+  r = f.sel(f.lt(in, f.k(0.0)), f.nan(), r);
+  return f.sel(f.either(f.isnan(in), f.eq(in, f.inf())), in, r);
+}
+inline llvm::Value* xla_log1pf_impl(Fp& f, llvm::Value* x) {
+  llvm::Value* x2 = f.mul(x, x);
+  llvm::Value* num = f.k(0.0);
+  llvm::Value* den = f.k(0.0);
+  for (double c : ir::kXlaLog1pNum)
+    num = f.fma(num, x, f.k(static_cast<double>(static_cast<float>(c))));
+  for (double c : ir::kXlaLog1pDen)
+    den = f.fma(den, x, f.k(static_cast<double>(static_cast<float>(c))));
+  llvm::Value* r = f.mul(f.mul(x, x2), f.div(num, den));
+  llvm::Value* small = f.add(x, f.fma(f.k(-0.5), x2, r));
+  llvm::Value* is_small =
+      f.lt(f.abs(x), f.k(static_cast<double>(static_cast<float>(0.41421356237309504880))));
+  return f.sel(is_small, small, xla_logf_impl(f, f.add(x, f.k(1.0))));
+}
+
+inline llvm::Value* erf_inv_impl(Fp& f, llvm::Value* x) {
+  llvm::Value* nx2 = f.mul(f.neg(x), x);
+  llvm::Value* w = f.neg(f.f64 ? log1p_impl(f, nx2) : xla_log1pf_impl(f, nx2));
+  llvm::Value* small = f.lt(w, f.k(5.0));
+  w = f.sel(small, f.sub(w, f.k(2.5)), f.sub(f.sqrt(w), f.k(3.0)));
+  auto coef = [&](std::size_t i) {
+    return f.sel(small, f.k(static_cast<double>(ir::kErfInvSmallW[i])),
+                 f.k(static_cast<double>(ir::kErfInvLargeW[i])));
+  };
+  llvm::Value* p = coef(0);
+  for (std::size_t i = 1; i < ir::kErfInvSmallW.size(); ++i) p = f.fma(p, w, coef(i));
+  llvm::Value* y = f.mul(p, x);
+  if (f.f64) {
+    for (int k = 0; k < 2; ++k) {
+      llvm::Value* d = f.mul(f.k(1.1283791670955126), exp_impl(f, f.neg(f.mul(y, y))));
+      y = f.sub(y, f.div(f.sub(erf_impl(f, y), x), d));
+    }
+  }
+  llvm::Value* edge =
+      f.mul(x, f.k(std::numeric_limits<float>::max(), std::numeric_limits<double>::max()));
+  return f.sel(f.eq(f.abs(x), f.k(1.0)), edge, y);
+}
+
 // log(x) as a double-word hi + lo with a relative error near 2^-64, for pow in f64 (|y log x| up
 // to 745 needs that many bits for the product to be good to an ulp). Same decomposition as log;
 // log m = 2s + (2/3)s^3 + s^5 * P(s^2) with s = (m-1)/(m+1) kept as a double-word, the first two
@@ -237,6 +316,10 @@ inline llvm::Value* emit_tanh(llvm::IRBuilderBase& b, llvm::Value* x) {
 inline llvm::Value* emit_erf(llvm::IRBuilderBase& b, llvm::Value* x) {
   detail::Fp f(b, x->getType());
   return detail::erf_impl(f, x);
+}
+inline llvm::Value* emit_erf_inv(llvm::IRBuilderBase& b, llvm::Value* x) {
+  detail::Fp f(b, x->getType());
+  return detail::erf_inv_impl(f, x);
 }
 inline llvm::Value* emit_logistic(llvm::IRBuilderBase& b, llvm::Value* x) {
   detail::Fp f(b, x->getType());

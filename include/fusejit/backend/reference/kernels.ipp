@@ -1,6 +1,7 @@
 // Per-equation kernels and their resolution, at compile time, from primitive and dtypes.
 #pragma once
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -84,6 +85,34 @@ void run_convert(const ir::Eqn&, const Value* in, Value* out) {
   };
   for_each_chunk(shape, data_of<To>(out[0]), kernel,
                  broadcast_operand(data_of<From>(in[0]), shape, shape, "convert_element_type"));
+}
+
+// The same bytes under another dtype of the same width.
+template <class From, class To>
+void run_bitcast(const ir::Eqn&, const Value* in, Value* out) {
+  static_assert(sizeof(From) == sizeof(To));
+  const std::int64_t n = out[0].aval.shape.size();
+  if (n > 0) std::memcpy(data_of<To>(out[0]), data_of<From>(in[0]), sizeof(To) * std::size_t(n));
+}
+
+// threefry2x32 over the broadcast operands, both results at once, in chunks.
+inline void run_threefry(const ir::Eqn&, const Value* in, Value* out) {
+  const Shape& shape = out[0].aval.shape;
+  std::vector<Stream<std::uint32_t>> streams;
+  streams.reserve(4);
+  for (int k = 0; k < 4; ++k)
+    streams.emplace_back(
+        broadcast_operand(data_of<std::uint32_t>(in[k]), in[k].aval.shape, shape, "threefry2x32"));
+  std::uint32_t* y0 = data_of<std::uint32_t>(out[0]);
+  std::uint32_t* y1 = data_of<std::uint32_t>(out[1]);
+  const std::int64_t n = shape.size();
+  for (std::int64_t s = 0; s < n; s += kChunk) {
+    const std::int64_t m = std::min(kChunk, n - s);
+    const std::uint32_t* p[4];
+    for (std::size_t k = 0; k < 4; ++k) p[k] = streams[k].at(shape, s, m);
+    for (std::int64_t i = 0; i < m; ++i)
+      ops::threefry2x32::apply(p[0][i], p[1][i], p[2][i], p[3][i], &y0[s + i], &y1[s + i]);
+  }
 }
 
 template <class T>
@@ -172,8 +201,28 @@ EqnFn resolve_kind(const ir::Graph& g, const ir::Eqn& e) {
       expect_dtype(e, "case 1", g.aval(e.in[2]).dtype, g.aval(e.in[1]).dtype);
       expect_dtype(e, "the output", out, g.aval(e.in[1]).dtype);
       return visit_dtype(out, [](auto t) -> EqnFn { return &run_select<decltype(t)>; });
+    } else if constexpr (K == PrimKind::multi) {
+      static_assert(std::is_same_v<Op, ops::threefry2x32>, "a new multi primitive needs a kernel");
+      for (const ir::Atom& a : e.in) expect_dtype(e, "an operand", g.aval(a).dtype, DType::u32);
+      for (ir::VarId v : e.out) expect_dtype(e, "a result", g.aval(v).dtype, DType::u32);
+      return &run_threefry;
     } else if constexpr (K == PrimKind::convert) {
       expect_dtype(e, "the output", out, require_param<DType>(e, "new_dtype"));
+      if constexpr (Op::is_bitcast) {
+        return visit_dtype(d0, [&](auto from) -> EqnFn {
+          return visit_dtype(out, [&](auto to) -> EqnFn {
+            using From = decltype(from);
+            using To = decltype(to);
+            if constexpr (sizeof(From) == sizeof(To) && !std::is_same_v<From, bool> &&
+                          !std::is_same_v<To, bool>)
+              return &run_bitcast<From, To>;
+            else
+              throw DTypeError("reference backend: bitcast_convert_type from " +
+                               std::string(short_name(d0)) + " to " + std::string(short_name(out)) +
+                               ": widths differ");
+          });
+        });
+      }
       return visit_dtype(d0, [&](auto from) -> EqnFn {
         return visit_dtype(
             out, [](auto to) -> EqnFn { return &run_convert<decltype(from), decltype(to)>; });
@@ -220,7 +269,7 @@ EqnFn resolve_kind(const ir::Graph& g, const ir::Eqn& e) {
 inline EqnFn resolve(const ir::Graph& g, const ir::Eqn& e) {
   const ir::PrimInfo& pi = ir::info(e.prim);
   if ((pi.arity >= 0 && static_cast<int>(e.in.size()) != pi.arity) ||
-      (pi.kind != ir::PrimKind::control && e.out.size() != 1))
+      (ir::num_results(e.prim) >= 0 && static_cast<int>(e.out.size()) != ir::num_results(e.prim)))
     throw ValueError("reference backend: " + std::string(pi.name) + " with " +
                      std::to_string(e.in.size()) + " operands and " + std::to_string(e.out.size()) +
                      " outputs");

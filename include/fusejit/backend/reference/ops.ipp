@@ -9,7 +9,9 @@
 #include "fusejit/backend/reference/float_math.ipp"
 #include "fusejit/core/error.hpp"
 #include "fusejit/ir/graph.hpp"
+#include "fusejit/ir/erf_inv.hpp"
 #include "fusejit/ir/integer_pow.hpp"
+#include "fusejit/ir/threefry.hpp"
 
 // Each elementwise functor states:
 //   arity, accepts<T> (operand dtypes it lowers), result<T> (output element type),
@@ -176,6 +178,43 @@ struct erf : FloatUnary {
   template <class T>
   T scalar(T x) const {
     return std::erf(x);
+  }
+};
+// XLA's ErfInv32 for f32, our f64 form for f64 (ir/erf_inv.hpp), one element at a time with
+// the C library's log1p, sqrt, erf and exp.
+struct erf_inv : FloatUnary {
+  template <class T>
+  static constexpr bool vectorized = false;
+  struct Scalar {
+    template <class T>
+    static T log1p(T x) {
+      return std::log1p(x);
+    }
+    template <class T>
+    static T sqrt(T x) {
+      return std::sqrt(x);
+    }
+    template <class T>
+    static T erf(T x) {
+      return std::erf(x);
+    }
+    template <class T>
+    static T exp(T x) {
+      return std::exp(x);
+    }
+    template <class T>
+    static T fma(T a, T b, T c) {
+      return std::fma(a, b, c);
+    }
+    template <class T>
+    static T sel(bool c, T a, T b) {
+      return c ? a : b;
+    }
+  };
+  template <class T>
+  T scalar(T x) const {
+    Scalar s;
+    return ir::erf_inv<T>(x, s);
   }
 };
 struct abs : NumUnary {
@@ -480,6 +519,18 @@ struct not_ : Logical {
   }
 };
 
+// ---- threefry2x32: four u32 operands, two u32 results (its kernel is run_threefry) --------
+struct threefry2x32 {
+  static constexpr int arity = 4;
+  static void apply(std::uint32_t k0, std::uint32_t k1, std::uint32_t x0, std::uint32_t x1,
+                    std::uint32_t* y0, std::uint32_t* y1) {
+    ir::ThreefryU32 ops;
+    const auto [a, b] = ir::threefry2x32(k0, k1, x0, x1, ops);
+    *y0 = a;
+    *y1 = b;
+  }
+};
+
 // ---- the structural primitives; their kernels live in kernels.ipp ------------------------
 struct select_n {
   static constexpr int arity = 3;
@@ -502,6 +553,7 @@ struct scan : jit {};
 // CPU conversion); any -> bool is x != 0; everything else is the C++ conversion (integers wrap).
 struct convert_element_type {
   static constexpr int arity = 1;
+  static constexpr bool is_bitcast = false;
   template <class To, class From>
   static To cast(From x) {
     if constexpr (std::is_same_v<To, bool>) {
@@ -518,6 +570,12 @@ struct convert_element_type {
       return static_cast<To>(x);
     }
   }
+};
+
+// The same bytes read as another dtype of the same width (the shape rule checks the widths).
+struct bitcast_convert_type {
+  static constexpr int arity = 1;
+  static constexpr bool is_bitcast = true;
 };
 
 }  // namespace fj::detail::reference::ops

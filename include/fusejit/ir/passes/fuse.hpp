@@ -106,7 +106,13 @@ inline Graph fuse(const Graph& original) {
       const Eqn& e = g.eqns[k];
       Eqn n{e.prim, {}, {}, e.params};
       for (auto& a : e.in) n.in.push_back(sub_atom(a));
-      for (VarId v : e.out) n.out.push_back(remap[v] = sub.new_var(g.aval(v)));
+      for (VarId v : e.out) {
+        // A result already read from memory (one of several results, materialized for a later
+        // kernel) keeps reading it: the reshape that made it a source expects that buffer.
+        const VarId nv = sub.new_var(g.aval(v));
+        n.out.push_back(nv);
+        if (!remap.count(v)) remap[v] = nv;
+      }
       sub.eqns.push_back(std::move(n));
     }
     for (VarId v : roots) sub.outvars.push_back(Atom::of_var(remap.at(v)));
