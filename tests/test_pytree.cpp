@@ -529,3 +529,27 @@ TEST_CASE("jit: FUSEJIT_LOG_COMPILES names a changed structure and the leaf whos
   CHECK(t.find("arg 1 structure changed PyTreeDef([*]) -> PyTreeDef([*, *])") != std::string::npos);
   CHECK(t.find("arg 1 leaf 1 shape changed (2,) -> (3,)") != std::string::npos);
 }
+
+TEST_CASE("vmap of grad over a std::vector<Layer>: per-example gradients, params broadcast") {
+  const Params params = init_params({1, 4, 1}, fj::DType::f32, 21);
+  auto loss = [](const Params& p, const Array& x, const Array& y) {
+    const Array d = predict(p, x) - y;
+    return fj::sum(d * d);
+  };
+  const auto xv = pseudo(3 * 2, 22), yv = pseudo(3 * 2, 23);
+  const Array xs = fj::array(std::vector<float>(xv.begin(), xv.end()), {3, 2, 1});
+  const Array ys = fj::array(std::vector<float>(yv.begin(), yv.end()), {3, 2, 1});
+  const Params per_example = fj::vmap(fj::grad(loss), fj::in_axes{fj::none, 0, 0})(params, xs, ys);
+  REQUIRE(fj::tree_structure(per_example) == fj::tree_structure(params));
+  CHECK(per_example[0].weights.shape() == fj::Shape{3, 1, 4});
+  CHECK(per_example[1].biases.shape() == fj::Shape{3, 1});
+  for (std::int64_t e = 0; e < 3; ++e) {
+    const Params one = fj::grad(loss)(params, Array(xs(e)), Array(ys(e)));
+    const auto batched = fj::tree_leaves(per_example), single = fj::tree_leaves(one);
+    for (std::size_t k = 0; k < single.size(); ++k) {
+      const auto b = doubles(Array(batched[k](e))), s = doubles(single[k]);
+      REQUIRE(b.size() == s.size());
+      for (std::size_t i = 0; i < s.size(); ++i) CHECK(b[i] == doctest::Approx(s[i]).epsilon(1e-5));
+    }
+  }
+}
