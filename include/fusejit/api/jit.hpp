@@ -172,7 +172,9 @@ class Jitted {
 
   template <class R, class... Args>
   auto cached_call(const Args&... args) const {
-    auto [avals, values, trees, static_hash] = detail::collect_args<Statics, true>(args...);
+    // Structures are compared in place; a PyTreeDef is built only on a miss.
+    auto [avals, values, no_trees, static_hash] =
+        detail::collect_args<Statics, true, false>(args...);
     using StaticTuple = decltype(static_tuple(args...));
     // The arguments' pytree types: part of the key, as they fix structure the avals do not show.
     const std::type_info* arg_types = &typeid(std::tuple<detail::traced_t<Args>...>);
@@ -183,7 +185,7 @@ class Jitted {
     std::shared_ptr<const detail::JitEntry> hit;
     for (auto& e : st_->entries) {
       if (e->static_hash != static_hash || e->avals != avals || e->arg_types != arg_types ||
-          e->trees != trees)
+          !detail::args_match<Statics>(e->trees, args...))
         continue;
       if constexpr (Statics::count > 0) {
         if (e->statics_type != &typeid(StaticTuple) ||
@@ -197,6 +199,7 @@ class Jitted {
       stats.hits.fetch_add(1, std::memory_order_relaxed);
     } else {
       stats.misses.fetch_add(1, std::memory_order_relaxed);
+      const std::vector<PyTreeDef> trees = detail::arg_trees<Statics>(args...);
       auto e = std::make_shared<detail::JitEntry>();
       e->avals = avals;
       e->trees = trees;

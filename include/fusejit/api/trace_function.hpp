@@ -11,9 +11,6 @@
 
 namespace fj::detail {
 
-template <class T>
-concept OutputLeaf = ArrayLike<T> || std::is_arithmetic_v<std::remove_cvref_t<T>>;
-
 template <class R>
 constexpr void check_output_type() {
   static_assert(array_tree_v<R>,
@@ -134,11 +131,52 @@ struct CollectedArgs {
   std::vector<PyTreeDef> trees;
   std::size_t static_hash = 0x9e3779b97f4a7c15ull;
 };
-template <class Statics, bool WithValues, class... Args>
+/// The dynamic arguments' structures.
+template <class Statics, class... Args>
+std::vector<PyTreeDef> arg_trees(const Args&... args) {
+  std::vector<PyTreeDef> trees;
+  [&]<std::size_t... I>(std::index_sequence<I...>) {
+    (
+        [&] {
+          if constexpr (!Statics::contains(I)) trees.push_back(tree_structure(args));
+        }(),
+        ...);
+  }
+  (std::index_sequence_for<Args...>{});
+  return trees;
+}
+/// Whether the dynamic arguments have the structures `trees` (no allocation: jit's hit path).
+template <class Statics, class... Args>
+bool args_match(const std::vector<PyTreeDef>& trees, const Args&... args) {
+  std::size_t k = 0;
+  bool ok = true;
+  [&]<std::size_t... I>(std::index_sequence<I...>) {
+    (
+        [&] {
+          if constexpr (!Statics::contains(I)) ok = ok && pytree::matches(args, trees.at(k++));
+        }(),
+        ...);
+  }
+  (std::index_sequence_for<Args...>{});
+  return ok;
+}
+
+/// With WithTrees false, `trees` stays empty (arg_trees gives them when needed).
+template <class Statics, bool WithValues, bool WithTrees = true, class... Args>
 CollectedArgs collect_args(const Args&... args) {
   CollectedArgs c;
-  c.avals.reserve(sizeof...(Args));
-  if constexpr (WithValues) c.values.reserve(sizeof...(Args));
+  std::size_t n = 0;  // the dynamic leaves, counted first so that each vector allocates once
+  [&]<std::size_t... I>(std::index_sequence<I...>) {
+    (
+        [&] {
+          if constexpr (!Statics::contains(I))
+            pytree::for_each_leaf(args, [&](const auto&) { ++n; });
+        }(),
+        ...);
+  }
+  (std::index_sequence_for<Args...>{});
+  c.avals.reserve(n);
+  if constexpr (WithValues) c.values.reserve(n);
   auto visit = [&]<std::size_t I, class A>(std::integral_constant<std::size_t, I>, const A& a) {
     if constexpr (Statics::contains(I)) {
       c.static_hash = c.static_hash * 1000003u ^ std::hash<A>{}(a);
@@ -156,10 +194,10 @@ CollectedArgs collect_args(const Args&... args) {
       };
       if constexpr (pytree::is_node_v<A>) {
         pytree::for_each_leaf(a, leaf);
-        c.trees.push_back(tree_structure(a));
+        if constexpr (WithTrees) c.trees.push_back(tree_structure(a));
       } else {
         leaf(a);
-        c.trees.emplace_back();
+        if constexpr (WithTrees) c.trees.emplace_back();
       }
     }
   };

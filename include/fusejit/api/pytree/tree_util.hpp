@@ -42,6 +42,32 @@ void structure_into(const T& t, PyTreeDef& d) {
   }
 }
 
+/// Whether t has structure d (tree_structure(t) == d), without building a PyTreeDef.
+template <class T>
+bool matches(const T& t, const PyTreeDef& d) {
+  if constexpr (Transparent<T>) {
+    if (d.alt != static_cast<int>(t.index())) return false;
+    return std::visit([&](const auto& a) { return matches(a, d); }, t);
+  } else if constexpr (is_node_v<T>) {
+    if (d.kind != Node<T>::kind || d.alt != -1) return false;
+    if constexpr (Node<T>::kind == Kind::dict) {
+      if (d.keys.size() != t.size()) return false;
+      std::size_t i = 0;
+      for (const auto& kv : t)
+        if (kv.first != d.keys[i++]) return false;
+    }
+    std::size_t i = 0;
+    bool ok = true;
+    Node<T>::each(t, [&](const auto& c) {
+      ok = ok && i < d.children.size() && matches(c, d.children[i]);
+      ++i;
+    });
+    return ok && i == d.children.size();
+  } else {
+    return d.kind == Kind::leaf && d.alt == -1;
+  }
+}
+
 /// T rebuilt from a structure; `leaf(std::type_identity<C>, def)` makes each leaf of type C.
 template <class T, class L>
 T build_tree(const PyTreeDef& d, L&& leaf) {
