@@ -553,3 +553,20 @@ TEST_CASE("vmap of grad over a std::vector<Layer>: per-example gradients, params
     }
   }
 }
+
+TEST_CASE("jit: a std::variant argument's alternative is part of the structure in the key") {
+  using V = std::variant<Array, std::vector<Array>>;
+  auto f = fj::jit([](const std::variant<Array, std::vector<Array>>& v) {
+    return std::holds_alternative<Array>(v) ? std::get<Array>(v) * 2.0f
+                                            : Array(std::get<1>(v)[0] + std::get<1>(v)[1]);
+  });
+  const Array a = fj::array({1.0f, 2.0f}), b = fj::array({10.0f, 20.0f});
+  CHECK(doubles(f(V{a})) == std::vector<double>{2, 4});
+  CHECK(doubles(f(V{std::vector<Array>{a, b}})) == std::vector<double>{11, 22});
+  CHECK(f.trace_count() == 2);
+  CHECK(doubles(f(V{b})) == std::vector<double>{20, 40});
+  CHECK(doubles(f(V{std::vector<Array>{b, a}})) == std::vector<double>{11, 22});
+  CHECK(f.trace_count() == 2);
+  CHECK(doubles(f(V{std::vector<Array>{a, b, a}})) == std::vector<double>{11, 22});
+  CHECK(f.trace_count() == 3);
+}

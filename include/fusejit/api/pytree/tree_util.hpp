@@ -49,7 +49,8 @@ bool matches(const T& t, const PyTreeDef& d) {
     if (d.alt != static_cast<int>(t.index())) return false;
     return std::visit([&](const auto& a) { return matches(a, d); }, t);
   } else if constexpr (is_node_v<T>) {
-    if (d.kind != Node<T>::kind || d.alt != -1) return false;
+    // (d.alt belongs to an enclosing std::variant, checked there.)
+    if (d.kind != Node<T>::kind) return false;
     if constexpr (Node<T>::kind == Kind::dict) {
       if (d.keys.size() != t.size()) return false;
       std::size_t i = 0;
@@ -64,7 +65,7 @@ bool matches(const T& t, const PyTreeDef& d) {
     });
     return ok && i == d.children.size();
   } else {
-    return d.kind == Kind::leaf && d.alt == -1;
+    return d.kind == Kind::leaf;
   }
 }
 
