@@ -82,3 +82,16 @@ TEST_CASE("cache bounds: an evicted kernel keeps working in the function that ho
   CHECK(cube(fj::array(3.0)).item<double>() == 27.0);       // its executable still holds it
   CHECK(fj::cache_capacity() == 4);
 }
+
+TEST_CASE("cache bounds: a jitted function keeps its most recently used entries") {
+  CapacityScope cap(3);
+  auto f = fj::jit([](fj::Tracer x) { return fj::Tracer(x * 2.0f + 1.0f); });
+  for (std::int64_t n = 1; n <= 5; ++n) CHECK(f(fj::ones({n})).to_vector<float>().back() == 3.0f);
+  CHECK(f.trace_count() == 5);
+  CHECK(f.cache_size() == 3);
+  f(fj::ones({5}));  // the newest: a hit
+  CHECK(f.trace_count() == 5);
+  CHECK(f(fj::ones({1})).to_vector<float>() == std::vector<float>{3.0f});  // evicted: traced again
+  CHECK(f.trace_count() == 6);
+  CHECK(f.cache_size() == 3);
+}

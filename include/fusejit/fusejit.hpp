@@ -22,6 +22,7 @@
 #include "fusejit/api/print.hpp"
 #include "fusejit/api/eigen.hpp"
 #include "fusejit/api/static_argnums.hpp"
+#include "fusejit/api/pytree.hpp"
 #include "fusejit/api/jit.hpp"
 #include "fusejit/api/subtrace.hpp"
 #include "fusejit/api/transforms.hpp"

@@ -10,6 +10,7 @@
 #include "fusejit/api/factories.ipp"
 #include "fusejit/api/creation.ipp"
 #include "fusejit/api/print.ipp"
+#include "fusejit/api/pytree/treedef.ipp"
 #include "fusejit/api/jit.ipp"
 #include "fusejit/api/subtrace.ipp"
 #include "fusejit/transforms/emit.ipp"

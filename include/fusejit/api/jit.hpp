@@ -18,6 +18,9 @@ namespace detail {
 /// One cache entry: the key (dynamic avals and static values) and its compiled graph.
 struct JitEntry {
   std::vector<ir::Aval> avals;
+  std::vector<PyTreeDef> trees;  // the dynamic arguments' structures
+  const std::type_info* arg_types = nullptr;
+  PyTreeDef out_tree;
   std::size_t static_hash = 0;
   std::shared_ptr<const void> statics;  // a std::tuple of the static values
   const std::type_info* statics_type = nullptr;
@@ -29,7 +32,11 @@ struct JitEntry {
 struct JitState {
   std::string name;
   std::mutex mu;
-  std::vector<std::shared_ptr<const JitEntry>> entries;
+  struct Slot {
+    std::shared_ptr<const JitEntry> entry;
+    std::uint64_t used = 0;  // last use, for eviction at the caches' capacity
+  };
+  std::vector<Slot> entries;
   const JitEntry* last = nullptr;
   std::uint64_t generation = 0;
   int traces = 0;
@@ -47,6 +54,7 @@ std::vector<Array> call_jit(const std::string& name, const SubGraph& sub,
 
 /// Why a call missed the cache, for FUSEJIT_LOG_COMPILES.
 std::string miss_reason(const JitState& st, const std::vector<ir::Aval>& avals,
+                        const std::vector<PyTreeDef>& trees,
                         const std::vector<std::size_t>& dyn_index,
                         const std::vector<std::string>& static_strs,
                         const std::vector<std::size_t>& static_index);
@@ -87,8 +95,9 @@ class Jitted {
   template <class... Args>
   auto lower(const Args&... args) const {
     using R = checked_result_t<Args...>;
-    const CollectedArgs c = collect_args(args...);
-    return Lowered<R>(detail::trace_function<Statics>(f_, st_->name, c.avals, args...), c.avals);
+    const detail::CollectedArgs c = detail::collect_args<Statics, false>(args...);
+    return Lowered<R>(detail::trace_function<Statics>(f_, st_->name, c.avals, c.trees, args...),
+                      c.avals, c.trees);
   }
 
   /// How many times the function has been traced (once per new cache key).
@@ -96,7 +105,8 @@ class Jitted {
     std::lock_guard lock(st_->mu);
     return st_->traces;
   }
-  /// Number of (avals, static values) keys compiled so far.
+  /// Number of (avals, structures, static values) keys in its cache now (at most the caches'
+  /// capacity).
   std::size_t cache_size() const {
     std::lock_guard lock(st_->mu);
     return st_->entries.size();
@@ -139,20 +149,15 @@ class Jitted {
   // leading operands). Equal sub-graphs of one function are shared, so the printer hoists them.
   template <class R, class... Args>
   auto inline_call(const Args&... args) const {
-    auto to_arg = [](const auto& a) {
-      using D = std::remove_cvref_t<decltype(a)>;
-      if constexpr (std::is_same_v<D, Array>)
-        return a;
-      else if constexpr (detail::Expr<D>)
-        return Array(a);
-      else
-        return detail::literal_array(ir::Literal::of(a, !std::is_same_v<D, bool>));
-    };
     std::vector<Array> dyn;
+    std::vector<PyTreeDef> trees;
     [&]<std::size_t... I>(std::index_sequence<I...>) {
       (
           [&] {
-            if constexpr (!Statics::contains(I)) dyn.push_back(to_arg(args));
+            if constexpr (!Statics::contains(I)) {
+              detail::flatten_arrays(args, dyn);
+              trees.push_back(tree_structure(args));
+            }
           }(),
           ...);
     }
@@ -161,57 +166,51 @@ class Jitted {
     for (auto& a : dyn) avals.push_back(a.aval());
     detail::SubGraph sub =
         detail::trace_subgraph(st_->name, avals, [&](std::vector<Array>& tracers) {
-          return [&]<std::size_t... I>(std::index_sequence<I...>) {
-            return f_(pick_arg<I>(tracers, args...)...);
-          }
-          (std::index_sequence_for<Args...>{});
+          return detail::call_traced<Statics>(f_, tracers, trees, args...);
         });
     {
       std::lock_guard lock(st_->mu);
       sub.graph = detail::share_equal_graph(st_->inline_graphs, sub.graph);
     }
-    return detail::unflatten_result<R>(detail::call_jit(st_->name, sub, dyn));
-  }
-  // The I-th argument of a nested call: its static value, or the tracer of its dynamic slot.
-  template <std::size_t I, class... Args>
-  static decltype(auto) pick_arg(std::vector<Array>& tracers, const Args&... args) {
-    if constexpr (Statics::contains(I)) {
-      return std::get<I>(std::forward_as_tuple(args...));
-    } else {
-      constexpr std::size_t k = [] {
-        std::size_t n = 0;
-        for (std::size_t j = 0; j < I; ++j) n += Statics::contains(j) ? 0 : 1;
-        return n;
-      }();
-      return static_cast<Array&>(tracers[k]);
-    }
+    return detail::unflatten_result<R>(sub.out_tree, detail::call_jit(st_->name, sub, dyn));
   }
 
   template <class R, class... Args>
   auto cached_call(const Args&... args) const {
-    auto [avals, values, static_hash] = collect_args(args...);
+    // Structures are compared in place; a PyTreeDef is built only on a miss.
+    auto [avals, values, no_trees, static_hash] =
+        detail::collect_args<Statics, true, false>(args...);
     using StaticTuple = decltype(static_tuple(args...));
+    // The arguments' pytree types: part of the key, as they fix structure the avals do not show.
+    const std::type_info* arg_types = &typeid(std::tuple<detail::traced_t<Args>...>);
     auto& stats = detail::stat_counters();
     std::unique_lock lock(st_->mu);
     if (const auto gen = stats.generation.load(); gen != st_->generation)
       st_->entries.clear(), st_->last = nullptr, st_->generation = gen;
     std::shared_ptr<const detail::JitEntry> hit;
-    for (auto& e : st_->entries) {
-      if (e->static_hash != static_hash || e->avals != avals) continue;
+    for (auto& slot : st_->entries) {
+      const auto& e = slot.entry;
+      if (e->static_hash != static_hash || e->avals != avals || e->arg_types != arg_types ||
+          !detail::args_match<Statics>(e->trees, args...))
+        continue;
       if constexpr (Statics::count > 0) {
         if (e->statics_type != &typeid(StaticTuple) ||
             !(*static_cast<const StaticTuple*>(e->statics.get()) == static_tuple(args...)))
           continue;
       }
       hit = e;
+      slot.used = detail::next_use_tick();
       break;
     }
     if (hit) {
       stats.hits.fetch_add(1, std::memory_order_relaxed);
     } else {
       stats.misses.fetch_add(1, std::memory_order_relaxed);
+      const std::vector<PyTreeDef> trees = detail::arg_trees<Statics>(args...);
       auto e = std::make_shared<detail::JitEntry>();
       e->avals = avals;
+      e->trees = trees;
+      e->arg_types = arg_types;
       e->static_hash = static_hash;
       e->statics = std::make_shared<const StaticTuple>(static_tuple(args...));
       e->statics_type = &typeid(StaticTuple);
@@ -219,25 +218,24 @@ class Jitted {
                  static_tuple(args...));
       if (detail::log_compiles_enabled())
         detail::log_trace(
-            st_->name, detail::miss_reason(*st_, avals, arg_positions<false, sizeof...(Args)>(),
-                                           e->static_strs, arg_positions<true, sizeof...(Args)>()));
-      e->compiled =
-          detail::compile_traced(detail::trace_function<Statics>(f_, st_->name, avals, args...));
+            st_->name,
+            detail::miss_reason(*st_, avals, trees, arg_positions<false, sizeof...(Args)>(),
+                                e->static_strs, arg_positions<true, sizeof...(Args)>()));
+      detail::TraceResult tr =
+          detail::trace_function<Statics>(f_, st_->name, avals, trees, args...);
+      e->out_tree = tr.out_tree;
+      e->compiled = detail::compile_traced(std::move(tr));
       ++st_->traces;
       hit = e;
-      st_->entries.push_back(std::move(e));
+      st_->entries.push_back({std::move(e), detail::next_use_tick()});
+      detail::evict_beyond_capacity(st_->entries,
+                                    [](const detail::JitState::Slot& s) { return s.used; });
     }
     st_->last = hit.get();
     lock.unlock();  // `hit` keeps the entry alive even if clear_caches() runs meanwhile
-    return detail::unflatten_result<R>(detail::run_compiled(hit->compiled, values));
+    return detail::unflatten_result<R>(hit->out_tree, detail::run_compiled(hit->compiled, values));
   }
 
-  /// The dynamic arguments' avals and buffers, and a hash of the static ones.
-  struct CollectedArgs {
-    std::vector<ir::Aval> avals;
-    std::vector<backend::Value> values;
-    std::size_t static_hash = 0x9e3779b97f4a7c15ull;
-  };
   /// Positions of the static (or the dynamic) arguments among N, for log messages.
   template <bool Static, std::size_t N>
   static std::vector<std::size_t> arg_positions() {
@@ -245,30 +243,6 @@ class Jitted {
     for (std::size_t i = 0; i < N; ++i)
       if (Statics::contains(i) == Static) v.push_back(i);
     return v;
-  }
-
-  template <class... Args>
-  static CollectedArgs collect_args(const Args&... args) {
-    CollectedArgs c;
-    c.avals.reserve(sizeof...(Args));
-    c.values.reserve(sizeof...(Args));
-    auto visit = [&]<std::size_t I, class A>(std::integral_constant<std::size_t, I>, const A& a) {
-      if constexpr (Statics::contains(I)) {
-        c.static_hash = c.static_hash * 1000003u ^ std::hash<A>{}(a);
-      } else if constexpr (detail::Expr<A>) {
-        Array m = a;
-        c.avals.push_back(detail::arg_aval(m, I));
-        c.values.push_back(detail::arg_value(m, c.avals.back()));
-      } else {
-        c.avals.push_back(detail::arg_aval(a, I));
-        c.values.push_back(detail::arg_value(a, c.avals.back()));
-      }
-    };
-    [&]<std::size_t... I>(std::index_sequence<I...>) {
-      (visit(std::integral_constant<std::size_t, I>{}, args), ...);
-    }
-    (std::index_sequence_for<Args...>{});
-    return c;
   }
 
   template <class... Args>

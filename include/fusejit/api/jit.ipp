@@ -27,14 +27,28 @@ void log_trace(const std::string& name, const std::string& reason) {
 }
 
 std::string miss_reason(const JitState& st, const std::vector<ir::Aval>& avals,
+                        const std::vector<PyTreeDef>& trees,
                         const std::vector<std::size_t>& dyn_index,
                         const std::vector<std::string>& static_strs,
                         const std::vector<std::size_t>& static_index) {
   if (!st.last) return "new function";
   const JitEntry& prev = *st.last;
+  for (std::size_t j = 0; j < trees.size() && j < prev.trees.size(); ++j)
+    if (!(trees[j] == prev.trees[j]))
+      return "arg " + std::to_string(dyn_index[j]) + " structure changed " + prev.trees[j].str() +
+             " -> " + trees[j].str();
+  // Leaf k belongs to the dynamic argument whose leaves cover it.
+  std::vector<std::string> leaf_arg;
+  for (std::size_t j = 0; j < trees.size(); ++j) {
+    const std::size_t n = trees[j].num_leaves();
+    for (std::size_t m = 0; m < n; ++m)
+      leaf_arg.push_back(
+          "arg " + std::to_string(dyn_index[j]) +
+          (trees[j].kind == PyTreeDef::Kind::leaf ? "" : " leaf " + std::to_string(m)));
+  }
   for (std::size_t k = 0; k < avals.size() && k < prev.avals.size(); ++k) {
     const ir::Aval &a = prev.avals[k], &b = avals[k];
-    const std::string arg = "arg " + std::to_string(dyn_index[k]);
+    const std::string arg = k < leaf_arg.size() ? leaf_arg[k] : "arg";
     if (a.dtype != b.dtype)
       return arg + " dtype changed " + std::string(long_name(a.dtype)) + " -> " +
              std::string(long_name(b.dtype));

@@ -2,9 +2,9 @@
 // `cond` / `while` / `scan` equation whose closed sub-graphs take the captured values as leading
 // operands). Outside a trace each call traces itself into a small graph and runs it eagerly.
 //
-// Operands, carries and xs are fj::Array (or expressions, or C++ scalars: weakly typed like
-// Python scalars), or std::tuple / std::pair of those, nested. The functions receive the same
-// structure with every leaf an fj::Array.
+// Operands, carries and xs are pytrees (fj::tree_*) of fj::Array (or expressions, or C++
+// scalars: weakly typed like Python scalars). The functions receive the same structure with
+// every leaf an fj::Array; a carry whose structure changes raises fj::TypeError.
 #pragma once
 #include <algorithm>
 #include <concepts>
@@ -20,66 +20,13 @@
 
 namespace fj::detail::lax_impl {
 
-/// A leaf (array, expression, scalar) or a tuple / pair of trees: flattened to arrays in order,
-/// and rebuilt with every leaf an Array.
 template <class T>
-struct Tree {
-  static_assert(ArrayLike<T> || std::is_arithmetic_v<T>,
-                "fj::lax: operands, carries and xs must be fj::Array, expressions, C++ scalars, "
-                "or std::tuple / std::pair of those");
-  static constexpr std::size_t size = 1;
-  using out = Array;
-  static void flatten(const T& v, std::vector<Array>& o) {
-    if constexpr (std::is_same_v<T, Array>)
-      o.push_back(v);
-    else if constexpr (std::is_arithmetic_v<T>)
-      o.push_back(literal_array(ir::Literal::of(v, !std::is_same_v<T, bool>)));
-    else
-      o.push_back(Array(v));
-  }
-  static out unflatten(const std::vector<Array>& v, std::size_t& pos) { return v.at(pos++); }
-};
-template <class... T>
-struct Tree<std::tuple<T...>> {
-  static constexpr std::size_t size = (Tree<std::remove_cvref_t<T>>::size + ... + 0);
-  using out = std::tuple<typename Tree<std::remove_cvref_t<T>>::out...>;
-  static void flatten(const std::tuple<T...>& v, std::vector<Array>& o) {
-    std::apply([&](const auto&... e) { (Tree<std::remove_cvref_t<T>>::flatten(e, o), ...); }, v);
-  }
-  static out unflatten(const std::vector<Array>& v, std::size_t& pos) {
-    return out{Tree<std::remove_cvref_t<T>>::unflatten(v, pos)...};  // braces: left to right
-  }
-};
-template <class A, class B>
-struct Tree<std::pair<A, B>> {
-  using TA = Tree<std::remove_cvref_t<A>>;
-  using TB = Tree<std::remove_cvref_t<B>>;
-  static constexpr std::size_t size = TA::size + TB::size;
-  using out = std::pair<typename TA::out, typename TB::out>;
-  static void flatten(const std::pair<A, B>& v, std::vector<Array>& o) {
-    TA::flatten(v.first, o);
-    TB::flatten(v.second, o);
-  }
-  static out unflatten(const std::vector<Array>& v, std::size_t& pos) {
-    return out{TA::unflatten(v, pos), TB::unflatten(v, pos)};
-  }
-};
+using out_t = traced_t<T>;
 
-template <class T>
-using tree_t = Tree<std::remove_cvref_t<T>>;
-template <class T>
-using out_t = typename tree_t<T>::out;
-
-template <class T>
-std::vector<Array> flatten(const T& v) {
-  std::vector<Array> o;
-  tree_t<T>::flatten(v, o);
-  return o;
-}
-template <class T>
-out_t<T> unflatten(const std::vector<Array>& v, std::size_t pos = 0) {
-  return tree_t<T>::unflatten(v, pos);
-}
+/// Raises TypeError when a loop body's carry (or a branch's result) has another structure
+/// than the init's (or the other branch's).
+void check_structure(const std::string& who, const std::string& what, const PyTreeDef& got,
+                     const std::string& want_what, const PyTreeDef& want);
 
 /// Runs `staged(inputs)` in the active trace, or, outside any trace, traces it into a graph of
 /// its own (inputs as invars) and runs that with the default backend.
@@ -108,19 +55,27 @@ Array lax_add_const(const Array& a, std::int64_t c);
 /// A concrete integer scalar's value (C++ integer or untraced 0-d integer Array), if it has one.
 bool concrete_int(const Array& a, std::int64_t& v);
 
-/// Calls f with the arguments rebuilt from flat `args` as the structures Ts.
+/// Calls f with the arguments rebuilt from flat `args` as the structures `trees` of types Ts.
 template <class... Ts, class F>
-decltype(auto) call_unflat(F& f, const std::vector<Array>& args) {
-  [[maybe_unused]] std::size_t pos = 0;
-  std::tuple<out_t<Ts>...> tup{tree_t<Ts>::unflatten(args, pos)...};
-  return std::apply(f, tup);
+decltype(auto) call_unflat(F& f, const std::vector<Array>& args,
+                           const std::vector<PyTreeDef>& trees) {
+  return [&]<std::size_t... I>(std::index_sequence<I...>)->decltype(auto) {
+    [[maybe_unused]] std::size_t pos = 0;
+    // Braced initialization: leaves are taken in order.
+    std::tuple<out_t<Ts>...> tup{unflatten_arrays<Ts>(trees.at(I), args, pos)...};
+    return std::apply(f, tup);
+  }
+  (std::index_sequence_for<Ts...>{});
 }
 
-// scan over flat carries and xs; the body maps (carry structure C, x structure X) to a pair
-// (carry, y) whose y has `n_y` leaves. Returns carries then stacked ys.
+// scan over flat carries and xs; the body maps (carry of type C and structure c_tree, x of type
+// X and structure x_tree) to a pair (carry, y). Returns carries then stacked ys, and sets
+// `y_tree` to y's structure.
 template <class C, class X, class F>
-std::vector<Array> scan_flat(F& f, const std::vector<Array>& init, const std::vector<Array>& xs,
-                             std::int64_t length, bool reverse, const std::string& who) {
+std::vector<Array> scan_flat(F& f, const std::vector<Array>& init, const PyTreeDef& c_tree,
+                             const std::vector<Array>& xs, const PyTreeDef& x_tree,
+                             PyTreeDef& y_tree, std::int64_t length, bool reverse,
+                             const std::string& who) {
   std::vector<Array> in = init;
   in.insert(in.end(), xs.begin(), xs.end());
   const std::size_t n_carry = init.size();
@@ -142,13 +97,15 @@ std::vector<Array> scan_flat(F& f, const std::vector<Array>& init, const std::ve
       return trace_subgraph(who + "_body", avals, [&](std::vector<Array>& a) {
         std::vector<Array> c(a.begin(), a.begin() + static_cast<std::ptrdiff_t>(n_carry));
         std::vector<Array> xv(a.begin() + static_cast<std::ptrdiff_t>(n_carry), a.end());
-        std::size_t pc = 0, px = 0;
-        out_t<C> cs = tree_t<C>::unflatten(c, pc);
-        out_t<X> xs_ = tree_t<X>::unflatten(xv, px);
+        out_t<C> cs = unflatten_arrays<C>(c_tree, c);
+        out_t<X> xs_ = unflatten_arrays<X>(x_tree, xv);
         return f(cs, xs_);
       });
     };
     SubGraph body = trace();
+    check_structure("lax." + who, "f returns a carry of structure", body.out_tree.children.at(0),
+                    "the init has", c_tree);
+    y_tree = body.out_tree.children.at(1);
     if (promote_weak_carry(carry, body, who)) body = trace();
     return emit_scan(body, carry, x, length, reverse, who);
   });
@@ -164,60 +121,75 @@ template <class Pred, class TrueFn, class FalseFn, class... Operands>
 auto cond(const Pred& pred, TrueFn&& true_fn, FalseFn&& false_fn, const Operands&... operands) {
   namespace L = detail::lax_impl;
   using R = std::remove_cvref_t<std::invoke_result_t<TrueFn&, L::out_t<Operands>&...>>;
-  std::vector<Array> in = L::flatten(pred);
-  if (in.size() != 1) throw TypeError("lax.cond: pred must be one scalar array");
-  (L::tree_t<Operands>::flatten(operands, in), ...);
+  using RF = std::remove_cvref_t<std::invoke_result_t<FalseFn&, L::out_t<Operands>&...>>;
+  static_assert(std::is_same_v<L::out_t<R>, L::out_t<RF>>,
+                "fj::lax::cond: true_fn and false_fn must return the same pytree type");
+  static_assert(!detail::pytree::is_node_v<Pred>, "fj::lax::cond: pred must be one scalar");
+  std::vector<Array> in = detail::flatten_arrays(pred);
+  const std::vector<PyTreeDef> trees{tree_structure(operands)...};
+  (detail::flatten_arrays(operands, in), ...);
+  PyTreeDef out_tree;
   std::vector<Array> outs = L::stage_or_run("cond", in, [&](std::vector<Array>& args) {
     std::vector<Array> ops(args.begin() + 1, args.end());
     const auto avals = detail::avals_of(ops);
     auto t = detail::trace_subgraph("cond_true", avals, [&](std::vector<Array>& a) {
-      return L::call_unflat<Operands...>(true_fn, a);
+      return L::call_unflat<Operands...>(true_fn, a, trees);
     });
     auto f = detail::trace_subgraph("cond_false", avals, [&](std::vector<Array>& a) {
-      return L::call_unflat<Operands...>(false_fn, a);
+      return L::call_unflat<Operands...>(false_fn, a, trees);
     });
+    L::check_structure("lax.cond", "false_fn returns structure", f.out_tree, "true_fn returns",
+                       t.out_tree);
+    out_tree = t.out_tree;
     return L::emit_cond(args[0], t, f, ops);
   });
-  return L::unflatten<R>(outs);
+  return detail::unflatten_arrays<R>(out_tree, outs);
 }
 
 /// `while cond_fn(carry): carry = body_fn(carry)`, staged as one `while` equation.
 template <class CondFn, class BodyFn, class Init>
 auto while_loop(CondFn&& cond_fn, BodyFn&& body_fn, const Init& init) {
   namespace L = detail::lax_impl;
-  std::vector<Array> in = L::flatten(init);
+  using B = std::remove_cvref_t<std::invoke_result_t<BodyFn&, L::out_t<Init>&>>;
+  static_assert(std::is_same_v<L::out_t<B>, L::out_t<Init>>,
+                "fj::lax::while_loop: body_fn must return a carry of init's pytree type");
+  std::vector<Array> in = detail::flatten_arrays(init);
+  const std::vector<PyTreeDef> trees{tree_structure(init)};
   std::vector<Array> outs = L::stage_or_run("while", in, [&](std::vector<Array>& args) {
     std::vector<Array> carry = args;
     auto trace = [&] {
       const auto avals = detail::avals_of(carry);
       auto c = detail::trace_subgraph("while_cond", avals, [&](std::vector<Array>& a) {
-        return L::call_unflat<Init>(cond_fn, a);
+        return L::call_unflat<Init>(cond_fn, a, trees);
       });
       auto b = detail::trace_subgraph("while_body", avals, [&](std::vector<Array>& a) {
-        return L::call_unflat<Init>(body_fn, a);
+        return L::call_unflat<Init>(body_fn, a, trees);
       });
+      L::check_structure("lax.while_loop", "body_fn returns a carry of structure", b.out_tree,
+                         "the init has", trees[0]);
       return std::make_pair(std::move(c), std::move(b));
     };
     auto [c, b] = trace();
     if (L::promote_weak_carry(carry, b, "lax.while_loop")) std::tie(c, b) = trace();
     return L::emit_while(c, b, carry);
   });
-  return L::unflatten<Init>(outs);
+  return detail::unflatten_arrays<Init>(trees[0], outs);
 }
 
-/// `scan(f, init, xs)`: f(carry, x) -> pair(carry, y) over the leading axis of xs (an array or a
-/// tuple of arrays); returns (final carry, ys stacked along a new leading axis).
+/// `scan(f, init, xs)`: f(carry, x) -> pair(carry, y) over the leading axis of xs's leaves (xs
+/// a pytree of arrays); returns (final carry, ys stacked along a new leading axis).
 template <class F, class Init, class Xs>
 auto scan(F&& f, const Init& init, const Xs& xs, bool reverse = false) {
   namespace L = detail::lax_impl;
   using R = std::remove_cvref_t<std::invoke_result_t<F&, L::out_t<Init>&, L::out_t<Xs>&>>;
-  static_assert(detail::is_tuple_like<R>::value && std::tuple_size_v<R> == 2,
-                "fj::lax::scan: f must return a pair (carry, y)");
+  static_assert(detail::pytree::FixedPair<R>, "fj::lax::scan: f must return a pair (carry, y)");
   using C = std::remove_cvref_t<std::tuple_element_t<0, R>>;
   using Y = std::remove_cvref_t<std::tuple_element_t<1, R>>;
-  static_assert(L::tree_t<C>::size == L::tree_t<Init>::size,
-                "fj::lax::scan: f's carry output must have the structure of init");
-  const std::vector<Array> init_flat = L::flatten(init), xs_flat = L::flatten(xs);
+  static_assert(std::is_same_v<L::out_t<C>, L::out_t<Init>>,
+                "fj::lax::scan: f's carry output must have init's pytree type");
+  const std::vector<Array> init_flat = detail::flatten_arrays(init),
+                           xs_flat = detail::flatten_arrays(xs);
+  const PyTreeDef c_tree = tree_structure(init), x_tree = tree_structure(xs);
   std::int64_t length = -1;
   for (auto& x : xs_flat) {
     if (x.ndim() == 0)
@@ -230,11 +202,12 @@ auto scan(F&& f, const Init& init, const Xs& xs, bool reverse = false) {
   }
   if (length < 0) throw ValueError("lax.scan: xs must hold at least one array");
   auto body = [&](L::out_t<Init>& c, L::out_t<Xs>& x) { return f(c, x); };
-  std::vector<Array> outs =
-      L::scan_flat<Init, Xs>(body, init_flat, xs_flat, length, reverse, "scan");
+  PyTreeDef y_tree;
+  std::vector<Array> outs = L::scan_flat<Init, Xs>(body, init_flat, c_tree, xs_flat, x_tree, y_tree,
+                                                   length, reverse, "scan");
   std::size_t pos = 0;
-  auto carry = L::tree_t<Init>::unflatten(outs, pos);
-  auto ys = L::tree_t<Y>::unflatten(outs, pos);
+  auto carry = detail::unflatten_arrays<Init>(c_tree, outs, pos);
+  auto ys = detail::unflatten_arrays<Y>(y_tree, outs, pos);
   return std::make_pair(std::move(carry), std::move(ys));
 }
 
@@ -246,12 +219,22 @@ auto fori_loop(const Lo& lower, const Hi& upper, Body&& body, const Init& init) 
   namespace L = detail::lax_impl;
   static_assert(!std::is_floating_point_v<Lo> && !std::is_floating_point_v<Hi>,
                 "fj::lax::fori_loop: bounds must be integers");
-  Array lo = L::flatten(lower).at(0), hi = L::flatten(upper).at(0);
+  static_assert(!detail::pytree::is_node_v<Lo> && !detail::pytree::is_node_v<Hi>,
+                "fj::lax::fori_loop: bounds must be integer scalars");
+  Array lo = detail::as_array(lower), hi = detail::as_array(upper);
   if (!is_int(lo.dtype()) || !is_int(hi.dtype()) || lo.ndim() != 0 || hi.ndim() != 0)
     throw TypeError("lax.fori_loop: bounds must be integer scalars, got " + lo.aval().str() +
                     " and " + hi.aval().str());
   std::int64_t lo_v = 0, hi_v = 0;
-  const std::vector<Array> init_flat = L::flatten(init);
+  const std::vector<Array> init_flat = detail::flatten_arrays(init);
+  const PyTreeDef init_tree = tree_structure(init);
+  // The body's carry must keep init's structure.
+  auto checked_body = [&](Array& i, auto& c) {
+    auto next = body(i, c);
+    L::check_structure("lax.fori_loop", "body_fun returns a carry of structure",
+                       tree_structure(next), "init_val has", init_tree);
+    return next;
+  };
   if (L::concrete_int(lo, lo_v) && L::concrete_int(hi, hi_v)) {
     // The counter starts as a weak i32 literal, as JAX's `lower_` (a Python int).
     std::vector<Array> carry{detail::literal_array(ir::Literal::of(lo_v, true))};
@@ -259,12 +242,18 @@ auto fori_loop(const Lo& lower, const Hi& upper, Body&& body, const Init& init) 
     using C = std::tuple<Array, L::out_t<Init>>;
     auto step = [&](std::tuple<Array, L::out_t<Init>>& c, std::tuple<>&) {
       Array i = std::get<0>(c);
-      auto next = body(i, std::get<1>(c));
+      auto next = checked_body(i, std::get<1>(c));
       return std::make_tuple(std::make_tuple(L::lax_add_const(i, 1), next), std::tuple<>{});
     };
+    PyTreeDef c_tree;
+    c_tree.kind = PyTreeDef::Kind::tuple;
+    c_tree.children = {PyTreeDef{}, init_tree};
+    PyTreeDef y_tree;
     std::vector<Array> outs = L::scan_flat<C, std::tuple<>>(
-        step, carry, {}, std::max<std::int64_t>(hi_v - lo_v, 0), false, "fori_loop");
-    return L::unflatten<Init>(outs, 1);
+        step, carry, c_tree, {}, tree_structure(std::tuple<>{}), y_tree,
+        std::max<std::int64_t>(hi_v - lo_v, 0), false, "fori_loop");
+    std::size_t pos = 1;
+    return detail::unflatten_arrays<Init>(init_tree, outs, pos);
   }
   if (lo.dtype() != hi.dtype()) {
     if (lo.weak_type() && !hi.weak_type())
@@ -283,7 +272,7 @@ auto fori_loop(const Lo& lower, const Hi& upper, Body&& body, const Init& init) 
       },
       [&](std::tuple<Array, Array, L::out_t<Init>>& c) {
         Array i = std::get<0>(c);
-        auto next = body(i, std::get<2>(c));
+        auto next = checked_body(i, std::get<2>(c));
         return std::make_tuple(L::lax_add_const(i, 1), std::get<1>(c), next);
       },
       C(t));

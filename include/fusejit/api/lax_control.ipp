@@ -94,6 +94,13 @@ ir::GraphPtr share(ir::Graph g) { return std::make_shared<const ir::Graph>(std::
 
 }  // namespace
 
+void check_structure(const std::string& who, const std::string& what, const PyTreeDef& got,
+                     const std::string& want_what, const PyTreeDef& want) {
+  if (!(got == want))
+    throw TypeError(who + ": " + what + " " + got.str() + " but " + want_what + " " + want.str() +
+                    "; the structures must be identical");
+}
+
 std::vector<Array> stage_or_run(
     const std::string& name, const std::vector<Array>& inputs,
     const std::function<std::vector<Array>(std::vector<Array>&)>& staged) {

@@ -17,48 +17,53 @@ std::string describe_compiled(const Compiled& c);
 template <class R>
 class CompiledFunction {
  public:
-  CompiledFunction(detail::Compiled c, std::vector<ir::Aval> avals)
-      : c_(std::move(c)), avals_(std::move(avals)) {}
+  CompiledFunction(detail::Compiled c, std::vector<ir::Aval> avals, std::vector<PyTreeDef> trees,
+                   PyTreeDef out_tree)
+      : c_(std::move(c)),
+        avals_(std::move(avals)),
+        trees_(std::move(trees)),
+        out_tree_(std::move(out_tree)) {}
 
   template <class... Args>
   auto operator()(const Args&... args) const {
-    if (sizeof...(Args) != avals_.size())
-      throw ValueError("fj::CompiledFunction: expected " + std::to_string(avals_.size()) +
+    if (sizeof...(Args) != trees_.size())
+      throw ValueError("fj::CompiledFunction: expected " + std::to_string(trees_.size()) +
                        " dynamic arguments, got " + std::to_string(sizeof...(Args)));
     std::vector<backend::Value> values;
-    std::size_t i = 0;
+    std::size_t i = 0, k = 0;
     auto add = [&](const auto& a) {
-      const Array m = as_array(a);
-      const ir::Aval av = detail::arg_aval(m, i);
-      if (!(av.dtype == avals_[i].dtype && av.shape == avals_[i].shape))
-        throw ShapeError("fj::CompiledFunction: argument " + std::to_string(i) + " is " + av.str() +
-                         " but the function was compiled for " + avals_[i].str());
-      values.push_back(detail::arg_value(m, avals_[i]));
-      ++i;
+      const PyTreeDef d = tree_structure(a);
+      if (!(d == trees_[k]))
+        throw ValueError("fj::CompiledFunction: argument " + std::to_string(k) + " has structure " +
+                         d.str() + " but the function was compiled for " + trees_[k].str());
+      ++k;
+      for (const Array& m : detail::flatten_arrays(a)) {
+        const ir::Aval av = detail::arg_aval(m, i);
+        if (!(av.dtype == avals_[i].dtype && av.shape == avals_[i].shape))
+          throw ShapeError("fj::CompiledFunction: argument " + std::to_string(i) + " is " +
+                           av.str() + " but the function was compiled for " + avals_[i].str());
+        values.push_back(detail::arg_value(m, avals_[i]));
+        ++i;
+      }
     };
     (add(args), ...);
-    return detail::unflatten_result<R>(detail::run_compiled(c_, values));
+    return detail::unflatten_result<R>(out_tree_, detail::run_compiled(c_, values));
   }
   std::string as_text() const { return detail::describe_compiled(c_); }
 
  private:
-  template <class A>
-  static Array as_array(const A& a) {
-    if constexpr (std::is_arithmetic_v<A>)
-      return detail::literal_array(ir::Literal::of(a, !std::is_same_v<A, bool>));
-    else
-      return Array(a);
-  }
   detail::Compiled c_;
   std::vector<ir::Aval> avals_;
+  std::vector<PyTreeDef> trees_;
+  PyTreeDef out_tree_;
 };
 
 /// The result of jit(f).lower(args...).
 template <class R>
 class Lowered {
  public:
-  Lowered(detail::TraceResult r, std::vector<ir::Aval> avals)
-      : r_(std::move(r)), avals_(std::move(avals)) {}
+  Lowered(detail::TraceResult r, std::vector<ir::Aval> avals, std::vector<PyTreeDef> trees)
+      : r_(std::move(r)), avals_(std::move(avals)), trees_(std::move(trees)) {}
   /// The traced graph as a jaxpr.
   std::string jaxpr() const { return ir::print_jaxpr(*r_.graph); }
   /// The jaxpr, then what the default backend makes of it: the fused kernel graph and the
@@ -66,12 +71,15 @@ class Lowered {
   std::string as_text() const { return "# jaxpr\n" + jaxpr() + "\n" + compile().as_text(); }
   CompiledFunction<R> compile() const {
     detail::TraceResult copy = r_;
-    return CompiledFunction<R>(detail::compile_traced(std::move(copy)), avals_);
+    PyTreeDef out = copy.out_tree;
+    return CompiledFunction<R>(detail::compile_traced(std::move(copy)), avals_, trees_,
+                               std::move(out));
   }
 
  private:
   detail::TraceResult r_;
   std::vector<ir::Aval> avals_;
+  std::vector<PyTreeDef> trees_;
 };
 
 }  // namespace fj

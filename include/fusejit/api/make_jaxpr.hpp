@@ -26,22 +26,11 @@ class JaxprMaker {
   JaxprMaker(F f, std::string name) : f_(std::move(f)), name_(std::move(name)) {}
   template <class... Args>
   Jaxpr operator()(const Args&... args) const {
-    std::vector<ir::Aval> avals;
-    [&]<std::size_t... I>(std::index_sequence<I...>) { (add_aval<I>(avals, args), ...); }
-    (std::index_sequence_for<Args...>{});
-    return Jaxpr(detail::trace_function<Statics>(f_, name_, avals, args...).graph);
+    const detail::CollectedArgs c = detail::collect_args<Statics, false>(args...);
+    return Jaxpr(detail::trace_function<Statics>(f_, name_, c.avals, c.trees, args...).graph);
   }
 
  private:
-  template <std::size_t I, class A>
-  static void add_aval(std::vector<ir::Aval>& avals, const A& a) {
-    if constexpr (!Statics::contains(I)) {
-      if constexpr (detail::Expr<A>)
-        avals.push_back(detail::arg_aval(Array(a), I));
-      else
-        avals.push_back(detail::arg_aval(a, I));
-    }
-  }
   F f_;
   std::string name_;
 };

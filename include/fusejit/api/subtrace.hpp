@@ -14,22 +14,12 @@ namespace fj::detail {
 struct SubGraph {
   ir::GraphPtr graph;
   std::vector<Array> consts;
+  PyTreeDef out_tree;  // the structure of the sub-function's result
 };
 
-/// Flattens a sub-function's result (an array, expression, scalar, tuple of those, or a
-/// std::vector<Array>) into the active trace's atoms.
-template <class T>
-void flatten_sub_output(LowerCtx& ctx, T&& r, std::vector<ir::Atom>& outs) {
-  using D = std::remove_cvref_t<T>;
-  if constexpr (std::is_same_v<D, std::vector<Array>>) {
-    for (auto& a : r) outs.push_back(lower_output(ctx, a));
-  } else {
-    flatten_output(ctx, std::forward<T>(r), outs);
-  }
-}
-
-/// Traces `f(std::vector<Array>& args)` with arguments of the given avals in a trace nested
-/// inside the current one (or at top level), closing over whatever it captures.
+/// Traces `f(std::vector<Array>& args)` (returning a pytree of arrays) with arguments of the given
+/// avals in a trace nested inside the current one (or at top level), closing over whatever it
+/// captures.
 template <class F>
 SubGraph trace_subgraph(const std::string& name, const std::vector<ir::Aval>& avals, F&& f) {
   TraceScope scope(name);
@@ -40,9 +30,9 @@ SubGraph trace_subgraph(const std::string& name, const std::vector<ir::Aval>& av
   auto result = f(args);
   LowerCtx ctx{ts.builder, &ts};
   std::vector<ir::Atom> outs;
-  flatten_sub_output(ctx, result, outs);
-  ts.builder.graph.outvars = std::move(outs);
   SubGraph s;
+  s.out_tree = flatten_output(ctx, result, outs);
+  ts.builder.graph.outvars = std::move(outs);
   for (std::size_t i = 0; i < ts.consts.size(); ++i) {
     const auto& c = ts.consts[i];
     s.consts.push_back(c.buf ? Array::from_buffer(c.buf, ts.builder.graph.aval(ts.const_vars[i]))

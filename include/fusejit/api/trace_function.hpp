@@ -6,84 +6,41 @@
 #include <utility>
 
 #include "fusejit/api/static_argnums.hpp"
+#include "fusejit/api/pytree/traced.hpp"
 #include "fusejit/expr/materialize.hpp"
 
 namespace fj::detail {
 
-template <class T>
-struct is_tuple_like : std::false_type {};
-template <class... T>
-struct is_tuple_like<std::tuple<T...>> : std::true_type {};
-template <class A, class B>
-struct is_tuple_like<std::pair<A, B>> : std::true_type {};
-
-template <class T>
-concept OutputLeaf = ArrayLike<T> || std::is_arithmetic_v<std::remove_cvref_t<T>>;
-
 template <class R>
 constexpr void check_output_type() {
-  using D = std::remove_cvref_t<R>;
-  if constexpr (is_tuple_like<D>::value) {
-    []<std::size_t... I>(std::index_sequence<I...>) {
-      (check_output_type<std::tuple_element_t<I, D>>(), ...);
-    }
-    (std::make_index_sequence<std::tuple_size_v<D>>{});
-  } else {
-    static_assert(
-        OutputLeaf<D>,
-        "fj::jit: the traced function must return fj::Array, an expression, a C++ scalar, "
-        "or a std::tuple / std::pair of those");
-  }
+  static_assert(array_tree_v<R>,
+                "fj::jit: the traced function must return fj::Array, an expression, a C++ scalar, "
+                "or a pytree of those (std::tuple, std::pair, std::array, std::vector, "
+                "std::map<std::string, T>, a FUSEJIT_PYTREE struct)");
 }
 
-/// The C++ type a jitted call returns for a function returning R: Array for each leaf, a
-/// std::tuple for each tuple or pair (nested ones too).
-template <class R, class = void>
-struct jit_result {
-  using type = Array;
-};
-template <class R>
-struct jit_result<R, std::enable_if_t<is_tuple_like<std::remove_cvref_t<R>>::value>> {
-  using D = std::remove_cvref_t<R>;
-  template <std::size_t... I>
-  static auto make(std::index_sequence<I...>)
-      -> std::tuple<typename jit_result<std::tuple_element_t<I, D>>::type...>;
-  using type = decltype(make(std::make_index_sequence<std::tuple_size_v<D>>{}));
-};
-
+/// Lowers the leaves of a traced function's result into the active trace's atoms (appended to
+/// `outs`) and returns its structure.
 template <class T>
-void flatten_output(LowerCtx& ctx, T&& r, std::vector<ir::Atom>& outs) {
-  using D = std::remove_cvref_t<T>;
-  if constexpr (is_tuple_like<D>::value) {
-    std::apply([&](auto&&... e) { (flatten_output(ctx, e, outs), ...); }, r);
-  } else if constexpr (std::is_same_v<D, Array>) {
-    outs.push_back(lower_output(ctx, r));
-  } else if constexpr (Expr<D>) {
-    outs.push_back(r.lower(ctx));
-  } else {
-    outs.push_back(ctx.scalar_leaf(r));
-  }
+PyTreeDef flatten_output(LowerCtx& ctx, const T& r, std::vector<ir::Atom>& outs) {
+  check_output_type<T>();
+  pytree::for_each_leaf(r, [&](const auto& l) {
+    using D = std::remove_cvref_t<decltype(l)>;
+    if constexpr (std::is_same_v<D, Array>)
+      outs.push_back(lower_output(ctx, l));
+    else if constexpr (Expr<D>)
+      outs.push_back(l.lower(ctx));
+    else
+      outs.push_back(ctx.scalar_leaf(l));
+  });
+  return tree_structure(r);
 }
 
-/// Rebuilds R's structure from its flattened leaves, starting at outs[next].
+/// The result of a traced function returning R, rebuilt from its flat outputs: R's structure
+/// with every leaf an fj::Array.
 template <class R>
-typename jit_result<R>::type unflatten_at(std::vector<Array>& outs, std::size_t& next) {
-  using D = std::remove_cvref_t<R>;
-  if constexpr (is_tuple_like<D>::value) {
-    return [&]<std::size_t... I>(std::index_sequence<I...>) {
-      // Braced initialization evaluates left to right, so leaves are taken in order.
-      return typename jit_result<R>::type{unflatten_at<std::tuple_element_t<I, D>>(outs, next)...};
-    }
-    (std::make_index_sequence<std::tuple_size_v<D>>{});
-  } else {
-    return std::move(outs[next++]);
-  }
-}
-
-template <class R>
-auto unflatten_result(std::vector<Array>&& outs) {
-  std::size_t next = 0;
-  return unflatten_at<R>(outs, next);
+traced_t<R> unflatten_result(const PyTreeDef& def, std::vector<Array>&& outs) {
+  return unflatten_arrays<R>(def, outs);
 }
 
 /// The abstract value a dynamic argument is traced with. C++ scalars are weakly typed, like
@@ -109,18 +66,22 @@ requires std::is_arithmetic_v<T> backend::Value arg_value(const T& v, const ir::
   return {std::move(buf), aval};
 }
 
-/// The argument as the traced function receives it: a tracer, or the static value itself.
+/// The argument as the traced function receives it: the static value itself, or a pytree of
+/// tracers of the argument's structure (an Array for a leaf).
 template <class Statics, std::size_t I, class A>
-using traced_arg_t =
-    std::conditional_t<Statics::contains(I), const std::remove_cvref_t<A>&, Array&>;
+using traced_arg_t = std::conditional_t<Statics::contains(I), const std::remove_cvref_t<A>&,
+                                        traced_t<std::remove_cvref_t<A>>&>;
+// What the traced call's argument tuple stores: a reference to a static value, or the tracers.
+template <class Statics, std::size_t I, class A>
+using stored_arg_t = std::conditional_t<Statics::contains(I), const std::remove_cvref_t<A>&,
+                                        traced_t<std::remove_cvref_t<A>>>;
 
 template <class Statics, class A>
 constexpr void check_arg_kind(std::size_t) {
   using D = std::remove_cvref_t<A>;
-  static_assert(
-      ArrayLike<D> || std::is_arithmetic_v<D>,
-      "fj::jit: a dynamic argument must be fj::Array, an expression or a C++ scalar; pass other "
-      "types through fj::static_argnums<...>");
+  static_assert(array_tree_v<D>,
+                "fj::jit: a dynamic argument must be fj::Array, an expression, a C++ scalar or a "
+                "pytree of those; pass other types through fj::static_argnums<...>");
 }
 
 template <class Statics, class F, class Seq, class... Args>
@@ -133,41 +94,137 @@ struct call_result<Statics, F, std::index_sequence<I...>, Args...> {
 struct TraceResult {
   ir::GraphPtr graph;
   std::vector<backend::Value> consts;
+  PyTreeDef out_tree;  // the structure of the function's result
 };
 
 /// Compiles a traced graph with the default backend.
 Compiled compile_traced(TraceResult&& r);
 
-/// Traces f once. `avals[i]` is the aval of the i-th dynamic argument.
+/// Calls f with its static arguments as they are and its dynamic ones rebuilt, structure
+/// `trees[k]` for the k-th, from `tracers` (the dynamic leaves, in order).
+template <class Statics, class F, class... Args>
+decltype(auto) call_traced(const F& f, const std::vector<Array>& tracers,
+                           const std::vector<PyTreeDef>& trees, const Args&... args) {
+  std::size_t next = 0, tree = 0;
+  auto pick = [&]<std::size_t I, class A>(std::integral_constant<std::size_t, I>,
+                                          const A& a) -> stored_arg_t<Statics, I, A> {
+    if constexpr (Statics::contains(I))
+      return a;
+    else
+      return unflatten_arrays<A>(trees.at(tree++), tracers, next);
+  };
+  return [&]<std::size_t... I>(std::index_sequence<I...>)->decltype(auto) {
+    // Braced initialization picks arguments in order: tracers bind to dynamic leaves left to
+    // right.
+    std::tuple<stored_arg_t<Statics, I, Args>...> call_args{
+        pick(std::integral_constant<std::size_t, I>{}, args)...};
+    return std::apply(f, call_args);
+  }
+  (std::index_sequence_for<Args...>{});
+}
+
+/// The dynamic arguments' leaves (avals and values, for a top-level call) and structures, and a
+/// hash of the static ones.
+struct CollectedArgs {
+  std::vector<ir::Aval> avals;
+  std::vector<backend::Value> values;
+  std::vector<PyTreeDef> trees;
+  std::size_t static_hash = 0x9e3779b97f4a7c15ull;
+};
+/// The dynamic arguments' structures.
+template <class Statics, class... Args>
+std::vector<PyTreeDef> arg_trees(const Args&... args) {
+  std::vector<PyTreeDef> trees;
+  [&]<std::size_t... I>(std::index_sequence<I...>) {
+    (
+        [&] {
+          if constexpr (!Statics::contains(I)) trees.push_back(tree_structure(args));
+        }(),
+        ...);
+  }
+  (std::index_sequence_for<Args...>{});
+  return trees;
+}
+/// Whether the dynamic arguments have the structures `trees` (no allocation: jit's hit path).
+template <class Statics, class... Args>
+bool args_match(const std::vector<PyTreeDef>& trees, const Args&... args) {
+  std::size_t k = 0;
+  bool ok = true;
+  [&]<std::size_t... I>(std::index_sequence<I...>) {
+    (
+        [&] {
+          if constexpr (!Statics::contains(I)) ok = ok && pytree::matches(args, trees.at(k++));
+        }(),
+        ...);
+  }
+  (std::index_sequence_for<Args...>{});
+  return ok;
+}
+
+/// With WithTrees false, `trees` stays empty (arg_trees gives them when needed).
+template <class Statics, bool WithValues, bool WithTrees = true, class... Args>
+CollectedArgs collect_args(const Args&... args) {
+  CollectedArgs c;
+  std::size_t n = 0;  // the dynamic leaves, counted first so that each vector allocates once
+  [&]<std::size_t... I>(std::index_sequence<I...>) {
+    (
+        [&] {
+          if constexpr (!Statics::contains(I))
+            pytree::for_each_leaf(args, [&](const auto&) { ++n; });
+        }(),
+        ...);
+  }
+  (std::index_sequence_for<Args...>{});
+  c.avals.reserve(n);
+  if constexpr (WithValues) c.values.reserve(n);
+  auto visit = [&]<std::size_t I, class A>(std::integral_constant<std::size_t, I>, const A& a) {
+    if constexpr (Statics::contains(I)) {
+      c.static_hash = c.static_hash * 1000003u ^ std::hash<A>{}(a);
+    } else {
+      auto leaf = [&](const auto& l) {
+        using L = std::remove_cvref_t<decltype(l)>;
+        if constexpr (Expr<L>) {
+          Array m = l;
+          c.avals.push_back(arg_aval(m, I));
+          if constexpr (WithValues) c.values.push_back(arg_value(m, c.avals.back()));
+        } else {
+          c.avals.push_back(arg_aval(l, I));
+          if constexpr (WithValues) c.values.push_back(arg_value(l, c.avals.back()));
+        }
+      };
+      if constexpr (pytree::is_node_v<A>) {
+        pytree::for_each_leaf(a, leaf);
+        if constexpr (WithTrees) c.trees.push_back(tree_structure(a));
+      } else {
+        leaf(a);
+        if constexpr (WithTrees) c.trees.emplace_back();
+      }
+    }
+  };
+  [&]<std::size_t... I>(std::index_sequence<I...>) {
+    (visit(std::integral_constant<std::size_t, I>{}, args), ...);
+  }
+  (std::index_sequence_for<Args...>{});
+  return c;
+}
+
+/// Traces f once. `avals` are the avals of the dynamic arguments' leaves, in order; `trees` the
+/// dynamic arguments' structures.
 template <class Statics, class F, class... Args>
 TraceResult trace_function(const F& f, const std::string& name, const std::vector<ir::Aval>& avals,
-                           const Args&... args) {
+                           const std::vector<PyTreeDef>& trees, const Args&... args) {
   TraceScope scope(name);
   TraceState& ts = scope.state();
   std::vector<Array> tracers;
   tracers.reserve(avals.size());
   for (auto& av : avals)
     tracers.push_back(Array::from_trace(scope.ptr(), ts.builder.add_invar(av)));
-  std::size_t next = 0;
-  auto pick = [&]<std::size_t I, class A>(std::integral_constant<std::size_t, I>,
-                                          const A& a) -> decltype(auto) {
-    if constexpr (Statics::contains(I))
-      return (a);
-    else
-      return (tracers[next++]);
-  };
-  auto result = [&]<std::size_t... I>(std::index_sequence<I...>) {
-    // Arguments are picked in order, so tracers bind to dynamic arguments left to right.
-    std::tuple<traced_arg_t<Statics, I, Args>...> call_args{
-        pick(std::integral_constant<std::size_t, I>{}, args)...};
-    return std::apply(f, call_args);
-  }
-  (std::index_sequence_for<Args...>{});
+  auto result = call_traced<Statics>(f, tracers, trees, args...);
   LowerCtx ctx{ts.builder, &ts};
   std::vector<ir::Atom> outs;
-  flatten_output(ctx, result, outs);
-  ts.builder.graph.outvars = std::move(outs);
   TraceResult r;
+  r.out_tree = flatten_output(ctx, result, outs);
+  ts.builder.graph.outvars = std::move(outs);
   for (std::size_t i = 0; i < ts.consts.size(); ++i)  // a top-level trace captures no tracers
     r.consts.push_back({ts.consts[i].buf, ts.builder.graph.aval(ts.const_vars[i])});
   r.graph = std::make_shared<const ir::Graph>(std::move(ts.builder.graph));

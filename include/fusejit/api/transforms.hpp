@@ -16,7 +16,10 @@
 
 namespace fj {
 
-/// Which positional arguments grad differentiates: fj::argnums{0, 2}.
+/// Which positional arguments grad differentiates: fj::argnums{0, 2}. The gradients' C++ types
+/// are fixed at compile time, so runtime argnums need arguments of one C++ type (e.g. arrays);
+/// for pytree arguments of different types give the indices as template arguments:
+/// fj::argnums_v<0, 2>.
 template <std::size_t N>
 struct argnums {
   std::array<int, N> v{};
@@ -25,17 +28,54 @@ struct argnums {
 };
 template <class... I>
 argnums(I...) -> argnums<sizeof...(I)>;
+/// argnums known at compile time: each gradient has its argument's structure and C++ type.
+template <std::size_t... I>
+struct argnums_t {
+  static constexpr std::size_t count = sizeof...(I);
+};
+template <std::size_t... I>
+inline constexpr argnums_t<I...> argnums_v{};
 
-/// vmap's mapped axis per argument or output; fj::none for an unmapped (broadcast) one. One
-/// entry applies to every argument (or output), as JAX's in_axes=0.
+/// One argument's in_axes (or one output's out_axes): an axis (int), fj::none, or a pytree of
+/// those matching the argument's structure (an int or none at a node covers its whole subtree,
+/// as a prefix does in JAX).
+struct AxisSpec {
+  PyTreeDef tree;
+  std::vector<std::optional<int>> axes{std::nullopt};  // one per leaf of tree
+  AxisSpec() = default;
+  AxisSpec(int a) : axes{a} {}
+  AxisSpec(std::optional<int> a) : axes{a} {}
+  AxisSpec(std::nullopt_t) {}
+  template <class T>
+  requires detail::pytree::is_node_v<T> AxisSpec(const T& t) : tree(tree_structure(t)) {
+    axes.clear();
+    detail::pytree::for_each_leaf(t, [&](const auto& a) {
+      using A = std::remove_cvref_t<decltype(a)>;
+      static_assert(std::is_integral_v<A> || std::is_same_v<A, std::optional<int>> ||
+                        std::is_same_v<A, std::nullopt_t>,
+                    "fj::in_axes: the leaves of an axes pytree must be ints, std::optional<int> "
+                    "or fj::none");
+      if constexpr (std::is_same_v<A, std::nullopt_t>)
+        axes.push_back(std::nullopt);
+      else
+        axes.push_back(std::optional<int>(a));
+    });
+  }
+  /// The axis of a leaf-only spec.
+  std::optional<int> axis() const { return axes.at(0); }
+};
+
+/// vmap's mapped axis per argument; fj::none for an unmapped (broadcast) one, a pytree of axes
+/// for a pytree argument. One entry applies to every argument, as JAX's in_axes=0.
 template <std::size_t N>
 struct in_axes {
-  std::array<std::optional<int>, N> v{};
+  std::array<AxisSpec, N> v{};
   template <class... I>
-  constexpr in_axes(I... i) : v{std::optional<int>(i)...} {}
+  in_axes(I... i) : v{AxisSpec(i)...} {}
 };
 template <class... I>
 in_axes(I...) -> in_axes<sizeof...(I)>;
+/// vmap's output axis per output leaf (the result flattened); one entry applies to all.
 template <std::size_t N>
 struct out_axes {
   std::array<std::optional<int>, N> v{};
@@ -46,18 +86,6 @@ template <class... I>
 out_axes(I...) -> out_axes<sizeof...(I)>;
 
 namespace detail {
-
-/// An argument as an Array: arrays as they are, expressions evaluated (or recorded), C++
-/// scalars as weakly typed rank-0 arrays, as Python scalars are.
-template <class T>
-Array as_array(const T& v) {
-  if constexpr (std::is_same_v<T, Array>)
-    return v;
-  else if constexpr (Expr<T>)
-    return Array(v);
-  else
-    return literal_array(ir::Literal::of(v, !std::is_same_v<T, bool>));
-}
 
 template <class F, std::size_t... I>
 decltype(auto) call_with(const F& f, std::vector<Array>& args, std::index_sequence<I...>) {
@@ -84,8 +112,10 @@ struct VjpOut {
 };
 VjpOut vjp_call(const detail::SubGraph& s, const std::vector<Array>& args,
                 const std::vector<int>& wrt, const std::vector<Array>& cts);
-/// Checks grad's preconditions: float arguments at `wrt`, one scalar float output.
-void check_grad_args(const char* who, const std::vector<Array>& args, const std::vector<int>& wrt);
+/// Checks grad's preconditions: argnums in range, float leaves at `wrt` (leaves of argument i
+/// are leaves[first[i]] to leaves[first[i + 1]]), one scalar float output.
+void check_grad_args(const char* who, const std::vector<Array>& leaves,
+                     const std::vector<std::size_t>& first, const std::vector<int>& wrt);
 void check_grad_output(const char* who, const ir::Graph& g);
 
 /// Forward mode on arrays, inside a trace: f's outputs and their tangents.
@@ -99,29 +129,100 @@ std::vector<Array> vmap_call(
     const std::vector<std::optional<int>>& in, const std::vector<std::optional<int>>& out,
     const std::function<detail::SubGraph(const std::vector<ir::Aval>&)>& trace);
 
-template <class F, std::size_t N, bool WithValue>
+/// The dynamic leaves of arguments, their structures, and where each argument's leaves start.
+struct FlatArgs {
+  std::vector<Array> leaves;
+  std::vector<PyTreeDef> trees;
+  std::vector<std::size_t> first;  // one more entry than arguments: the end
+};
+template <class... A>
+FlatArgs flatten_args(const A&... a) {
+  FlatArgs r;
+  (
+      [&](const auto& x) {
+        r.first.push_back(r.leaves.size());
+        flatten_arrays(x, r.leaves);
+        r.trees.push_back(tree_structure(x));
+      }(a),
+      ...);
+  r.first.push_back(r.leaves.size());
+  return r;
+}
+
+template <class F, class... A>
+decltype(auto) call_flat(const F& f, const std::vector<Array>& t, const FlatArgs& fa,
+                         const A&... a) {
+  return call_traced<static_argnums_t<>>(f, t, fa.trees, a...);
+}
+
+/// The C++ type of grad's k-th gradient.
+template <class Wrt, std::size_t K, class... A>
+struct grad_type {
+  // Runtime argnums: every argument must have one pytree type.
+  using T0 = traced_t<std::tuple_element_t<0, std::tuple<A...>>>;
+  static_assert((std::is_same_v<traced_t<A>, T0> && ...),
+                "fj::grad: with arguments of different pytree types give argnums at compile "
+                "time, fj::argnums_v<I...>, so each gradient can have its argument's type");
+  using type = T0;
+};
+template <std::size_t... I, std::size_t K, class... A>
+struct grad_type<argnums_t<I...>, K, A...> {
+  static constexpr std::size_t idx = std::array<std::size_t, sizeof...(I)>{I...}[K];
+  static_assert(idx < sizeof...(A), "fj::grad: an argnums_v index is out of range");
+  using type = traced_t<std::tuple_element_t<idx, std::tuple<A...>>>;
+};
+
+template <std::size_t N>
+std::vector<int> wrt_list(const argnums<N>& w) {
+  return {w.v.begin(), w.v.end()};
+}
+template <std::size_t... I>
+std::vector<int> wrt_list(const argnums_t<I...>&) {
+  return {static_cast<int>(I)...};
+}
+template <std::size_t N>
+constexpr std::size_t wrt_count(const argnums<N>*) {
+  return N;
+}
+template <std::size_t... I>
+constexpr std::size_t wrt_count(const argnums_t<I...>*) {
+  return sizeof...(I);
+}
+
+template <class F, class Wrt, bool WithValue>
 struct GradFn {
   F f;
-  std::array<int, N> wrt;
+  Wrt wrt;
   template <class... A>
   auto operator()(const A&... a) const {
-    constexpr std::size_t n = sizeof...(A);
-    std::vector<Array> args{as_array(a)...};
-    const std::vector<int> w(wrt.begin(), wrt.end());
+    constexpr std::size_t N = wrt_count(static_cast<const Wrt*>(nullptr));
+    const FlatArgs fa = flatten_args(a...);
+    const std::vector<int> w = wrt_list(wrt);
     const char* who = WithValue ? "fj::value_and_grad" : "fj::grad";
-    check_grad_args(who, args, w);
-    SubGraph s = trace_subgraph("grad", avals_of(args), [&](std::vector<Array>& t) {
-      return call_with(f, t, std::make_index_sequence<n>{});
-    });
+    check_grad_args(who, fa.leaves, fa.first, w);
+    std::vector<int> wl;  // the differentiated leaves
+    for (int i : w)
+      for (std::size_t j = fa.first[static_cast<std::size_t>(i)];
+           j < fa.first[static_cast<std::size_t>(i) + 1]; ++j)
+        wl.push_back(static_cast<int>(j));
+    SubGraph s = trace_subgraph("grad", avals_of(fa.leaves),
+                                [&](std::vector<Array>& t) { return call_flat(f, t, fa, a...); });
     check_grad_output(who, *s.graph);
     const ir::Graph& g = *s.graph;
-    VjpOut r = vjp_call(s, args, w, {one_like(g.aval(g.outvars[0]))});
+    VjpOut r = vjp_call(s, fa.leaves, wl, {one_like(g.aval(g.outvars[0]))});
+    std::size_t pos = 0;
     auto grads = [&]() {
+      auto one = [&]<std::size_t K>(std::integral_constant<std::size_t, K>) {
+        using T = typename grad_type<Wrt, K, A...>::type;
+        return pytree::build_tree<T>(
+            fa.trees[static_cast<std::size_t>(w[K])],
+            [&](std::type_identity<Array>, const PyTreeDef&) { return std::move(r.grads[pos++]); });
+      };
       if constexpr (N == 1)
-        return std::move(r.grads[0]);
+        return one(std::integral_constant<std::size_t, 0>{});
       else
-        return [&]<std::size_t... I>(std::index_sequence<I...>) {
-          return std::make_tuple(std::move(r.grads[I])...);
+        return [&]<std::size_t... K>(std::index_sequence<K...>) {
+          return std::tuple{one(std::integral_constant<std::size_t, K>{})...};
         }
       (std::make_index_sequence<N>{});
     };
@@ -132,23 +233,29 @@ struct GradFn {
   }
 };
 
+/// Per leaf of the flattened arguments: its in_axes (specs: one per argument, or one for all).
+std::vector<std::optional<int>> expand_in_axes(const std::vector<AxisSpec>& specs,
+                                               const std::vector<PyTreeDef>& trees);
+
 template <class F, std::size_t NI, std::size_t NO>
 struct VmapFn {
   F f;
-  std::array<std::optional<int>, NI> in;
+  std::array<AxisSpec, NI> in;
   std::array<std::optional<int>, NO> out;
   template <class... A>
   auto operator()(const A&... a) const {
-    constexpr std::size_t n = sizeof...(A);
-    using R = traced_result_t<F, n>;
-    std::vector<Array> outs =
-        vmap_call("vmap", {as_array(a)...}, {in.begin(), in.end()}, {out.begin(), out.end()},
-                  [&](const std::vector<ir::Aval>& avals) {
-                    return trace_subgraph("vmap", avals, [&](std::vector<Array>& t) {
-                      return call_with(f, t, std::make_index_sequence<n>{});
-                    });
-                  });
-    return unflatten_result<R>(std::move(outs));
+    const FlatArgs fa = flatten_args(a...);
+    using R = decltype(call_flat(f, fa.leaves, fa, a...));
+    PyTreeDef out_tree;
+    std::vector<Array> outs = vmap_call(
+        "vmap", fa.leaves, expand_in_axes({in.begin(), in.end()}, fa.trees),
+        {out.begin(), out.end()}, [&](const std::vector<ir::Aval>& avals) {
+          SubGraph s = trace_subgraph(
+              "vmap", avals, [&](std::vector<Array>& t) { return call_flat(f, t, fa, a...); });
+          out_tree = s.out_tree;
+          return s;
+        });
+    return unflatten_result<R>(out_tree, std::move(outs));
   }
 };
 
@@ -174,17 +281,19 @@ class Transformed {
 
 /// The gradient of a scalar function with respect to its first argument, or the ones listed:
 /// fj::grad(f)(x), fj::grad(f, fj::argnums{0, 1})(x, y) -> std::tuple of gradients.
-template <class F, std::size_t N = 1>
-auto grad(F f, argnums<N> which = argnums<1>{0}) {
-  return detail::Transformed(detail::GradFn<F, N, false>{std::move(f), which.v}, "grad");
+/// Arguments may be pytrees (fj::tree_*): the gradient has the argument's structure.
+template <class F, class Wrt = argnums_t<0>>
+auto grad(F f, Wrt which = {}) {
+  return detail::Transformed(detail::GradFn<F, Wrt, false>{std::move(f), which}, "grad");
 }
 /// (f(x), grad(f)(x)) from one trace.
-template <class F, std::size_t N = 1>
-auto value_and_grad(F f, argnums<N> which = argnums<1>{0}) {
-  return detail::Transformed(detail::GradFn<F, N, true>{std::move(f), which.v}, "value_and_grad");
+template <class F, class Wrt = argnums_t<0>>
+auto value_and_grad(F f, Wrt which = {}) {
+  return detail::Transformed(detail::GradFn<F, Wrt, true>{std::move(f), which}, "value_and_grad");
 }
 
-/// The function mapped over a leading (or the given) axis of its arguments.
+/// The function mapped over a leading (or the given) axis of its arguments (pytrees: each leaf
+/// mapped over its axis).
 template <class F, std::size_t NI = 1, std::size_t NO = 1>
 auto vmap(F f, in_axes<NI> in = in_axes<1>{0}, out_axes<NO> out = out_axes<1>{0}) {
   return detail::Transformed(detail::VmapFn<F, NI, NO>{std::move(f), in.v, out.v}, "vmap");
@@ -203,8 +312,8 @@ auto jvp(const F& f, const std::array<Array, N>& primals, const std::array<Array
           return detail::call_with(f, a, std::make_index_sequence<N>{});
         });
     auto [outs, touts] = detail::jvp_call(s, p, t);
-    return std::make_pair(detail::unflatten_result<R>(std::move(outs)),
-                          detail::unflatten_result<R>(std::move(touts)));
+    return std::make_pair(detail::unflatten_result<R>(s.out_tree, std::move(outs)),
+                          detail::unflatten_result<R>(s.out_tree, std::move(touts)));
   };
   auto run = [&](auto&& fn) {
     return [&]<std::size_t... I>(std::index_sequence<I...>) {
@@ -236,8 +345,7 @@ auto vjp(const F& f, const std::array<Array, N>& primals) {
     return detail::as_array(fj::jit(f, "vjp")(primals[I]...));
   }
   (std::make_index_sequence<N>{});
-  static_assert(!detail::is_tuple_like<std::remove_cvref_t<R>>::value,
-                "fj::vjp: the function must return one array");
+  static_assert(!detail::pytree::is_node_v<R>, "fj::vjp: the function must return one array");
   auto pullback = [back, primals](const Array& ct) {
     auto body = [back](const auto&... pc) {
       std::vector<Array> all{detail::as_array(pc)...};

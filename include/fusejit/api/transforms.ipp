@@ -44,19 +44,64 @@ Array add_axis(const Array& x, std::int64_t n, int axis) {
 
 Array one_like(const ir::Aval& a) { return literal_array(transforms::Emit::lit(1, a.dtype).lit); }
 
-void check_grad_args(const char* who, const std::vector<Array>& args, const std::vector<int>& wrt) {
+void check_grad_args(const char* who, const std::vector<Array>& leaves,
+                     const std::vector<std::size_t>& first, const std::vector<int>& wrt) {
+  const std::size_t n = first.size() - 1;
   for (int i : wrt) {
-    if (i < 0 || i >= static_cast<int>(args.size()))
+    if (i < 0 || i >= static_cast<int>(n))
       throw ValueError(std::string(who) + ": argnums entry " + std::to_string(i) +
-                       " is out of range for a call with " + std::to_string(args.size()) +
-                       " arguments");
-    if (!args[static_cast<std::size_t>(i)].is_empty() &&
-        !is_float(args[static_cast<std::size_t>(i)].dtype()))
-      throw DTypeError(std::string(who) + ": argument " + std::to_string(i) + " has dtype " +
-                       std::string(long_name(args[static_cast<std::size_t>(i)].dtype())) +
+                       " is out of range for a call with " + std::to_string(n) + " arguments");
+    const auto k = static_cast<std::size_t>(i);
+    for (std::size_t j = first[k]; j < first[k + 1]; ++j) {
+      if (leaves[j].is_empty() || is_float(leaves[j].dtype())) continue;
+      const std::string leaf = first[k + 1] - first[k] == 1 && j == first[k]
+                                   ? ""
+                                   : " (leaf " + std::to_string(j - first[k]) + " of its pytree)";
+      throw DTypeError(std::string(who) + ": argument " + std::to_string(i) + leaf + " has dtype " +
+                       std::string(long_name(leaves[j].dtype())) +
                        "; differentiation requires floating inputs (JAX: grad requires real- or "
                        "complex-valued inputs)");
+    }
   }
+}
+
+namespace {
+// Appends the axes of `spec` (a prefix of `arg`) for each leaf of `arg`.
+void expand_axes(const PyTreeDef& spec, const std::vector<std::optional<int>>& axes,
+                 std::size_t& pos, const PyTreeDef& arg, std::vector<std::optional<int>>& out,
+                 bool& ok) {
+  if (spec.kind == PyTreeDef::Kind::leaf) {
+    const auto a = axes.at(pos++);
+    for (std::size_t i = 0; i < arg.num_leaves(); ++i) out.push_back(a);
+    return;
+  }
+  if (spec.kind != arg.kind || spec.children.size() != arg.children.size() ||
+      spec.keys != arg.keys || spec.name != arg.name) {
+    ok = false;
+    return;
+  }
+  for (std::size_t i = 0; i < spec.children.size() && ok; ++i)
+    expand_axes(spec.children[i], axes, pos, arg.children[i], out, ok);
+}
+}  // namespace
+
+std::vector<std::optional<int>> expand_in_axes(const std::vector<AxisSpec>& specs,
+                                               const std::vector<PyTreeDef>& trees) {
+  if (specs.size() != 1 && specs.size() != trees.size())
+    throw ValueError("fj::vmap: in_axes has " + std::to_string(specs.size()) + " entries for " +
+                     std::to_string(trees.size()) + " arguments");
+  std::vector<std::optional<int>> out;
+  for (std::size_t i = 0; i < trees.size(); ++i) {
+    const AxisSpec& sp = specs.size() == 1 ? specs[0] : specs[i];
+    std::size_t pos = 0;
+    bool ok = true;
+    expand_axes(sp.tree, sp.axes, pos, trees[i], out, ok);
+    if (!ok)
+      throw ValueError("fj::vmap: in_axes for argument " + std::to_string(i) + " has structure " +
+                       sp.tree.str() + " but the argument has " + trees[i].str() +
+                       "; in_axes must be a prefix of the argument's structure");
+  }
+  return out;
 }
 
 void check_grad_output(const char* who, const ir::Graph& g) {

@@ -24,15 +24,19 @@ struct StatCounters {
   // Bumped by clear_caches(); a cache filled under an older generation empties itself.
   std::atomic<std::uint64_t> generation{0};
   // Entries each cache keeps at most (0: no bound): FUSEJIT_CACHE_MAX_ENTRIES, or
-  // set_cache_capacity().
+  // set_cache_capacity(), else kDefaultCapacity.
   std::atomic<std::size_t> capacity{initial_capacity()};
 
+  // As JAX bounds each jitted function's cache (4096). Unbounded, a process that compiles
+  // distinct kernels without end (the fuzzer's long run) exhausted the JIT's memory mappings
+  // after about 40 000 kernels.
+  static constexpr std::size_t kDefaultCapacity = 4096;
   static std::size_t initial_capacity() {
     const char* env = std::getenv("FUSEJIT_CACHE_MAX_ENTRIES");
-    if (!env || !*env) return 0;
+    if (!env || !*env) return kDefaultCapacity;
     char* end = nullptr;
     const unsigned long long n = std::strtoull(env, &end, 10);
-    return end && *end == '\0' ? static_cast<std::size_t>(n) : 0;  // malformed: no bound
+    return end && *end == '\0' ? static_cast<std::size_t>(n) : kDefaultCapacity;  // malformed
   }
 };
 inline StatCounters& stat_counters() {
@@ -70,8 +74,8 @@ inline CacheStats cache_stats() {
 
 /// Bounds every cache (each function's, each eager expression's, the global kernel cache) to
 /// `max_entries`, evicting the least recently used beyond it; the JIT memory of an evicted
-/// kernel is freed once no compiled function holds it. 0 removes the bound (the default, unless
-/// FUSEJIT_CACHE_MAX_ENTRIES is set).
+/// kernel is freed once no compiled function holds it. 0 removes the bound. The default is 4096,
+/// or FUSEJIT_CACHE_MAX_ENTRIES.
 inline void set_cache_capacity(std::size_t max_entries) {
   detail::stat_counters().capacity.store(max_entries);
 }

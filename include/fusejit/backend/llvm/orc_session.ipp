@@ -93,9 +93,12 @@ class OrcSession {
                          llvm_error_text(std::move(err)));
     auto code = std::make_shared<const LoadedCode>(rt);
     auto sym = jit_->lookup(fn);
-    if (!sym)
-      throw CompileError("llvm backend: kernel symbol lookup failed: " +
-                         llvm_error_text(sym.takeError()));
+    if (!sym) {
+      std::string why = llvm_error_text(sym.takeError());
+      if (!session_errors_.empty()) why += " (" + session_errors_ + ")";
+      session_errors_.clear();
+      throw CompileError("llvm backend: kernel symbol lookup failed: " + why);
+    }
     return {sym->toPtr<void*>(), ts.str(), std::move(code)};
   }
 
@@ -129,6 +132,14 @@ class OrcSession {
       throw CompileError("llvm backend: cannot create the ORC JIT: " +
                          llvm_error_text(jit.takeError()));
     jit_ = std::move(*jit);
+    // ORC reports errors it cannot return (a failed materialization: out of JIT memory) by
+    // printing them; a library must not print. They are kept and added to the CompileError of
+    // the lookup that failed with them.
+    jit_->getExecutionSession().setErrorReporter([this](llvm::Error err) {
+      std::lock_guard lock(mu_);
+      if (session_errors_.size() < 4096)
+        session_errors_ += (session_errors_.empty() ? "" : "; ") + llvm_error_text(std::move(err));
+    });
     // Kernels may call libm (fmod for float remainders) from the host process.
     auto gen = llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(
         jit_->getDataLayout().getGlobalPrefix());
@@ -157,7 +168,8 @@ class OrcSession {
   std::unique_ptr<llvm::TargetMachine> tm_;
   std::string cpu_, features_, triple_;
   int lanes_ = 4;
-  std::recursive_mutex mu_;  // recursive: a failed load() unloads its own code while holding it
+  std::string session_errors_;  // reported by ORC since the last failed lookup
+  std::recursive_mutex mu_;     // recursive: a failed load() unloads its own code while holding it
 };
 
 }  // namespace fj::backend::llvm_kernel
