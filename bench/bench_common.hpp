@@ -23,6 +23,16 @@ inline double min_time(double fallback) {
   return fallback;
 }
 
+// Registers a row as the fusejit benchmarks time them: real time, in milliseconds, for at least
+// min_time(seconds); `args` are passed to `fn` after the state (as BENCHMARK_CAPTURE does).
+template <class Fn, class... Args>
+benchmark::internal::Benchmark* row(const char* name, double seconds, Fn&& fn, Args&&... args) {
+  return benchmark::RegisterBenchmark(name, std::forward<Fn>(fn), std::forward<Args>(args)...)
+      ->UseRealTime()
+      ->Unit(benchmark::kMillisecond)
+      ->MinTime(min_time(seconds));
+}
+
 /// The environment variable's value, or `fallback` when it is unset or empty.
 inline const char* env_or(const char* name, const char* fallback) {
   const char* v = std::getenv(name);

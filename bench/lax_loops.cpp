@@ -183,10 +183,6 @@ int main(int argc, char** argv) {
       {"lax_loops/rnn64_scan", BM_rnn},
       {"lax_loops/cond_scan", BM_cond},
       {"lax_loops/nested_fori", BM_nested}};
-  for (auto [name, fn] : rows)
-    benchmark::RegisterBenchmark(name, fn)
-        ->UseRealTime()
-        ->Unit(benchmark::kMillisecond)
-        ->MinTime(fusejit_bench::min_time(0.5));
+  for (auto [name, fn] : rows) fusejit_bench::row(name, 0.5, fn);
   return fusejit_bench::checked_main(argc, argv, self_check);
 }

@@ -132,15 +132,8 @@ bool self_check() {
 
 }  // namespace
 
-BENCHMARK(BM_jit)
-    ->Name("mlp_step/fusejit_jit")
-    ->UseRealTime()
-    ->Unit(benchmark::kMillisecond)
-    ->MinTime(fusejit_bench::min_time(0.5));
-BENCHMARK(BM_reference_eager)
-    ->Name("mlp_step/reference_eager")
-    ->UseRealTime()
-    ->Unit(benchmark::kMillisecond)
-    ->MinTime(fusejit_bench::min_time(0.5));
-
-int main(int argc, char** argv) { return fusejit_bench::checked_main(argc, argv, self_check); }
+int main(int argc, char** argv) {
+  fusejit_bench::row("mlp_step/fusejit_jit", 0.5, BM_jit);
+  fusejit_bench::row("mlp_step/reference_eager", 0.5, BM_reference_eager);
+  return fusejit_bench::checked_main(argc, argv, self_check);
+}

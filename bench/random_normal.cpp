@@ -91,31 +91,15 @@ bool self_check() {
 
 }  // namespace
 
-BENCHMARK_CAPTURE(BM_random, normal1, normal_program, 1)
-    ->Name("random_normal/fusejit_jit/1thread")
-    ->UseRealTime()
-    ->Unit(benchmark::kMillisecond)
-    ->MinTime(fusejit_bench::min_time(1.0));
-BENCHMARK_CAPTURE(BM_random, normal_all, normal_program, 0)
-    ->Name("random_normal/fusejit_jit/allthreads")
-    ->UseRealTime()
-    ->Unit(benchmark::kMillisecond)
-    ->MinTime(fusejit_bench::min_time(1.0));
-BENCHMARK(BM_memcpy)
-    ->Name("random_normal/memcpy")
-    ->UseRealTime()
-    ->Unit(benchmark::kMillisecond)
-    ->MinTime(fusejit_bench::min_time(1.0));
-
-BENCHMARK_CAPTURE(BM_random, bits1, bits_program, 1)
-    ->Name("random_normal/bits_u32/1thread")
-    ->UseRealTime()
-    ->Unit(benchmark::kMillisecond)
-    ->MinTime(fusejit_bench::min_time(1.0));
-BENCHMARK_CAPTURE(BM_random, uniform1, uniform_program, 1)
-    ->Name("random_normal/uniform_f32/1thread")
-    ->UseRealTime()
-    ->Unit(benchmark::kMillisecond)
-    ->MinTime(fusejit_bench::min_time(1.0));
-
-int main(int argc, char** argv) { return fusejit_bench::checked_main(argc, argv, self_check); }
+int main(int argc, char** argv) {
+  using fusejit_bench::row;
+  row("random_normal/fusejit_jit/1thread", 1.0, BM_random<decltype(normal_program)>, normal_program,
+      1);
+  row("random_normal/fusejit_jit/allthreads", 1.0, BM_random<decltype(normal_program)>,
+      normal_program, 0);
+  row("random_normal/memcpy", 1.0, BM_memcpy);
+  row("random_normal/bits_u32/1thread", 1.0, BM_random<decltype(bits_program)>, bits_program, 1);
+  row("random_normal/uniform_f32/1thread", 1.0, BM_random<decltype(uniform_program)>,
+      uniform_program, 1);
+  return fusejit_bench::checked_main(argc, argv, self_check);
+}
