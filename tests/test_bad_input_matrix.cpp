@@ -58,31 +58,34 @@ std::vector<T> values(const Array& a) {
   return a.to_vector<T>();
 }
 
-// Integer division by zero follows XLA on CPU, not C++: no trap. Checked on both paths: eager
-// and under jit, on the default (LLVM) backend and on the reference interpreter.
-void check_int_division_by_zero(const char* backend) {
-  fj::set_default_backend(backend);
+// Integer division by zero follows XLA on CPU, not C++: no trap. Checked eagerly and under jit on
+// every registered backend (the LLVM one and the reference interpreter).
+void check_int_division_by_zero() {
+  const std::string prev(fj::backend::default_backend().name());
   constexpr std::int32_t kMin = std::numeric_limits<std::int32_t>::min();
   const Array x = fj::array({7, -7, 0, kMin}), zero = fj::array({0, 0, 0, -1});
   const Array u = fj::array(std::vector<std::uint32_t>{7, 0}, {2}), uzero = fj::zeros({2}, fj::u32);
   auto fd = [](Tracer a, Tracer b) { return fj::floor_divide(a, b); };
   auto rem = [](Tracer a, Tracer b) { return a % b; };
-  for (int jitted = 0; jitted < 2; ++jitted) {
-    CAPTURE(backend);
-    CAPTURE(jitted);
-    auto run = [&](auto f, const Array& a, const Array& b) {
-      return jitted ? fj::jit(f)(a, b) : f(a, b);
-    };
-    // jnp.floor_divide: lax.div(x, 0) = -1, minus one where the signs differ and rem != 0;
-    // INT_MIN / -1 wraps to INT_MIN (x86's idiv would trap). Values from JAX 0.10.2.
-    CHECK(values<std::int32_t>(run(fd, x, zero)) == std::vector<std::int32_t>{-2, -2, -1, kMin});
-    // jnp.remainder divides by 1 where the divisor is 0.
-    CHECK(values<std::int32_t>(run(rem, x, zero)) == std::vector<std::int32_t>{0, 0, 0, 0});
-    CHECK(values<std::uint32_t>(run(fd, u, uzero)) ==
-          std::vector<std::uint32_t>{4294967295u, 4294967295u});
-    CHECK(values<std::uint32_t>(run(rem, u, uzero)) == std::vector<std::uint32_t>{0, 0});
+  for (const std::string& backend : fj::backend::backend_names()) {
+    fj::set_default_backend(backend);
+    for (int jitted = 0; jitted < 2; ++jitted) {
+      CAPTURE(backend);
+      CAPTURE(jitted);
+      auto run = [&](auto f, const Array& a, const Array& b) {
+        return jitted ? fj::jit(f)(a, b) : f(a, b);
+      };
+      // jnp.floor_divide: lax.div(x, 0) = -1, minus one where the signs differ and rem != 0;
+      // INT_MIN / -1 wraps to INT_MIN (x86's idiv would trap). Values from JAX 0.10.2.
+      CHECK(values<std::int32_t>(run(fd, x, zero)) == std::vector<std::int32_t>{-2, -2, -1, kMin});
+      // jnp.remainder divides by 1 where the divisor is 0.
+      CHECK(values<std::int32_t>(run(rem, x, zero)) == std::vector<std::int32_t>{0, 0, 0, 0});
+      CHECK(values<std::uint32_t>(run(fd, u, uzero)) ==
+            std::vector<std::uint32_t>{4294967295u, 4294967295u});
+      CHECK(values<std::uint32_t>(run(rem, u, uzero)) == std::vector<std::uint32_t>{0, 0});
+    }
   }
-  fj::set_default_backend("llvm");
+  fj::set_default_backend(prev);
 }
 
 std::vector<Row> matrix() {
@@ -809,12 +812,8 @@ std::vector<Row> matrix() {
        "fj::tree_unflatten: the structure PyTreeDef(*) does not fit the C++ type"},
 
       // Integer division by zero is no error: XLA's results, no SIGFPE.
-      {"integer `floor_divide` and `%` by zero, eager and under `jit`, on both backends",
-       [] {
-         check_int_division_by_zero("llvm");
-         check_int_division_by_zero("reference");
-       },
-       no_error,
+      {"integer `floor_divide` and `%` by zero, eager and under `jit`, on every backend",
+       [] { check_int_division_by_zero(); }, no_error,
        "i32: `x // 0 == -2` (`0 // 0 == -1`), `x % 0 == 0`, `INT_MIN // -1 == INT_MIN`, "
        "`INT_MIN % -1 == 0`; u32: `x // 0 == 4294967295`, `x % 0 == 0` (JAX's values)"},
 
@@ -930,22 +929,27 @@ TEST_CASE("bad-input matrix: README.md's Errors section shows the matrix") {
                   "run the test with FUSEJIT_UPDATE_README=1 to rewrite it");
   }
 
-  // Every exception type the summary table above the matrix names is raised by some row, except
+  // The summary table above the matrix and the rows name the same exception types, except
   // fj::CompileError: a backend failing on a well-typed graph is a library bug, not bad input
-  // (a malformed graph is rejected by the shape rules first).
-  std::set<std::string> raised;
-  for (const Row& r : rows) raised.insert(r.expect.name);
+  // (the shape rules reject a malformed graph first), so no row can raise it.
   const auto section = readme.find("## Errors");
   REQUIRE(section < begin);
   const std::string summary = readme.substr(section, begin - section);
-  for (const char* t :
-       {"fj::ShapeError", "fj::DTypeError", "fj::ValueError", "fj::TypeError", "fj::DeviceError",
-        "fj::ConcretizationError", "fj::UnexpectedTracerError"}) {
-    CHECK_MESSAGE(summary.find(std::string("`") + t + "`") != std::string::npos,
-                  "README's Errors table does not name ", t);
-    CHECK_MESSAGE(raised.count(t), "README's Errors table names ", t,
-                  " but no row of the bad-input matrix raises it");
+  std::set<std::string> named, raised;
+  for (auto at = summary.find("`fj::"); at != std::string::npos; at = summary.find("`fj::", at)) {
+    const auto close = summary.find('`', at + 1);
+    const std::string name = summary.substr(at + 1, close - at - 1);
+    if (name.ends_with("Error") && name != "fj::Error") named.insert(name);  // not the base
+    at = close;
   }
+  for (const Row& r : rows)
+    if (r.expect.type) raised.insert(r.expect.name);
+  for (const std::string& t : named)
+    CHECK_MESSAGE((raised.count(t) || t == "fj::CompileError"), "README's Errors table names ", t,
+                  " but no row of the bad-input matrix raises it");
+  for (const std::string& t : raised)
+    CHECK_MESSAGE(named.count(t), "a row raises ", t,
+                  " but README's Errors table does not name it");
 
   // The misuses that are compile errors instead are listed too, one per tests/compile_fail file.
   for (const auto& f : std::filesystem::directory_iterator(FUSEJIT_TESTS_DIR "/compile_fail")) {
