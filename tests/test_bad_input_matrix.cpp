@@ -685,6 +685,19 @@ std::vector<Row> matrix() {
              fj::ones({3}, fj::bool_), [](Tracer x) { return x; }, [](Tracer x) { return x; }, f3);
        },
        raises<fj::TypeError>("fj::TypeError"), "lax.cond: pred must be a scalar, got bool[3]"},
+      // fusejit has no lax.switch, so a branch index of the wrong dtype is not reachable; a
+      // non-bool cond predicate is compared with 0, as JAX 0.10.2 does.
+      {"`cond` with a float or integer predicate",
+       [=] {
+         auto pick = [](auto pred) {
+           return lax::cond(
+               pred, [] { return Array(fj::array(1.0f)); }, [] { return Array(fj::array(0.0f)); });
+         };
+         CHECK(pick(fj::array(0.5f)).item<float>() == 1.0f);
+         CHECK(pick(fj::array(-3)).item<float>() == 1.0f);
+         CHECK(pick(fj::array(0.0f)).item<float>() == 0.0f);
+       },
+       no_error, "the predicate is compared with 0 (`0.5` and `-3` pick `true_fn`), as in JAX"},
       {"a `while_loop` body that changes the carry's shape",
        [=] {
          (void)lax::while_loop([](Tracer c) { return fj::sum(c) < 10.0f; },
