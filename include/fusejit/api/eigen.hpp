@@ -22,6 +22,11 @@ Array view(const Eigen::DenseBase<Derived>& m) {
       is_vector ? m.innerStride() == 1
                 : (Derived::IsRowMajor && m.innerStride() == 1 && m.outerStride() == cols);
   if constexpr (requires { m.derived().data(); }) {
+    // A Map over nullptr with a size would be read (or copied) later, far from the mistake.
+    if (m.derived().data() == nullptr && rows * cols != 0)
+      throw ValueError("fj::view: the Eigen object's data pointer is null but its shape is " +
+                       ir::Aval{dtype_of_v<T>, shape, false}.str() +
+                       "; only an empty Map may have a null pointer");
     if (row_major_contiguous || ((rows <= 1 || cols <= 1) && m.innerStride() == 1)) {
       auto buf = runtime::wrap(const_cast<T*>(m.derived().data()),
                                static_cast<std::size_t>(rows * cols) * sizeof(T), nullptr);

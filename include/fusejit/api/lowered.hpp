@@ -39,8 +39,11 @@ class CompiledFunction {
       ++k;
       for (const Array& m : detail::flatten_arrays(a)) {
         const ir::Aval av = detail::arg_aval(m, i);
-        if (!(av.dtype == avals_[i].dtype && av.shape == avals_[i].shape))
+        if (!(av.shape == avals_[i].shape))
           throw ShapeError("fj::CompiledFunction: argument " + std::to_string(i) + " is " +
+                           av.str() + " but the function was compiled for " + avals_[i].str());
+        if (av.dtype != avals_[i].dtype)  // a dtype-only difference is a dtype error
+          throw DTypeError("fj::CompiledFunction: argument " + std::to_string(i) + " is " +
                            av.str() + " but the function was compiled for " + avals_[i].str());
         values.push_back(detail::arg_value(m, avals_[i]));
         ++i;

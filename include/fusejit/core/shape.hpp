@@ -32,6 +32,7 @@ class Shape {
   void push_back(std::int64_t d) {
     if (rank_ == kMaxRank) throw ShapeError("fj::Shape: rank above the maximum of 8");
     dims_[static_cast<std::size_t>(rank_++)] = d;
+    check_size();
   }
   std::vector<std::int64_t> to_vector() const { return {begin(), end()}; }
 
@@ -65,6 +66,15 @@ class Shape {
       if (*b < 0) throw ShapeError("fj::Shape: negative extent " + std::to_string(*b));
       dims_[static_cast<std::size_t>(rank_++)] = *b;
     }
+    check_size();
+  }
+  // The element count must fit in int64: a product that wrapped around (to 0 for
+  // (2^40, 2^40)) would describe an array far smaller than its shape.
+  void check_size() const {
+    std::int64_t n = 1;
+    for (int i = 0; i < rank_; ++i)
+      if (__builtin_mul_overflow(n, dims_[static_cast<std::size_t>(i)], &n))
+        throw ShapeError("fj::Shape: " + str() + " has more elements than an int64 can count");
   }
   std::array<std::int64_t, kMaxRank> dims_{};
   int rank_ = 0;

@@ -476,6 +476,10 @@ Atom lower_slice(GraphBuilder& b, Atom x, const std::vector<std::int64_t>& start
   if (start.size() != r || stop.size() != r || (!step.empty() && step.size() != r))
     throw ShapeError("fj::slice: needs one bound per axis of shape " + in.str() + ", got " +
                      ir::tuple_str(start) + " to " + ir::tuple_str(stop));
+  for (std::int64_t st : step)
+    if (st < 1)
+      throw ValueError("fj::slice: steps must be positive, got " + ir::tuple_str(step) +
+                       " for shape " + in.str() + " (fj::range takes negative steps)");
   std::vector<std::int64_t> b0, e0;
   bool unit = true;
   for (std::size_t d = 0; d < r; ++d) {
@@ -489,13 +493,19 @@ Atom lower_slice(GraphBuilder& b, Atom x, const std::vector<std::int64_t>& start
     e0.push_back(std::max(s, e));
     if (!step.empty() && step[d] != 1) unit = false;
   }
+  // A step of n or more takes one element, as one of n does; clamping huge ones keeps the
+  // shape rule's (limit - start + step - 1) from overflowing near INT64_MAX.
+  std::vector<std::int64_t> steps(step.begin(), step.end());
+  for (std::size_t d = 0; d < steps.size(); ++d)
+    steps[d] =
+        std::min(steps[d], std::max<std::int64_t>(in[static_cast<int>(d)], std::int64_t{1} << 32));
   ir::Params params;
   params.items.push_back({"limit_indices", e0, true});
   params.items.push_back({"start_indices", b0, true});
   if (unit)
     params.items.push_back({"strides", std::string("None"), true});
   else
-    params.items.push_back({"strides", step, true});
+    params.items.push_back({"strides", steps, true});
   return b.emit1(Prim::slice, {x}, std::move(params));
 }
 

@@ -47,6 +47,8 @@ Atom lower_dot_general(GraphBuilder& b, Atom x, Atom y, const ir::DotDims& dims,
     return b.emit1(Prim::dot_general, {x, y}, std::move(p));
   } catch (const ShapeError& e) {
     throw ShapeError(std::string(who) + ": " + e.what());
+  } catch (const DTypeError& e) {
+    throw DTypeError(std::string(who) + ": " + e.what());
   }
 }
 

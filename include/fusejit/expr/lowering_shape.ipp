@@ -163,8 +163,11 @@ Atom lower_index(GraphBuilder& b, Atom x, const std::vector<Index>& index) {
       continue;
     }
     // Python's slice.indices(n): defaults by direction, negative bounds from the end, clamped.
-    const std::int64_t step = ix.r.step;
-    if (step == 0) throw ValueError("fj::Array::operator(): slice step cannot be zero");
+    if (ix.r.step == 0) throw ValueError("fj::Array::operator(): slice step cannot be zero");
+    // A step of n or more takes one element, as one of n does; clamping huge ones keeps -step
+    // and the shape rule's (limit - start + step - 1) from overflowing near INT64_MIN/MAX.
+    const std::int64_t step_max = std::max<std::int64_t>(n, std::int64_t{1} << 32);
+    const std::int64_t step = std::clamp(ix.r.step, -step_max, step_max);
     auto adjust = [&](std::optional<std::int64_t> v, std::int64_t if_none) {
       if (!v) return if_none;
       std::int64_t a = *v;

@@ -147,8 +147,9 @@ std::vector<Aval> infer_avals(Prim p, const std::vector<Aval>& in, const Params&
         const auto& perm = params.get<std::vector<std::int64_t>>("permutation");
         std::vector<bool> seen(static_cast<std::size_t>(a.shape.rank()), false);
         if (static_cast<int>(perm.size()) != a.shape.rank())
-          throw ShapeError("transpose: permutation of length " + std::to_string(perm.size()) +
-                           " for " + a.str());
+          throw ShapeError("transpose: permutation " + tuple_str(perm) + " has " +
+                           std::to_string(perm.size()) + " axes but " + a.str() + " has " +
+                           std::to_string(a.shape.rank()));
         for (auto d : perm) {
           if (d < 0 || d >= a.shape.rank() || seen[static_cast<std::size_t>(d)])
             throw ShapeError("transpose: " + tuple_str(perm) +

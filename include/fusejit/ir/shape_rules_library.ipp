@@ -102,8 +102,8 @@ inline std::vector<Aval> join(Prim p, const std::vector<Aval>& in, const Params&
       throw ShapeError(who + ": operands must have one rank, got " + list(in));
     for (int d = 0; d < rank; ++d)
       if ((stack || d != axis) && a.shape[d] != in[0].shape[d])
-        throw ShapeError(who + ": operand shapes differ " +
-                         (stack ? std::string("") : "outside dimension " + std::to_string(axis)) +
+        throw ShapeError(who + ": operand shapes differ" +
+                         (stack ? std::string("") : " outside dimension " + std::to_string(axis)) +
                          ": " + list(in));
     total += stack ? 1 : a.shape[static_cast<int>(axis)];
   }
