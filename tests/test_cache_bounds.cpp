@@ -34,6 +34,14 @@ struct CapacityScope {
 
 }  // namespace
 
+// Under the sanitizers (./scripts/test --sanitize) 2 000 kernels, 1 900 of them evicted, exercise
+// the same eviction and unloading paths at a fifth of the cost: each compile is about 20 ms there.
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+constexpr std::int64_t kDistinctKernels = 2000;
+#else
+constexpr std::int64_t kDistinctKernels = 10000;
+#endif
+
 TEST_CASE("cache bounds: 10 000 distinct kernels with capacity 100") {
   if (!fusejit_test::has_backend("llvm")) return;
   fusejit_test::BackendScope llvm("llvm");
@@ -43,27 +51,32 @@ TEST_CASE("cache bounds: 10 000 distinct kernels with capacity 100") {
   // x = 1 + 2^-30: x ** n = 1 + n 2^-30 (+ a tiny square term), distinct for every n.
   const double x = 1 + std::ldexp(1.0, -30);
   long rss_at_2000 = 0;
-  for (std::int64_t n = 1; n <= 10000; ++n) {
+  for (std::int64_t n = 1; n <= kDistinctKernels; ++n) {
     const double got = pow_once(n, x);
     const double want = std::pow(x, static_cast<double>(n));
     if (std::abs(got - want) > 1e-13 * want) {
       CAPTURE(n);
       CHECK(got == doctest::Approx(want).epsilon(1e-13));
     }
-    if (n == 2000) rss_at_2000 = resident_kib();
+    if (n == 2000) rss_at_2000 = resident_kib();  // measured only in the full run (below)
   }
   const long rss_at_10000 = resident_kib();
   const auto after = fj::cache_stats();
-  CHECK(after.compiles - before.compiles >= 10000);
+  CHECK(after.compiles - before.compiles >= kDistinctKernels);
   // Every compile beyond the 100 kept evicted one kernel (and the per-function caches of the
   // short-lived jitted functions evicted nothing: one entry each).
-  CHECK(after.evictions - before.evictions >= 10000 - 100);
+  CHECK(after.evictions - before.evictions >= kDistinctKernels - 100);
   // Resident memory stops growing: the last 8 000 kernels cost less than 16 MiB together
   // (measured: 1.1 MiB; with no bound the same 8 000 grew it by 85 MiB, about 11 KiB a kernel:
   // its code, its IR text and its cache entry).
   MESSAGE("resident KiB after 2 000 kernels: " << rss_at_2000
                                                << ", after 10 000: " << rss_at_10000);
+  // Not under the sanitizers: they run 2 000 kernels only, and ASan's quarantine keeps up to
+  // 256 MiB of freed blocks resident on purpose (to catch uses after free), so resident memory
+  // would measure ASan, not the caches; its leak checker at exit covers that run instead.
+#if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
   if (rss_at_2000 > 0) CHECK(rss_at_10000 - rss_at_2000 < 16 * 1024);
+#endif
 
   // Kernel 1 was evicted long ago: it compiles again and is right.
   const auto c0 = fj::cache_stats().compiles;

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "fusejit/runtime/buffer.hpp"
+#include "fusejit/runtime/fault_injection.hpp"
 
 namespace fj::runtime {
 
@@ -31,6 +32,9 @@ BlockCache& cache() {
 }  // namespace
 
 void* host_allocate(std::size_t bytes) {
+  if (detail::take_injected_fault(detail::Fault::allocation))
+    throw DeviceError("fj::runtime::allocate: out of host memory allocating " +
+                      std::to_string(bytes) + " bytes (injected by fj::testing::fail_next_allocations)");
   if (bytes >= kCacheMinBytes) {
     auto& c = cache();
     std::lock_guard lock(c.mu);

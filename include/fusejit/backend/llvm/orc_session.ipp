@@ -18,6 +18,7 @@
 #include <string>
 
 #include "fusejit/core/error.hpp"
+#include "fusejit/runtime/fault_injection.hpp"
 
 namespace fj::backend::llvm_kernel {
 
@@ -92,6 +93,11 @@ class OrcSession {
       throw CompileError("llvm backend: adding the kernel module failed: " +
                          llvm_error_text(std::move(err)));
     auto code = std::make_shared<const LoadedCode>(rt);
+    // Injected here, with the module added, so that a test also exercises the clean-up of
+    // half-loaded code (`code` unloads it as the exception leaves).
+    if (fj::detail::take_injected_fault(fj::detail::Fault::compile))
+      throw CompileError("llvm backend: compiling " + fn +
+                         " failed: injected by fj::testing::fail_next_compiles");
     auto sym = jit_->lookup(fn);
     if (!sym) {
       std::string why = llvm_error_text(sym.takeError());

@@ -92,15 +92,34 @@ template <class T>
   return xsimd::select(x > zero, batch<T>(T(1)), xsimd::select(x < zero, batch<T>(T(-1)), x));
 }
 
-// xsimd's floor/ceil go through trunc and lose the sign of zero (ceil(-0.5) gives +0); the
-// result always has the operand's sign, so copying it back is exact.
+// Rounding to integers, built on xsimd::nearbyint (the 2^52 / 2^23 addition trick, defined for
+// every input). xsimd's own trunc, and the floor, ceil and round built on it, convert each lane
+// to a same-width integer and back: without AVX-512DQ a scalar cast per double lane, undefined
+// behaviour for NaN and |x| >= 2^63 even though those lanes are then masked out (UBSan's
+// float-cast-overflow reported it in the sanitized suite). Each result carries the operand's
+// sign, which also keeps the sign of zero (ceil(-0.5) is -0), which xsimd's versions lose.
+template <class T>
+[[gnu::always_inline]] inline batch<T> trunc(const batch<T>& x) {
+  const batch<T> n = xsimd::nearbyint(x);  // NaN, infinities and big integers come back as is
+  const batch<T> t = xsimd::select(xsimd::abs(n) > xsimd::abs(x), n - xsimd::copysign(batch<T>(T(1)), x), n);
+  return xsimd::copysign(t, x);
+}
 template <class T>
 [[gnu::always_inline]] inline batch<T> floor(const batch<T>& x) {
-  return xsimd::copysign(xsimd::floor(x), x);
+  const batch<T> t = trunc(x);
+  return xsimd::copysign(xsimd::select(t > x, t - batch<T>(T(1)), t), x);
 }
 template <class T>
 [[gnu::always_inline]] inline batch<T> ceil(const batch<T>& x) {
-  return xsimd::copysign(xsimd::ceil(x), x);
+  const batch<T> t = trunc(x);
+  return xsimd::copysign(xsimd::select(t < x, t + batch<T>(T(1)), t), x);
+}
+// Halves away from zero (lax.round's default). x - trunc(x) is exact: it is x's fraction.
+template <class T>
+[[gnu::always_inline]] inline batch<T> round_half_away(const batch<T>& x) {
+  const batch<T> t = trunc(x);
+  const batch<T> up = t + xsimd::copysign(batch<T>(T(1)), x);
+  return xsimd::copysign(xsimd::select(xsimd::abs(x - t) >= batch<T>(T(0.5)), up, t), x);
 }
 
 // lax.max/min propagate NaN from either side, unlike std::max and the SSE max instruction.

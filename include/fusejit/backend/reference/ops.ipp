@@ -270,7 +270,7 @@ struct round : FloatUnary {
   }
   template <class B>
   B simd(const B& x) const {
-    return to_even ? xsimd::nearbyint(x) : xsimd::round(x);
+    return to_even ? xsimd::nearbyint(x) : math::round_half_away(x);
   }
 };
 
