@@ -63,14 +63,16 @@ struct DiskScope {
 
 fj::Array input() { return fj::array({-2.5f, -1.0f, -0.25f, 0.0f, 0.5f, 1.0f, 3.0f, 7.5f}); }
 
-// One fused kernel with enough in it (transcendentals, a select) to be more than a few bytes.
+// One fused kernel with enough in it (transcendentals, a select) to be more than a few bytes, and
+// a float remainder, which calls the host's fmodf: a loaded object must resolve it too.
+fj::Tracer kernel_fn(fj::Tracer x) {
+  return fj::Tracer(fj::where(x > 0, fj::exp(x) * 1.5f, fj::sin(x) * x) + x % 1.75f);
+}
+
+// As in a new process: the in-memory caches forget the kernel, so the disk cache is asked.
 fj::Array run_kernel() {
-  fj::clear_caches();  // the in-memory caches forget it: the disk cache is asked, as in a new
-                       // process
-  auto f = fj::jit([](fj::Tracer x) {
-    return fj::Tracer(fj::where(x > 0, fj::exp(x) * 1.5f, fj::sin(x) * x) + 0.25f);
-  });
-  return f(input());
+  fj::clear_caches();
+  return fj::jit(kernel_fn)(input());
 }
 
 fj::Array reference() {
@@ -195,16 +197,14 @@ TEST_CASE("disk cache: a miss writes an entry, a later run loads the same code f
   CHECK(scope.warnings.empty());
 
   // The optimized IR shown by lower() is the same whether compiled or loaded.
-  auto f = [](fj::Tracer x) {
-    return fj::Tracer(fj::where(x > 0, fj::exp(x) * 1.5f, fj::sin(x) * x) + 0.25f);
-  };
   fj::clear_caches();
-  const std::string loaded = fj::jit(f).lower(input()).as_text();
+  const std::string loaded = fj::jit(kernel_fn).lower(input()).as_text();
   fj::set_cache_dir("");
   fj::clear_caches();
-  const std::string compiled = fj::jit(f).lower(input()).as_text();
+  const std::string compiled = fj::jit(kernel_fn).lower(input()).as_text();
   CHECK(loaded == compiled);
   CHECK(loaded.find("define void @fj_k_") != std::string::npos);
+  CHECK(loaded.find("frem") != std::string::npos);
 }
 
 TEST_CASE("disk cache: a truncated entry is recompiled and rewritten, warned once") {
