@@ -19,6 +19,8 @@
 #include <llvm/Target/TargetMachine.h>
 #include <llvm/TargetParser/Host.h>
 
+#include <cstdlib>
+#include <iostream>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -130,7 +132,10 @@ class OrcSession {
     const std::string dir = holds_addresses(*m) ? std::string() : fj::cache_dir();
     const std::string path = dir.empty() ? std::string() : disk::entry_path(dir, meta.key);
     if (!dir.empty())
-      if (auto hit = load_entry(path, meta, symbol)) return std::move(*hit);
+      if (auto hit = load_entry(path, meta, symbol)) {
+        log_kernel(symbol, "loaded from the disk cache (" + path + ")");
+        return std::move(*hit);
+      }
 
     f->setName(symbol);
     optimize(*m, pipeline);
@@ -145,13 +150,17 @@ class OrcSession {
     Loaded loaded = add_object(std::move(*obj), symbol, is.str());
     if (!dir.empty()) {
       disk::Entry e{meta, disk::kFormat, std::move(object), loaded.ir};
-      if (const std::string err = disk::write_atomic(dir, path, disk::encode(e)); err.empty())
+      if (const std::string err = disk::write_atomic(dir, path, disk::encode(e)); err.empty()) {
         detail::stat_counters().disk_writes.fetch_add(1, std::memory_order_relaxed);
-      else
+        log_kernel(symbol, "compiled, written to " + path);
+        return loaded;
+      } else {
         detail::warn_once(detail::WarningKind::disk_unwritable,
                           "kernel cache directory " + dir + " is not writable (" + err +
                               "); kernels are compiled but not saved");
+      }
     }
+    log_kernel(symbol, "compiled");
     return loaded;
   }
 
@@ -216,6 +225,14 @@ class OrcSession {
   }
   disk::Meta disk_meta(const disk::Key& key) const {
     return {FUSEJIT_VERSION, LLVM_VERSION_STRING, target(), key};
+  }
+
+  // With FUSEJIT_LOG_COMPILES (read on each compile, as the jit's own log is), where each kernel
+  // came from: LLVM or the disk cache.
+  static void log_kernel(const std::string& symbol, const std::string& how) {
+    const char* v = std::getenv("FUSEJIT_LOG_COMPILES");
+    if (v && *v && std::string_view(v) != "0")
+      std::cerr << "fusejit: kernel " << symbol << ": " << how << "\n";
   }
 
   // Whether the module converts integers to pointers: addresses of the running process.
