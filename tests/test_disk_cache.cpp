@@ -231,7 +231,9 @@ TEST_CASE("disk cache: a changed byte in the payload or the header is detected")
   const std::string path = first_run(dir.path, first);
   const disk::Meta meta = own_meta(path);
   // A byte of the object code, then one of the IR text, then of the header (the key, a size).
-  run_damaged(path, meta, first, [](std::string& b) { b[disk::kHeaderSize + 200] ^= 0x10; });
+  const std::size_t object_at = disk::kHeaderSize + meta.fusejit_version.size() +
+                                meta.llvm_version.size() + meta.target.size();
+  run_damaged(path, meta, first, [&](std::string& b) { b[object_at + 200] ^= 0x10; });
   run_damaged(path, meta, first, [](std::string& b) { b[b.size() - 10] ^= 0x01; });
   run_damaged(path, meta, first, [](std::string& b) { b[40] ^= 0x80; });
   run_damaged(path, meta, first, [](std::string& b) { b[50] ^= 0x01; });
