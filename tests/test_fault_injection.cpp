@@ -34,10 +34,14 @@ std::vector<float> two_kernels_want(const std::vector<float>& x) {
 }
 // A native loop (one driver compiled besides its kernels) with a cond inside.
 Tracer looped(Tracer x) {
-  return lax::fori_loop(0, 9, [](Tracer i, Tracer c) {
-    return lax::cond(i < 4, [](Tracer v) { return v * 0.5f + 1.0f; },
-                     [](Tracer v) { return v - 0.375f; }, c);
-  }, x);
+  return lax::fori_loop(
+      0, 9,
+      [](Tracer i, Tracer c) {
+        return lax::cond(
+            i < 4, [](Tracer v) { return v * 0.5f + 1.0f; }, [](Tracer v) { return v - 0.375f; },
+            c);
+      },
+      x);
 }
 std::vector<float> looped_want(std::vector<float> x) {
   for (int i = 0; i < 9; ++i)
@@ -81,8 +85,9 @@ int fail_at_every_point(Fn fn, const fj::Array& x, const std::vector<float>& wan
     CHECK(close(f(x).template to_vector<float>(), want));
     CHECK(f.cache_size() == 1);
     CHECK(f.trace_count() == 1);  // only the trace that compiled counts
-    CHECK(fj::cache_stats().cache_misses == before.cache_misses + 1);  // the failed one was not kept
-    CHECK(close(f(x).template to_vector<float>(), want));            // and now it is a hit
+    CHECK(fj::cache_stats().cache_misses ==
+          before.cache_misses + 1);                        // the failed one was not kept
+    CHECK(close(f(x).template to_vector<float>(), want));  // and now it is a hit
     CHECK(f.trace_count() == 1);
   }
   FAIL("the call never got through: the hook keeps failing");

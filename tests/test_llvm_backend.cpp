@@ -302,7 +302,7 @@ TEST_CASE("llvm backend: lower().as_text() shows the fused graph and LLVM IR; co
   const std::string text = lowered.as_text();
   CHECK(text.find("# jaxpr") != std::string::npos);
   CHECK(text.find("fused[") != std::string::npos);
-  CHECK(text.find("define void @fj_kernel_") != std::string::npos);
+  CHECK(text.find("define void @fj_k_") != std::string::npos);
   CHECK(selu.trace_count() == 0);  // lowering does not fill the call cache
   auto compiled = lowered.compile();
   check_close(compiled(x), selu(x), 0, "compiled selu");

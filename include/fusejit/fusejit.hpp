@@ -2,10 +2,12 @@
 // (the fusejit::fusejit CMake target does) to compile the library's implementation into it.
 #pragma once
 
+#include "fusejit/version.hpp"
 #include "fusejit/core/dtype.hpp"
 #include "fusejit/core/error.hpp"
 #include "fusejit/core/promotion.hpp"
 #include "fusejit/core/shape.hpp"
+#include "fusejit/core/warning.hpp"
 #include "fusejit/ir/graph.hpp"
 #include "fusejit/ir/printer.hpp"
 #include "fusejit/runtime/cache_stats.hpp"

@@ -34,7 +34,8 @@ BlockCache& cache() {
 void* host_allocate(std::size_t bytes) {
   if (detail::take_injected_fault(detail::Fault::allocation))
     throw DeviceError("fj::runtime::allocate: out of host memory allocating " +
-                      std::to_string(bytes) + " bytes (injected by fj::testing::fail_next_allocations)");
+                      std::to_string(bytes) +
+                      " bytes (injected by fj::testing::fail_next_allocations)");
   if (bytes >= kCacheMinBytes) {
     auto& c = cache();
     std::lock_guard lock(c.mu);

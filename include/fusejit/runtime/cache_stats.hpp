@@ -1,10 +1,13 @@
-// Counters of every cache (traces, hits, misses, compiles) and the switch that empties them.
+// Counters of every cache (traces, hits, misses, compiles), the switch that empties them, and
+// the caches' settings (capacity, on-disk cache directory).
 #pragma once
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <mutex>
 #include <ostream>
+#include <string>
 
 namespace fj {
 
@@ -13,14 +16,19 @@ struct CacheStats {
   std::uint64_t cache_hits = 0;         // calls served by a per-function or per-expression cache
   std::uint64_t cache_misses = 0;       // calls that had to trace
   std::uint64_t kernel_cache_hits = 0;  // kernels found already compiled (global kernel cache)
-  std::uint64_t compiles = 0;           // kernels (or graphs, on the reference backend) compiled
-  std::uint64_t evictions = 0;          // entries dropped by a cache at its capacity
+  // Kernels (or graphs, on the reference backend) the in-memory caches had to produce: compiled by
+  // LLVM, or loaded from the on-disk cache (disk_hits of them).
+  std::uint64_t compiles = 0;
+  std::uint64_t evictions = 0;     // entries dropped by a cache at its capacity
+  std::uint64_t disk_hits = 0;     // kernels loaded from the on-disk cache instead of compiled
+  std::uint64_t disk_writes = 0;   // entries written to the on-disk cache
+  std::uint64_t disk_rejects = 0;  // entries found but not used (corrupt, other version or target)
 };
 
 namespace detail {
 struct StatCounters {
   std::atomic<std::uint64_t> traces{0}, hits{0}, misses{0}, kernel_hits{0}, compiles{0},
-      evictions{0};
+      evictions{0}, disk_hits{0}, disk_writes{0}, disk_rejects{0};
   // Bumped by clear_caches(); a cache filled under an older generation empties itself.
   std::atomic<std::uint64_t> generation{0};
   // Entries each cache keeps at most (0: no bound): FUSEJIT_CACHE_MAX_ENTRIES, or
@@ -42,6 +50,19 @@ struct StatCounters {
 inline StatCounters& stat_counters() {
   static StatCounters c;
   return c;
+}
+
+// The on-disk cache's directory (empty: off): FUSEJIT_CACHE_DIR, read once, or set_cache_dir().
+struct DiskCacheDir {
+  std::mutex mu;
+  std::string dir = [] {
+    const char* env = std::getenv("FUSEJIT_CACHE_DIR");
+    return std::string(env ? env : "");
+  }();
+};
+inline DiskCacheDir& disk_cache_dir() {
+  static DiskCacheDir d;
+  return d;
 }
 }  // namespace detail
 
@@ -68,8 +89,9 @@ void evict_beyond_capacity(Entries& entries, Used used) {
 
 inline CacheStats cache_stats() {
   auto& c = detail::stat_counters();
-  return {c.traces.load(),      c.hits.load(),     c.misses.load(),
-          c.kernel_hits.load(), c.compiles.load(), c.evictions.load()};
+  return {c.traces.load(),      c.hits.load(),        c.misses.load(),
+          c.kernel_hits.load(), c.compiles.load(),    c.evictions.load(),
+          c.disk_hits.load(),   c.disk_writes.load(), c.disk_rejects.load()};
 }
 
 /// Bounds every cache (each function's, each eager expression's, the global kernel cache) to
@@ -81,6 +103,21 @@ inline void set_cache_capacity(std::size_t max_entries) {
 }
 inline std::size_t cache_capacity() { return detail::stat_counters().capacity.load(); }
 
+/// Sets the on-disk kernel cache's directory (created if missing); empty turns the cache off. The
+/// default is FUSEJIT_CACHE_DIR, else off. Compiled kernels are written there and loaded by later
+/// processes instead of compiled again; entries of another fusejit or LLVM version or another
+/// CPU, and damaged ones, are recompiled (one warning: set_warning_handler).
+inline void set_cache_dir(std::string dir) {
+  auto& d = detail::disk_cache_dir();
+  std::lock_guard lock(d.mu);
+  d.dir = std::move(dir);
+}
+inline std::string cache_dir() {
+  auto& d = detail::disk_cache_dir();
+  std::lock_guard lock(d.mu);
+  return d.dir;
+}
+
 /// Empties every cache: per-function, per-expression and the global kernel cache; the next call of
 /// each traces and compiles again (code already loaded stays valid for executables that hold it).
 inline void clear_caches() { detail::stat_counters().generation.fetch_add(1); }
@@ -88,7 +125,9 @@ inline void clear_caches() { detail::stat_counters().generation.fetch_add(1); }
 inline std::ostream& operator<<(std::ostream& os, const CacheStats& s) {
   return os << "CacheStats(traces=" << s.traces << ", cache_hits=" << s.cache_hits
             << ", cache_misses=" << s.cache_misses << ", kernel_cache_hits=" << s.kernel_cache_hits
-            << ", compiles=" << s.compiles << ", evictions=" << s.evictions << ")";
+            << ", compiles=" << s.compiles << ", evictions=" << s.evictions
+            << ", disk_hits=" << s.disk_hits << ", disk_writes=" << s.disk_writes
+            << ", disk_rejects=" << s.disk_rejects << ")";
 }
 
 }  // namespace fj

@@ -1,5 +1,6 @@
 // The LLVM backend: fuses a graph, compiles each kernel once per structure (global kernel cache
-// keyed by an xxHash of its signature and the target), and launches kernels on the thread pool.
+// keyed by an xxHash of its signature and the target; compiles go through OrcSession, and so
+// through the on-disk cache), and launches kernels on the thread pool.
 #pragma once
 #define XXH_INLINE_ALL
 #include <xxhash.h>
@@ -59,13 +60,10 @@ class KernelCache {
           slots_[i].used = detail::next_use_tick();
           return slots_[i].kernel;
         }
-    char name[64];
-    // Numbered: a name is never reused, even after its code was unloaded.
-    std::snprintf(name, sizeof name, "fj_kernel_%016llx_%llu", static_cast<unsigned long long>(h),
-                  static_cast<unsigned long long>(next_id_++));
-    KernelBuilder kb(plan, session.lanes(), name);
+    // OrcSession::load names the kernel after its content (fj_k_<hash>).
+    KernelBuilder kb(plan, session.lanes(), OrcSession::kEntryName);
     auto [module, ctx] = kb.build(session.cpu(), session.features());
-    auto loaded = session.load(std::move(module), std::move(ctx), name);
+    auto loaded = session.load(std::move(module), std::move(ctx), OrcSession::kEntryName);
     auto k = std::make_shared<CompiledKernel>(CompiledKernel{
         reinterpret_cast<KernelFn>(loaded.addr), key, std::move(loaded.ir), loaded.code});
     stats.compiles.fetch_add(1, std::memory_order_relaxed);
@@ -90,7 +88,6 @@ class KernelCache {
   }
   std::mutex mu_;
   std::uint64_t generation_ = 0;
-  std::uint64_t next_id_ = 0;
   std::vector<Slot> slots_;
   std::unordered_map<std::uint64_t, std::vector<std::size_t>> by_hash_;
 };

@@ -288,7 +288,7 @@ class DriverBuilder {
       // folds the extents and strides, so a scalar body is a few instructions in the loop.
       const Plan plan = Planner(*g.eqns.at(li).params.get<ir::GraphPtr>("jaxpr")).run();
       KernelBuilder kb(plan, OrcSession::get().lanes(),
-                       out_.name + ".k" + std::to_string(out_.kernels_inlined));
+                       "fj_inlined_k" + std::to_string(out_.kernels_inlined));
       llvm::Function* kfn = kb.build_in(m_, OrcSession::get().cpu(), OrcSession::get().features());
       kfn->setLinkage(llvm::GlobalValue::InternalLinkage);
       const std::int64_t min_items =
@@ -485,15 +485,15 @@ inline std::shared_ptr<const NativeLoop> make_native_loop(const ir::Graph&, cons
   const LoopLayout lay(e, n_in);
   loop->n_carry = lay.n_carry;
   loop->n_ys = l.out_avals.size() - lay.n_carry;
-  static std::atomic<std::uint64_t> next_id{0};
-  loop->name = "fj_loop_" + std::to_string(next_id.fetch_add(1));
+  // Named after its content by OrcSession::load (loop->name is set from it below).
+  const std::string entry_name = OrcSession::kEntryName;
 
   auto ctx = std::make_unique<llvm::LLVMContext>();
-  auto m = std::make_unique<llvm::Module>(loop->name, *ctx);
+  auto m = std::make_unique<llvm::Module>(entry_name, *ctx);
   DriverBuilder db(*loop, *ctx, *m);
   auto& b = db.b();
   auto* fn = llvm::Function::Create(llvm::FunctionType::get(b.getVoidTy(), {db.ptr()}, false),
-                                    llvm::Function::ExternalLinkage, loop->name, *m);
+                                    llvm::Function::ExternalLinkage, entry_name, *m);
   OrcSession& session = OrcSession::get();
   fn->addFnAttr("target-cpu", session.cpu());
   fn->addFnAttr("target-features", session.features());
@@ -516,7 +516,8 @@ inline std::shared_ptr<const NativeLoop> make_native_loop(const ir::Graph&, cons
                   b.CreateConstInBoundsGEP1_64(db.ptr(), io, n_in + 1 + loop->n_ys + i));
   b.CreateRetVoid();
 
-  auto loaded = session.load(std::move(m), std::move(ctx), loop->name, OrcSession::kDriverPipeline);
+  auto loaded = session.load(std::move(m), std::move(ctx), entry_name, OrcSession::kDriverPipeline);
+  loop->name = loaded.symbol;
   loop->fn = reinterpret_cast<LoopFn>(loaded.addr);
   loop->ir = std::move(loaded.ir);
   loop->code = std::move(loaded.code);

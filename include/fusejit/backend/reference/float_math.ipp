@@ -101,7 +101,8 @@ template <class T>
 template <class T>
 [[gnu::always_inline]] inline batch<T> trunc(const batch<T>& x) {
   const batch<T> n = xsimd::nearbyint(x);  // NaN, infinities and big integers come back as is
-  const batch<T> t = xsimd::select(xsimd::abs(n) > xsimd::abs(x), n - xsimd::copysign(batch<T>(T(1)), x), n);
+  const batch<T> t =
+      xsimd::select(xsimd::abs(n) > xsimd::abs(x), n - xsimd::copysign(batch<T>(T(1)), x), n);
   return xsimd::copysign(t, x);
 }
 template <class T>

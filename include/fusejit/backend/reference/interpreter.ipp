@@ -227,8 +227,9 @@ class ReferenceBackend final : public backend::Backend {
   std::shared_ptr<const backend::Executable> compile(const ir::GraphPtr& graph) override {
     if (!graph) throw ValueError("reference backend: compile of a null graph");
     if (take_injected_fault(Fault::compile))
-      throw CompileError("reference backend: compile failed: injected by "
-                         "fj::testing::fail_next_compiles");
+      throw CompileError(
+          "reference backend: compile failed: injected by "
+          "fj::testing::fail_next_compiles");
     auto exe = std::make_shared<const ReferenceExecutable>(graph);
     fj::detail::stat_counters().compiles.fetch_add(1,
                                                    std::memory_order_relaxed);  // a plan, not code

@@ -1,0 +1,370 @@
+// The on-disk kernel cache (fj::set_cache_dir, FUSEJIT_CACHE_DIR): a hit gives the same code as a
+// compile, and each fault (truncated entry, changed byte, entry of another version or target,
+// unwritable directory, processes writing one entry at once) is detected, warned once, and
+// recompiled, with correct results.
+#include <doctest/doctest.h>
+#include <spawn.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <fusejit/backend/llvm/disk_cache.ipp>
+#include <fusejit/fusejit.hpp>
+#include <string>
+#include <vector>
+
+#include "backend_compare.hpp"
+
+extern char** environ;
+
+namespace {
+
+namespace fs = std::filesystem;
+namespace disk = fj::backend::llvm_kernel::disk;
+
+// A fresh directory, removed with everything in it at the end of the scope.
+struct TempDir {
+  std::string path;
+  TempDir() {
+    char tmpl[] = "/tmp/fusejit_disk_XXXXXX";
+    REQUIRE(::mkdtemp(tmpl) != nullptr);
+    path = tmpl;
+  }
+  ~TempDir() {
+    std::error_code ec;
+    fs::permissions(path, fs::perms::owner_all, fs::perm_options::add, ec);
+    fs::remove_all(path, ec);
+  }
+};
+
+// The disk cache at `dir` and a handler that records warnings, for the scope; both restored.
+struct DiskScope {
+  std::string saved_dir = fj::cache_dir();
+  fj::WarningHandler saved_handler;
+  std::vector<std::string> warnings;
+  explicit DiskScope(const std::string& dir) {
+    fj::set_cache_dir(dir);
+    saved_handler =
+        fj::set_warning_handler([this](std::string_view w) { warnings.emplace_back(w); });
+  }
+  ~DiskScope() {
+    fj::set_cache_dir(saved_dir);
+    fj::set_warning_handler(saved_handler);
+  }
+  std::size_t count(const std::string& word) const {
+    std::size_t n = 0;
+    for (auto& w : warnings) n += w.find(word) != std::string::npos;
+    return n;
+  }
+};
+
+fj::Array input() { return fj::array({-2.5f, -1.0f, -0.25f, 0.0f, 0.5f, 1.0f, 3.0f, 7.5f}); }
+
+// One fused kernel with enough in it (transcendentals, a select) to be more than a few bytes, and
+// a float remainder, which calls the host's fmodf: a loaded object must resolve it too.
+fj::Tracer kernel_fn(fj::Tracer x) {
+  return fj::Tracer(fj::where(x > 0, fj::exp(x) * 1.5f, fj::sin(x) * x) + x % 1.75f);
+}
+
+// As in a new process: the in-memory caches forget the kernel, so the disk cache is asked.
+fj::Array run_kernel() {
+  fj::clear_caches();
+  return fj::jit(kernel_fn)(input());
+}
+
+fj::Array reference() {
+  fusejit_test::BackendScope ref("reference");
+  return run_kernel();
+}
+
+// llvm's result against the reference (within the transcendentals' bounds) and, bit for bit,
+// against `exact` when given.
+void check_result(const fj::Array& got, const fj::Array* exact = nullptr) {
+  fusejit_test::check_close(got, reference(), 8, "disk cache kernel");
+  if (exact) {
+    REQUIRE(got.size() == exact->size());
+    for (std::int64_t i = 0; i < got.size(); ++i)
+      CHECK(std::memcmp(got.data<float>() + i, exact->data<float>() + i, sizeof(float)) == 0);
+  }
+}
+
+std::vector<std::string> entries(const std::string& dir, const std::string& suffix = ".fjk") {
+  std::vector<std::string> out;
+  std::error_code ec;
+  for (auto& e : fs::directory_iterator(dir, ec)) {
+    const std::string p = e.path().string();
+    if (p.size() >= suffix.size() &&
+        p.compare(p.size() - suffix.size(), suffix.size(), suffix) == 0)
+      out.push_back(p);
+  }
+  return out;
+}
+
+std::string read_bytes(const std::string& path) {
+  std::string s;
+  REQUIRE(disk::read_file(path, s));
+  return s;
+}
+void write_bytes(const std::string& path, const std::string& bytes) {
+  std::ofstream f(path, std::ios::binary | std::ios::trunc);
+  f.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  REQUIRE(f.good());
+}
+
+// The entry as this build would want it: fusejit, LLVM and target as written by this process.
+disk::Meta own_meta(const std::string& path) {
+  const std::string bytes = read_bytes(path);
+  disk::Meta any;
+  disk::Decoded d = disk::decode(bytes, any);
+  REQUIRE(d.entry.meta.fusejit_version == FUSEJIT_VERSION);
+  return d.entry.meta;
+}
+void check_valid(const std::string& path, const disk::Meta& want) {
+  const disk::Decoded d = disk::decode(read_bytes(path), want);
+  INFO("entry " << path << ": " << d.why);
+  CHECK(d.verdict == disk::Verdict::ok);
+}
+
+// The one entry of `dir`, written by a first run; returns its path and the first run's result.
+std::string first_run(const std::string& dir, fj::Array& result) {
+  result = run_kernel();
+  const auto es = entries(dir);
+  REQUIRE(es.size() == 1);
+  return es[0];
+}
+
+// Damages the entry with `damage`, runs again: a correct result, one reject more, and the entry
+// written again, valid.
+template <class Damage>
+void run_damaged(const std::string& path, const disk::Meta& meta, const fj::Array& exact,
+                 Damage damage) {
+  std::string bytes = read_bytes(path);
+  damage(bytes);
+  write_bytes(path, bytes);
+  const auto before = fj::cache_stats();
+  check_result(run_kernel(), &exact);
+  const auto after = fj::cache_stats();
+  CHECK(after.disk_rejects - before.disk_rejects == 1);
+  CHECK(after.disk_hits == before.disk_hits);
+  CHECK(after.disk_writes - before.disk_writes == 1);
+  check_valid(path, meta);
+}
+
+bool llvm_available() { return fusejit_test::has_backend("llvm"); }
+
+// Kernel n of the processes' test (one kernel per n), on llvm against the reference.
+void check_pow_kernel(int n) {
+  auto g = [n](fj::Tracer x) { return fj::Tracer(fj::integer_pow(x, n) + fj::exp(x)); };
+  fj::clear_caches();
+  const fj::Array got = fj::jit(g)(input());
+  fusejit_test::BackendScope ref("reference");
+  CAPTURE(n);
+  fusejit_test::check_close(got, fj::jit(g)(input()), 8, "integer_pow kernel");
+}
+
+}  // namespace
+
+TEST_CASE("disk cache: a miss writes an entry, a later run loads the same code from it") {
+  if (!llvm_available()) return;
+  fusejit_test::BackendScope llvm("llvm");
+  TempDir dir;
+  DiskScope scope(dir.path);
+  auto s0 = fj::cache_stats();
+  fj::Array first;
+  const std::string path = first_run(dir.path, first);
+  auto s1 = fj::cache_stats();
+  CHECK(s1.disk_writes - s0.disk_writes == 1);
+  CHECK(s1.disk_hits == s0.disk_hits);
+  CHECK(s1.compiles - s0.compiles == 1);
+  check_result(first);
+  check_valid(path, own_meta(path));
+  CHECK(path.size() == dir.path.size() + 1 + 32 + 4);  // <dir>/<32 hex digits>.fjk
+  CHECK(entries(dir.path, "").size() == 1);            // no temporary file left behind
+
+  // As a new process: the in-memory caches are empty, the entry is loaded, not compiled by LLVM
+  // (`compiles` counts kernels the in-memory caches had to produce, disk hits included).
+  s1 = fj::cache_stats();
+  const fj::Array second = run_kernel();
+  auto s2 = fj::cache_stats();
+  check_result(second, &first);
+  CHECK(s2.disk_hits - s1.disk_hits == 1);
+  CHECK(s2.disk_writes == s1.disk_writes);
+  CHECK(s2.disk_rejects == s1.disk_rejects);
+  CHECK(s2.compiles - s1.compiles == 1);
+  CHECK(scope.warnings.empty());
+
+  // The optimized IR shown by lower() is the same whether compiled or loaded.
+  fj::clear_caches();
+  const std::string loaded = fj::jit(kernel_fn).lower(input()).as_text();
+  fj::set_cache_dir("");
+  fj::clear_caches();
+  const std::string compiled = fj::jit(kernel_fn).lower(input()).as_text();
+  CHECK(loaded == compiled);
+  CHECK(loaded.find("define void @fj_k_") != std::string::npos);
+  CHECK(loaded.find("frem") != std::string::npos);
+}
+
+TEST_CASE("disk cache: a truncated entry is recompiled and rewritten, warned once") {
+  if (!llvm_available()) return;
+  fusejit_test::BackendScope llvm("llvm");
+  TempDir dir;
+  DiskScope scope(dir.path);
+  fj::Array first;
+  const std::string path = first_run(dir.path, first);
+  const disk::Meta meta = own_meta(path);
+  run_damaged(path, meta, first, [](std::string& b) { b.resize(b.size() / 2); });
+  run_damaged(path, meta, first, [](std::string& b) { b.resize(20); });  // inside the header
+  run_damaged(path, meta, first, [](std::string& b) { b.clear(); });
+  CHECK(scope.warnings.size() == 1);
+  CHECK(scope.count("corrupt") == 1);
+}
+
+TEST_CASE("disk cache: a changed byte in the payload or the header is detected") {
+  if (!llvm_available()) return;
+  fusejit_test::BackendScope llvm("llvm");
+  TempDir dir;
+  DiskScope scope(dir.path);
+  fj::Array first;
+  const std::string path = first_run(dir.path, first);
+  const disk::Meta meta = own_meta(path);
+  // A byte of the object code, then one of the IR text, then of the header (the key, a size).
+  const std::size_t object_at = disk::kHeaderSize + meta.fusejit_version.size() +
+                                meta.llvm_version.size() + meta.target.size();
+  run_damaged(path, meta, first, [&](std::string& b) { b[object_at + 200] ^= 0x10; });
+  run_damaged(path, meta, first, [](std::string& b) { b[b.size() - 10] ^= 0x01; });
+  run_damaged(path, meta, first, [](std::string& b) { b[40] ^= 0x80; });
+  run_damaged(path, meta, first, [](std::string& b) { b[50] ^= 0x01; });
+  run_damaged(path, meta, first, [](std::string& b) { b[2] ^= 0x01; });  // the magic
+  CHECK(scope.warnings.size() == 1);
+  CHECK(scope.count("corrupt") == 1);
+}
+
+TEST_CASE("disk cache: an entry of another version or target is not used") {
+  if (!llvm_available()) return;
+  fusejit_test::BackendScope llvm("llvm");
+  TempDir dir;
+  DiskScope scope(dir.path);
+  fj::Array first;
+  const std::string path = first_run(dir.path, first);
+  const disk::Meta meta = own_meta(path);
+  // Well-formed entries (their checksums right) that another build would have written.
+  auto rewrite = [&](auto change) {
+    return [&, change](std::string& b) {
+      disk::Entry e = disk::decode(b, meta).entry;
+      change(e);
+      b = disk::encode(e);
+    };
+  };
+  run_damaged(path, meta, first, rewrite([](disk::Entry& e) { e.meta.fusejit_version = "9.9.9"; }));
+  run_damaged(path, meta, first, rewrite([](disk::Entry& e) { e.meta.llvm_version = "18.1.8"; }));
+  run_damaged(path, meta, first,
+              rewrite([](disk::Entry& e) { e.meta.target = "x86_64-pc-linux-gnu znver9 +avx"; }));
+  run_damaged(path, meta, first, rewrite([](disk::Entry& e) { e.format = disk::kFormat + 1; }));
+  CHECK(scope.warnings.size() == 1);
+  CHECK(scope.count("another version or CPU") == 1);
+
+  // Valid for this build but not an object file: it fails to load, and is compiled instead.
+  run_damaged(path, meta, first,
+              rewrite([](disk::Entry& e) { e.object = std::string(300, '\x7f') + "ELF junk"; }));
+  CHECK(scope.warnings.size() == 2);
+  CHECK(scope.count("corrupt") == 1);
+}
+
+TEST_CASE("disk cache: an unwritable directory is skipped with one warning") {
+  if (!llvm_available()) return;
+  fusejit_test::BackendScope llvm("llvm");
+  TempDir dir;
+  // Under a regular file: no one can create it, root included.
+  write_bytes(dir.path + "/file", "x");
+  std::vector<std::string> unwritable{dir.path + "/file/sub"};
+  // A read-only directory: unwritable unless the tests run as root.
+  if (::geteuid() != 0) {
+    fs::create_directory(dir.path + "/ro");
+    ::chmod((dir.path + "/ro").c_str(), 0500);
+    unwritable.push_back(dir.path + "/ro");
+  }
+  const fj::Array want = [] {
+    DiskScope off("");
+    return run_kernel();
+  }();
+  for (const std::string& d : unwritable) {
+    CAPTURE(d);
+    DiskScope scope(d);
+    const auto before = fj::cache_stats();
+    check_result(run_kernel(), &want);
+    check_result(run_kernel(), &want);  // twice: still one warning
+    const auto after = fj::cache_stats();
+    CHECK(after.disk_writes == before.disk_writes);
+    CHECK(after.disk_hits == before.disk_hits);
+    CHECK(scope.warnings.size() == 1);
+    CHECK(scope.count("not writable") == 1);
+  }
+  CHECK(entries(dir.path + "/ro").empty());
+}
+
+TEST_CASE("disk cache: a missing directory is created") {
+  if (!llvm_available()) return;
+  fusejit_test::BackendScope llvm("llvm");
+  TempDir dir;
+  DiskScope scope(dir.path + "/a/b");
+  check_result(run_kernel());
+  CHECK(entries(dir.path + "/a/b").size() == 1);
+  CHECK(scope.warnings.empty());
+}
+
+// Run by the next test case as a separate process (FUSEJIT_DISK_TEST_CHILD names the directory);
+// does nothing in a normal run.
+TEST_CASE("disk cache: child process writing entries") {
+  const char* dir = std::getenv("FUSEJIT_DISK_TEST_CHILD");
+  if (!dir || !llvm_available()) return;
+  fusejit_test::BackendScope llvm("llvm");
+  DiskScope scope(dir);
+  // Several kernels, so that the processes' writes of each entry overlap.
+  for (int n = 2; n < 12; ++n) check_pow_kernel(n);
+  CHECK(scope.warnings.empty());
+}
+
+TEST_CASE("disk cache: processes writing the same entries at once") {
+  if (!llvm_available()) return;
+  TempDir dir;
+  std::vector<std::string> env_strings;
+  for (char** e = environ; *e; ++e)
+    if (std::string_view(*e).rfind("FUSEJIT_DISK_TEST_CHILD=", 0) != 0) env_strings.push_back(*e);
+  env_strings.push_back("FUSEJIT_DISK_TEST_CHILD=" + dir.path);
+  std::vector<char*> envp;
+  for (auto& s : env_strings) envp.push_back(s.data());
+  envp.push_back(nullptr);
+  std::string exe = "/proc/self/exe",
+              filter = "--test-case=disk cache: child process writing entries";
+  std::string minimal = "--minimal";  // a child prints only its failures
+  char* argv[] = {exe.data(), filter.data(), minimal.data(), nullptr};
+  constexpr int kChildren = 4;
+  std::vector<pid_t> pids;
+  for (int i = 0; i < kChildren; ++i) {
+    pid_t pid = 0;
+    REQUIRE(::posix_spawn(&pid, exe.c_str(), nullptr, nullptr, argv, envp.data()) == 0);
+    pids.push_back(pid);
+  }
+  for (pid_t pid : pids) {
+    int status = 0;
+    REQUIRE(::waitpid(pid, &status, 0) == pid);
+    CHECK(WIFEXITED(status));
+    CHECK(WEXITSTATUS(status) == 0);
+  }
+  // Every entry is whole and valid, and no temporary file is left.
+  const auto es = entries(dir.path);
+  CHECK(es.size() == 10);
+  CHECK(entries(dir.path, "").size() == es.size());
+  for (const auto& p : es) check_valid(p, own_meta(p));
+
+  // This process then loads all of them.
+  fusejit_test::BackendScope llvm("llvm");
+  DiskScope scope(dir.path);
+  const auto before = fj::cache_stats();
+  for (int n = 2; n < 12; ++n) check_pow_kernel(n);
+  CHECK(fj::cache_stats().disk_hits - before.disk_hits == 10);
+  CHECK(scope.warnings.empty());
+}
