@@ -31,7 +31,15 @@ BlockCache& cache() {
 
 }  // namespace
 
+// No host has 256 TiB of memory (x86-64's user address space is 128 TiB with 4-level paging):
+// larger requests fail here, the same way on every allocator. ASan's operator new reports and
+// stops the process on an impossible size instead of throwing std::bad_alloc.
+constexpr std::size_t kMaxHostBytes = std::size_t{1} << 48;
+
 void* host_allocate(std::size_t bytes) {
+  if (bytes > kMaxHostBytes)
+    throw DeviceError("fj::runtime::allocate: out of host memory allocating " +
+                      std::to_string(bytes) + " bytes (more than any host's address space)");
   if (detail::take_injected_fault(detail::Fault::allocation))
     throw DeviceError("fj::runtime::allocate: out of host memory allocating " +
                       std::to_string(bytes) +
