@@ -28,12 +28,14 @@ fusejit_sanitized_run() {
     ctest_args+=(-LE compile_fail)
   fi
   fusejit_log "sanitized build ($sanitize) in $dir"
+  local started=$SECONDS
   local build_dir="$FUSEJIT_BUILD_DIR"
   FUSEJIT_BUILD_DIR="$dir"
   FUSEJIT_CMAKE_ARGS="-DFUSEJIT_SANITIZE=$sanitize -DFUSEJIT_TEST_FILTER=$filter \
 -DFUSEJIT_BUILD_BENCH=OFF -DFUSEJIT_BUILD_EXAMPLES=OFF -DFUSEJIT_INSTALL=OFF" \
     fusejit_configure_and_build
   FUSEJIT_BUILD_DIR="$build_dir"
+  local built=$SECONDS
   # Any report fails its test (a non-zero exit). allocator_may_return_null: an allocation beyond
   # memory must reach fusejit as std::bad_alloc (it raises fj::DeviceError; a test checks that)
   # instead of ASan stopping the process.
@@ -41,4 +43,5 @@ fusejit_sanitized_run() {
     UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1" \
     TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1" \
     ctest --test-dir "$dir" "${ctest_args[@]}" "$@"
+  fusejit_log "$sanitize: build $((built - started)) s, tests $((SECONDS - built)) s"
 }
