@@ -124,6 +124,17 @@ TEST_CASE("fuzz regression: sign, min and cos of an f32 scalar compile (seed 107
   CHECK(fusejit_fuzz::run_seed(1076).empty());
 }
 
+// A false alarm of the checker itself (seed 204036, found by ./scripts/fuzz): a dot_general whose
+// products are subnormal, f32[1,2,3] @ f32[3,4], differed by one smallest subnormal (2^-149)
+// between the GEMM and the reference's loop, while the bound was only relative, (n + 2) eps
+// times the sum of magnitudes: below 2^-149 there. Products that underflow carry an absolute
+// error; the bound now adds it (PerOpBound in fuzz/check.hpp).
+TEST_CASE("fuzz regression: a dot_general of subnormal products (seed 204036)") {
+  if (!fusejit_test::has_backend("llvm")) return;
+  const std::string report = fusejit_fuzz::run_seed(204036);
+  CHECK_MESSAGE(report.empty(), report);
+}
+
 // Bug 2 (seed 1379): a kernel computing threefry2x32's first result also recomputed its second,
 // which an earlier kernel had already written to memory for a reshape, and the reshape then read
 // the recomputed value: "llvm backend: a reshape of a value computed inside the kernel". The

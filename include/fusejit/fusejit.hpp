@@ -31,6 +31,7 @@
 #include "fusejit/api/lax_control.hpp"
 #include "fusejit/api/make_jaxpr.hpp"
 #include "fusejit/api/random.hpp"
+#include "fusejit/api/device.hpp"
 
 #ifdef FUSEJIT_IMPLEMENTATION
 #include "fusejit/implementation.ipp"

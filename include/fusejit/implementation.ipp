@@ -1,5 +1,5 @@
 // Every out-of-line definition, compiled once: included by the FUSEJIT_IMPLEMENTATION unit.
-// Backend headers (xsimd, LLVM; NVRTC later) are reachable from here only.
+// Backend headers (xsimd, LLVM, the CUDA loaders) are reachable from here only.
 #include "fusejit/ir/shape_rules.ipp"
 #include "fusejit/ir/printer.ipp"
 #include "fusejit/expr/lowering.ipp"
@@ -28,4 +28,6 @@
 #ifdef FUSEJIT_WITH_LLVM
 #include "fusejit/backend/llvm/llvm_backend.ipp"
 #endif
+#include "fusejit/api/device.ipp"
+#include "fusejit/backend/cuda/cuda_codegen.ipp"
 #include "fusejit/backend/registry.ipp"

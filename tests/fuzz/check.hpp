@@ -179,7 +179,8 @@ inline Runner on_backend(const std::string& name) {
 /// add and sub: the LLVM backend may contract a * b + c into one fused multiply-add, which
 /// differs from the rounded product plus c by at most half an ulp of the product, an operand: one
 /// ulp of the larger operand's magnitude. Sums and products of n terms (reduce_sum, dot_general)
-/// are reassociated (vector lanes, blocks, GEMM panels): (n + 2) eps times the sum of magnitudes.
+/// are reassociated (vector lanes, blocks, GEMM panels): (n + 2) eps times the sum of magnitudes,
+/// plus, for dot_general, n smallest subnormals for products that underflow.
 class PerOpBound {
  public:
   PerOpBound(const ir::Graph& g, const ir::Eqn& e, const std::vector<Value>& operands)
@@ -275,6 +276,11 @@ class PerOpBound {
       } else {
         b.skip = !(m < max_finite / 2);
         b.abs = static_cast<double>(terms_ + 2) * eps_ * m;
+        // A product that lands among the subnormals has an absolute error of up to half the
+        // smallest subnormal, not a relative one (Higham's model with gradual underflow); with
+        // both backends' errors, n smallest subnormals (seed 204036).
+        if (e_.prim == ir::Prim::dot_general)
+          b.abs += static_cast<double>(terms_) * (f32_ ? 0x1p-149 : 0x1p-1074);
       }
     }
     return b;

@@ -6,12 +6,18 @@
 
 #include <vector>
 
-#include "fusejit/backend/llvm/kernel_plan.ipp"
+#include "fusejit/backend/kernel_plan.ipp"
 #include "fusejit/backend/llvm/math_bridge.ipp"
 #include "fusejit/ir/integer_pow.hpp"
 #include "fusejit/ir/threefry.hpp"
 
 namespace fj::backend::llvm_kernel {
+
+using kernel::Dim;
+using kernel::Map;
+using kernel::Node;
+using kernel::Plan;
+using kernel::Planner;
 
 /// IR types and the builder for one kernel; `width` lanes per value (1: scalar code).
 struct Emitter {

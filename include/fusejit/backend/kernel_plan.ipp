@@ -1,5 +1,6 @@
 // A fused kernel's plan: every value it computes, as (var, index map) nodes in evaluation order,
 // plus the structural signature that keys the global kernel cache (no extents, no constants).
+// Shared by the code generators: LLVM (backend/llvm/codegen.ipp) and CUDA (backend/cuda/).
 #pragma once
 #include <algorithm>
 #include <tuple>
@@ -10,7 +11,7 @@
 #include "fusejit/ir/builder.hpp"
 #include "fusejit/ir/graph.hpp"
 
-namespace fj::backend::llvm_kernel {
+namespace fj::backend::kernel {
 
 /// How one dim of a value is indexed at an iteration point i: offset + step * i[iter], or the
 /// constant `offset` when iter is -1 (a broadcast, a squeezed dim). Transposes permute these,
@@ -268,7 +269,7 @@ class Planner {
         // new shape: row-major data does not move.
         const ir::Atom src = e.in[0];
         if (src.is_literal() || producer_[static_cast<std::size_t>(src.var)])
-          throw CompileError("llvm backend: a reshape of a value computed inside the kernel");
+          throw CompileError("kernel planner: a reshape of a value computed inside the kernel");
         return load(src.var, out.dtype, out.shape, map);
       }
       default:
@@ -299,4 +300,4 @@ class Planner {
   Plan plan_;
 };
 
-}  // namespace fj::backend::llvm_kernel
+}  // namespace fj::backend::kernel
