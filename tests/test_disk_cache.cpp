@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -312,6 +313,77 @@ TEST_CASE("disk cache: a missing directory is created") {
   DiskScope scope(dir.path + "/a/b");
   check_result(run_kernel());
   CHECK(entries(dir.path + "/a/b").size() == 1);
+  CHECK(scope.warnings.empty());
+}
+
+// A file of `size` bytes whose modification time is `age` in the past.
+void make_file(const std::string& path, std::size_t size, std::chrono::seconds age) {
+  std::ofstream(path) << std::string(size, 'x');
+  fs::last_write_time(path, fs::file_time_type::clock::now() - age);
+}
+
+TEST_CASE("disk cache: trimming removes the least recently used entries and stale temporaries") {
+  TempDir dir;
+  const std::string d = dir.path + "/";
+  using std::chrono::seconds;
+  for (int i = 0; i < 5; ++i)  // a.fjk the oldest ... e.fjk the newest
+    make_file(d + std::string(1, static_cast<char>('a' + i)) + ".fjk", 1000, seconds(50 - 10 * i));
+  make_file(d + "dead.fjk.tmp.1.2", 10, seconds(2 * 3600));  // its writer died
+  make_file(d + "live.fjk.tmp.1.3", 10, seconds(1));         // a write in progress
+  make_file(d + "notes.txt", 5000, seconds(100));            // not the cache's
+  // Within the limit: only the stale temporary file goes.
+  disk::TrimResult r = disk::trim_dir(dir.path, 5000);
+  CHECK(r.bytes == 5000);
+  CHECK(r.removed == 1);
+  CHECK(!fs::exists(d + "dead.fjk.tmp.1.2"));
+  // Past it: the oldest go until the rest fit in 3/4 of the limit (2 625 of 3 500 bytes).
+  r = disk::trim_dir(dir.path, 3500);
+  CHECK(r.bytes == 2000);
+  CHECK(r.removed == 3);
+  for (const char* gone : {"a.fjk", "b.fjk", "c.fjk"}) CHECK(!fs::exists(d + gone));
+  for (const char* kept : {"d.fjk", "e.fjk", "live.fjk.tmp.1.3", "notes.txt"})
+    CHECK(fs::exists(d + kept));
+  // A hit refreshes an entry: d, older than e, is now the more recently used.
+  disk::touch(d + "d.fjk");
+  r = disk::trim_dir(dir.path, 1500);
+  CHECK(r.bytes == 1000);
+  CHECK(fs::exists(d + "d.fjk"));
+  CHECK(!fs::exists(d + "e.fjk"));
+  // No bound: nothing goes.
+  CHECK(disk::trim_dir(dir.path, 0).bytes == 1000);
+}
+
+TEST_CASE(
+    "disk cache: the directory stays within fj::set_cache_dir_limit, evicted kernels recompile") {
+  if (!llvm_available()) return;
+  fusejit_test::BackendScope llvm("llvm");
+  TempDir dir;
+  DiskScope scope(dir.path);
+  struct RestoreLimit {
+    std::uint64_t saved = fj::cache_dir_limit();
+    ~RestoreLimit() { fj::set_cache_dir_limit(saved); }
+  } restore;
+  check_pow_kernel(2);
+  REQUIRE(entries(dir.path).size() == 1);
+  const std::uint64_t entry = fs::file_size(entries(dir.path)[0]);
+  const std::uint64_t limit = 3 * entry + entry / 2;  // room for three entries
+  fj::set_cache_dir_limit(limit);
+  auto total = [&] {
+    std::uint64_t bytes = 0;
+    for (const std::string& e : entries(dir.path)) bytes += fs::file_size(e);
+    return bytes;
+  };
+  const auto before = fj::cache_stats();
+  for (int n = 3; n < 12; ++n) {
+    check_pow_kernel(n);
+    CAPTURE(n);
+    CHECK(total() <= limit);
+  }
+  CHECK(fj::cache_stats().disk_writes - before.disk_writes == 9);
+  CHECK(entries(dir.path).size() <= 3);
+  // Kernel 2's entry was trimmed long ago: it compiles and is written again, correct.
+  check_pow_kernel(2);
+  CHECK(fj::cache_stats().disk_writes - before.disk_writes == 10);
   CHECK(scope.warnings.empty());
 }
 

@@ -59,6 +59,14 @@ struct DiskCacheDir {
     const char* env = std::getenv("FUSEJIT_CACHE_DIR");
     return std::string(env ? env : "");
   }();
+  // The entries' size bound: FUSEJIT_CACHE_DIR_MAX_BYTES (decimal), else 1 GiB, about 20 000
+  // kernels; 0 is no bound.
+  std::atomic<std::uint64_t> max_bytes = [] {
+    const char* env = std::getenv("FUSEJIT_CACHE_DIR_MAX_BYTES");
+    char* end = nullptr;
+    const unsigned long long v = env && *env ? std::strtoull(env, &end, 10) : 0;
+    return env && *env && end && *end == '\0' ? std::uint64_t{v} : std::uint64_t{1} << 30;
+  }();
 };
 inline DiskCacheDir& disk_cache_dir() {
   static DiskCacheDir d;
@@ -117,6 +125,15 @@ inline std::string cache_dir() {
   std::lock_guard lock(d.mu);
   return d.dir;
 }
+
+/// Bounds the on-disk cache's entries to `max_bytes`: past it, the least recently used entries
+/// (by file time; a hit refreshes it) are removed until they fit in 3/4 of it, and temporary
+/// files more than an hour old (a writer that died) go too. 0 removes the bound. The default is
+/// 1 GiB, or FUSEJIT_CACHE_DIR_MAX_BYTES.
+inline void set_cache_dir_limit(std::uint64_t max_bytes) {
+  detail::disk_cache_dir().max_bytes.store(max_bytes);
+}
+inline std::uint64_t cache_dir_limit() { return detail::disk_cache_dir().max_bytes.load(); }
 
 /// Empties every cache: per-function, per-expression and the global kernel cache; the next call of
 /// each traces and compiles again (code already loaded stays valid for executables that hold it).

@@ -8,14 +8,18 @@
 #include <unistd.h>
 #include <xxhash.h>
 
+#include <algorithm>
 #include <array>
+#include <chrono>
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
+#include <mutex>
 #include <random>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace fj::backend::llvm_kernel::disk {
 
@@ -217,6 +221,93 @@ inline std::string write_atomic(const std::string& dir, const std::string& path,
     return {};
   } catch (...) {  // out of memory building a name
     return "cannot write";
+  }
+}
+
+/// Temporary files older than this were left by a writer that died between its write and the
+/// rename; younger ones may still be in the middle of a write.
+inline constexpr std::int64_t kStaleTmpSeconds = 3600;
+
+struct TrimResult {
+  std::uint64_t bytes = 0;  // the entries' bytes left
+  std::size_t removed = 0;  // files removed (entries and stale temporary files)
+};
+
+/// Keeps directory `dir` within `limit` bytes of entries (0: no bound). Removes temporary files
+/// older than kStaleTmpSeconds and, when the entries (*.fjk) exceed `limit`, the least recently
+/// used (the oldest modification time: a hit refreshes it, touch()) until they fit in 3/4 of it,
+/// so that a full directory is not trimmed again at every write. Other files are left alone.
+/// Never throws; an entry another process removed first is skipped.
+inline TrimResult trim_dir(const std::string& dir, std::uint64_t limit) noexcept {
+  TrimResult r;
+  try {
+    namespace fs = std::filesystem;
+    struct Item {
+      fs::file_time_type when;
+      std::uint64_t size;
+      fs::path path;
+    };
+    std::vector<Item> entries;
+    const auto now = fs::file_time_type::clock::now();
+    std::error_code ec;
+    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+      const fs::path& p = it->path();
+      std::error_code e;
+      const auto when = fs::last_write_time(p, e);
+      if (e) continue;
+      if (p.filename().string().find(".fjk.tmp.") != std::string::npos) {
+        if (now - when > std::chrono::seconds(kStaleTmpSeconds) && fs::remove(p, e)) ++r.removed;
+        continue;
+      }
+      if (p.extension() != ".fjk") continue;
+      const std::uint64_t size = fs::file_size(p, e);
+      if (e) continue;
+      entries.push_back({when, size, p});
+      r.bytes += size;
+    }
+    if (limit == 0 || r.bytes <= limit) return r;
+    std::sort(entries.begin(), entries.end(),
+              [](const Item& a, const Item& b) { return a.when < b.when; });
+    const std::uint64_t target = limit / 4 * 3;
+    for (const Item& e : entries) {
+      if (r.bytes <= target) break;
+      std::error_code ignored;
+      fs::remove(e.path, ignored);  // already gone (another process): its bytes are gone too
+      r.bytes -= e.size;
+      ++r.removed;
+    }
+  } catch (...) {  // out of memory listing the directory: trimming waits for the next write
+  }
+  return r;
+}
+
+/// Marks an entry as just used, for trim_dir's order.
+inline void touch(const std::string& path) noexcept {
+  ::utimensat(AT_FDCWD, path.c_str(), nullptr, 0);
+}
+
+/// Called after this process wrote `written` bytes into `dir`. It keeps the entries' size as last
+/// scanned plus what it wrote since: the first write of a process (or into another directory)
+/// scans, later ones scan again only when that total passes `limit`. Processes sharing a
+/// directory each keep their own total, so the bound holds at each trim, not at every moment.
+inline void account_write(const std::string& dir, std::uint64_t written,
+                          std::uint64_t limit) noexcept {
+  struct Usage {
+    std::mutex mu;
+    std::string dir;
+    std::uint64_t bytes = 0;
+  };
+  static Usage u;
+  try {
+    std::lock_guard lock(u.mu);
+    if (u.dir != dir) {
+      u.dir = dir;
+      u.bytes = trim_dir(dir, limit).bytes;
+      return;
+    }
+    u.bytes += written;
+    if (limit && u.bytes > limit) u.bytes = trim_dir(dir, limit).bytes;
+  } catch (...) {  // out of memory copying the name: the next write tries again
   }
 }
 

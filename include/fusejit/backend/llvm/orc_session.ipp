@@ -156,8 +156,10 @@ class OrcSession {
                          " failed: injected by fj::testing::fail_next_compiles");
     if (!dir.empty()) {
       disk::Entry e{meta, disk::kFormat, std::move(object), loaded.ir};
-      if (const std::string err = disk::write_atomic(dir, path, disk::encode(e)); err.empty()) {
+      const std::string bytes = disk::encode(e);
+      if (const std::string err = disk::write_atomic(dir, path, bytes); err.empty()) {
         detail::stat_counters().disk_writes.fetch_add(1, std::memory_order_relaxed);
+        disk::account_write(dir, bytes.size(), fj::cache_dir_limit());
         log_kernel(symbol, "compiled, written to " + path);
         return loaded;
       } else {
@@ -299,6 +301,7 @@ class OrcSession {
         Loaded l = add_object(std::move(obj), symbol, std::move(d.entry.ir));
         l.from_disk = true;
         stats.disk_hits.fetch_add(1, std::memory_order_relaxed);
+        disk::touch(path);  // recently used: the last to be trimmed
         return l;
       } catch (const CompileError& e) {  // a checksummed object that still would not load
         d.verdict = disk::Verdict::corrupt;
