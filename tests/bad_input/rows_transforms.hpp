@@ -401,9 +401,11 @@ inline std::vector<Row> transform_rows() {
        "i32: `x // 0 == -2` (`0 // 0 == -1`), `x % 0 == 0`, `INT_MIN // -1 == INT_MIN`, "
        "`INT_MIN % -1 == 0`; u32: `x // 0 == 4294967295`, `x % 0 == 0` (JAX's values)"},
 
-      // Arrays from another device: no row yet. fusejit has only host (CPU) arrays until the
-      // CUDA backend (issue 7) lands; then mixing a device array with a host one, or arrays of
-      // two devices, becomes a row here raising fj::DeviceError.
+      // Devices. A GPU that is not there: without a driver or GPU the message says which is
+      // missing, with GPUs it gives their count; both name the call. Arrays of another device
+      // get a row once device arrays exist (issue 7): every array is a host array so far.
+      {"`fj::gpu(i)` of a GPU that is not there", [] { (void)fj::gpu(1000); },
+       raises<fj::DeviceError>("fj::DeviceError"), "fj::gpu(1000): "},
   };
 }
 
