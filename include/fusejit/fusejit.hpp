@@ -32,6 +32,7 @@
 #include "fusejit/api/make_jaxpr.hpp"
 #include "fusejit/api/random.hpp"
 #include "fusejit/api/device.hpp"
+#include "fusejit/api/cpu_target.hpp"
 
 #ifdef FUSEJIT_IMPLEMENTATION
 #include "fusejit/implementation.ipp"

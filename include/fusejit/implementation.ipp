@@ -29,5 +29,6 @@
 #include "fusejit/backend/llvm/llvm_backend.ipp"
 #endif
 #include "fusejit/api/device.ipp"
+#include "fusejit/api/cpu_target.ipp"
 #include "fusejit/backend/cuda/cuda_codegen.ipp"
 #include "fusejit/backend/registry.ipp"

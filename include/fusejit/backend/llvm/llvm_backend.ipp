@@ -45,7 +45,8 @@ class KernelCache {
   }
   std::shared_ptr<const CompiledKernel> kernel(const Plan& plan) {
     OrcSession& session = OrcSession::get();
-    const std::string key = session.target() + "\n" + plan.signature;
+    const std::shared_ptr<const JitTarget> target = session.target();
+    const std::string key = target->key() + "\n" + plan.signature;
     const std::uint64_t h = XXH3_64bits(key.data(), key.size());
     auto& stats = detail::stat_counters();
     std::lock_guard lock(mu_);  // held while compiling, so a kernel is compiled once
@@ -61,9 +62,9 @@ class KernelCache {
           return slots_[i].kernel;
         }
     // OrcSession::load names the kernel after its content (fj_k_<hash>).
-    KernelBuilder kb(plan, session.lanes(), OrcSession::kEntryName);
-    auto [module, ctx] = kb.build(session.cpu(), session.features());
-    auto loaded = session.load(std::move(module), std::move(ctx), OrcSession::kEntryName);
+    KernelBuilder kb(plan, target->info.lanes, OrcSession::kEntryName);
+    auto [module, ctx] = kb.build(target->info.cpu, target->info.features);
+    auto loaded = session.load(std::move(module), std::move(ctx), OrcSession::kEntryName, *target);
     auto k = std::make_shared<CompiledKernel>(CompiledKernel{
         reinterpret_cast<KernelFn>(loaded.addr), key, std::move(loaded.ir), loaded.code});
     stats.compiles.fetch_add(1, std::memory_order_relaxed);

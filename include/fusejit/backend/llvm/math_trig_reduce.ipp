@@ -159,73 +159,29 @@ inline LaneReduced payne_hanek_lane(llvm::IRBuilderBase& b, llvm::GlobalVariable
   return {r, q};
 }
 
-// The reduction of n lanes as an internal function of the module, built once per format and
-// shared by every sin/cos/tan in the module (at every width): void(ptr x, ptr r, ptr q, i64 n)
-// reduces x[0..n) into r[i] (same format) and q[i] (i32 / i64); f32 lanes are widened to double
-// and r rounded back. Emitting the scalar code at each call site instead would cost compile time
-// at every site. It takes the caller's target attributes to compile for the same ISA.
-//
-// Its calling convention is preserve_allcc: the callee saves what it uses (a few general and
-// xmm registers), so the kernel's loop keeps its constants in vector registers across the call
-// instead of having them spilled or rematerialized. With the C convention every vector register
-// is clobbered in the slow block, and the register allocator's answer to that made the fast
-// path about 10% slower (sin on 1M f32).
-inline constexpr const char* kRemPio2Name = "fj.math.rem_pio2";
-inline llvm::Function* rem_pio2_function(llvm::Function& caller, bool f64) {
-  const std::string name = std::string(kRemPio2Name) + (f64 ? ".f64" : ".f32");
-  llvm::Module& m = *caller.getParent();
-  if (llvm::Function* fn = m.getFunction(name)) return fn;
-  llvm::LLVMContext& ctx = m.getContext();
-  llvm::IRBuilder<> b(ctx);
-  auto* ty = llvm::FunctionType::get(b.getVoidTy(),
-                                     {b.getPtrTy(), b.getPtrTy(), b.getPtrTy(), b.getInt64Ty()},
-                                     /*isVarArg=*/false);
-  llvm::Function* fn = llvm::Function::Create(ty, llvm::Function::InternalLinkage, name, m);
-  fn->setCallingConv(llvm::CallingConv::PreserveAll);
-  for (const char* a : {"target-cpu", "target-features"})
-    if (caller.hasFnAttribute(a)) fn->addFnAttr(caller.getFnAttribute(a));
-  fn->addFnAttr(llvm::Attribute::NoUnwind);
-  fn->addFnAttr(llvm::Attribute::NoInline);
-  for (unsigned i = 0; i < 3; ++i) fn->addParamAttr(i, llvm::Attribute::NoAlias);
-  llvm::GlobalVariable* table = two_over_pi_table(m);
-  llvm::Type* ft = f64 ? b.getDoubleTy() : b.getFloatTy();
-  llvm::Type* it = f64 ? b.getInt64Ty() : b.getInt32Ty();
-  const llvm::Align align(f64 ? 8 : 4);
-
-  auto* entry = llvm::BasicBlock::Create(ctx, "entry", fn);
-  auto* loop = llvm::BasicBlock::Create(ctx, "lane", fn);
-  auto* exit = llvm::BasicBlock::Create(ctx, "exit", fn);
-  b.SetInsertPoint(entry);
-  b.CreateBr(loop);
-  b.SetInsertPoint(loop);
-  llvm::PHINode* i = b.CreatePHI(b.getInt64Ty(), 2);
-  i->addIncoming(b.getInt64(0), entry);
-  llvm::Value* x = b.CreateAlignedLoad(ft, b.CreateInBoundsGEP(ft, fn->getArg(0), i), align);
-  if (!f64) x = b.CreateFPExt(x, b.getDoubleTy());
-  LaneReduced l = payne_hanek_lane(b, table, x);
-  if (!f64) l = {b.CreateFPTrunc(l.r, ft), b.CreateTrunc(l.q, it)};
-  b.CreateAlignedStore(l.r, b.CreateInBoundsGEP(ft, fn->getArg(1), i), align);
-  b.CreateAlignedStore(l.q, b.CreateInBoundsGEP(it, fn->getArg(2), i), align);
-  llvm::Value* next = b.CreateAdd(i, b.getInt64(1));
-  i->addIncoming(next, loop);
-  b.CreateCondBr(b.CreateICmpULT(next, fn->getArg(3)), loop, exit);
-  b.SetInsertPoint(exit);
-  b.CreateRetVoid();
-  return fn;
-}
-
 // Replaces, in the lanes where |x| > kTrigLarge (and only when there are some), the Cody-Waite
 // result `fast` with the Payne-Hanek one. The check is one compare and, for vectors, an or-
-// reduction and a branch (weighted as unlikely) around the slow block, which stores x to a
-// buffer on the stack, calls rem_pio2_function on it, loads r and q back and selects them in the
-// large lanes. The builder continues in the join block; an insertion point in the middle of a
-// block is handled by moving what follows it into the join block.
+// reduction and a branch (weighted as unlikely) around the slow path: x is stored to a buffer on
+// the stack, a loop over its lanes reduces each with payne_hanek_lane (f32 lanes widened to
+// double, r rounded back), and r and q are loaded back and selected in the large lanes.
+//
+// The slow path is code of the kernel itself, never a call. It used to call a helper with the
+// preserve_all convention, so that the loop kept its vectors in registers; but on AVX2 the
+// callee's vzeroupper (inserted after its own 256-bit code) cleared the upper halves of the
+// caller's ymm registers that the convention claimed to preserve, and lanes 4-7 of every value
+// live across the call came back zero (sin, cos, tan and whatever else the kernel computed).
+// Inline, the register allocator sees every register the slow path uses: no calling convention
+// can lose a lane. Blocks: pre -> trig.large -> trig.lane (loop) -> trig.done -> join, pre ->
+// join; shared_trig_reduction below recognizes them by kSlowPathMd. The builder continues in the
+// join block; an insertion point in the middle of a block is handled by moving what follows it
+// into the join block.
+inline constexpr const char* kSlowPathMd = "fj.trig.large";
 inline TrigReduced trig_reduce_large(Fp& f, llvm::Value* x, TrigReduced fast) {
   llvm::IRBuilderBase& b = f.b;
   llvm::LLVMContext& ctx = b.getContext();
   llvm::BasicBlock* pre = b.GetInsertBlock();
   llvm::Function* fn = pre->getParent();
-  llvm::Function* rem_pio2 = rem_pio2_function(*fn, f.f64);
+  llvm::GlobalVariable* table = two_over_pi_table(*fn->getParent());
 
   llvm::Value* big = f.gt(f.abs(x), f.k(kTrigLarge32, kTrigLarge64));  // false for NaN
   auto* vty = llvm::dyn_cast<llvm::FixedVectorType>(f.ty);
@@ -237,22 +193,41 @@ inline TrigReduced trig_reduce_large(Fp& f, llvm::Value* x, TrigReduced fast) {
     join->replaceSuccessorsPhiUsesWith(pre, join);
   }
   llvm::BasicBlock* slow = llvm::BasicBlock::Create(ctx, "trig.large", fn, join);
+  llvm::BasicBlock* lane = llvm::BasicBlock::Create(ctx, "trig.lane", fn, join);
+  llvm::BasicBlock* done = llvm::BasicBlock::Create(ctx, "trig.done", fn, join);
   b.SetInsertPoint(pre);
   b.CreateCondBr(any, slow, join, llvm::MDBuilder(ctx).createBranchWeights(1, 1u << 20));
 
   // Buffers in the entry block (an alloca elsewhere would grow the stack at each iteration).
   const unsigned n = vty ? vty->getNumElements() : 1;
+  llvm::Type* ft = f.ty->getScalarType();
+  llvm::Type* it = f.ity->getScalarType();
   const llvm::Align align(f.f64 ? 8 : 4);
   llvm::Value* buf[3];
   {
     llvm::IRBuilder<> eb(&fn->getEntryBlock(), fn->getEntryBlock().begin());
     for (unsigned k = 0; k < 3; ++k)
-      buf[k] = eb.CreateAlloca(llvm::ArrayType::get((k == 2 ? f.ity : f.ty)->getScalarType(), n));
+      buf[k] = eb.CreateAlloca(llvm::ArrayType::get(k == 2 ? it : ft, n));
   }
   b.SetInsertPoint(slow);
-  b.CreateAlignedStore(x, buf[0], align);
-  llvm::CallInst* call = b.CreateCall(rem_pio2, {buf[0], buf[1], buf[2], b.getInt64(n)});
-  call->setCallingConv(llvm::CallingConv::PreserveAll);
+  llvm::StoreInst* spill = b.CreateAlignedStore(x, buf[0], align);
+  spill->setMetadata(kSlowPathMd, llvm::MDNode::get(ctx, {}));
+  b.CreateBr(lane);
+
+  b.SetInsertPoint(lane);
+  llvm::PHINode* i = b.CreatePHI(b.getInt64Ty(), 2);
+  i->addIncoming(b.getInt64(0), slow);
+  llvm::Value* xi = b.CreateAlignedLoad(ft, b.CreateInBoundsGEP(ft, buf[0], i), align);
+  if (!f.f64) xi = b.CreateFPExt(xi, b.getDoubleTy());
+  LaneReduced l = payne_hanek_lane(b, table, xi);
+  if (!f.f64) l = {b.CreateFPTrunc(l.r, ft), b.CreateTrunc(l.q, it)};
+  b.CreateAlignedStore(l.r, b.CreateInBoundsGEP(ft, buf[1], i), align);
+  b.CreateAlignedStore(l.q, b.CreateInBoundsGEP(it, buf[2], i), align);
+  llvm::Value* next = b.CreateAdd(i, b.getInt64(1));
+  i->addIncoming(next, lane);
+  b.CreateCondBr(b.CreateICmpULT(next, b.getInt64(n)), lane, done);
+
+  b.SetInsertPoint(done);
   llvm::Value* r = f.sel(big, b.CreateAlignedLoad(f.ty, buf[1], align), fast.r);
   llvm::Value* q = f.sel(big, b.CreateAlignedLoad(f.ity, buf[2], align), fast.q);
   b.CreateBr(join);
@@ -261,26 +236,32 @@ inline TrigReduced trig_reduce_large(Fp& f, llvm::Value* x, TrigReduced fast) {
   llvm::PHINode* rj = b.CreatePHI(f.ty, 2);
   llvm::PHINode* qj = b.CreatePHI(f.ity, 2);
   rj->addIncoming(fast.r, pre);
-  rj->addIncoming(r, slow);
+  rj->addIncoming(r, done);
   qj->addIncoming(fast.q, pre);
-  qj->addIncoming(q, slow);
+  qj->addIncoming(q, done);
   return {rj, qj};
 }
 
 // Sharing one reduction between sin, cos and tan of the same x. Straight-line code would be
-// merged by CSE, but the calls in the slow blocks stop that, so each function would branch and
-// call on its own, and the fast path of sin(x) * cos(x) would pay twice. Instead, before
-// reducing x, trig_reduce looks for an earlier reduction of x (a slow block storing x and
-// calling a rem_pio2 helper) whose join block is sure to have run: the current block is reached
-// from it only through blocks with a single predecessor and through other such joins (whose
-// slow block always comes from the join's other predecessor). Anything else (a loop header, a
-// join of someone else's) counts as "not sure", and x is reduced again.
-inline bool is_rem_pio2_block(llvm::BasicBlock* bb) {
-  for (llvm::Instruction& i : *bb)
-    if (auto* c = llvm::dyn_cast<llvm::CallInst>(&i))
-      if (llvm::Function* g = c->getCalledFunction(); g && g->getName().starts_with(kRemPio2Name))
-        return true;
-  return false;
+// merged by CSE, but the slow paths' loops stop that, so each function would branch and loop on
+// its own, and the fast path of sin(x) * cos(x) would pay twice. Instead, before reducing x,
+// trig_reduce looks for an earlier reduction of x (a slow path storing x, marked kSlowPathMd)
+// whose join block is sure to have run: the current block is reached from it only through blocks
+// with a single predecessor and through other such joins (whose slow path always starts at the
+// join's other predecessor). Anything else (a loop header, a join of someone else's) counts as
+// "not sure", and x is reduced again.
+
+// The slow path's first block, if `done` is the last block of one (trig.done: its single
+// predecessor is the trig.lane loop, entered from a block holding a marked store).
+inline llvm::BasicBlock* slow_path_start(llvm::BasicBlock* done) {
+  llvm::BasicBlock* lane = done->getSinglePredecessor();
+  if (!lane) return nullptr;
+  for (llvm::BasicBlock* p : llvm::predecessors(lane)) {
+    if (p == lane) continue;
+    for (llvm::Instruction& i : *p)
+      if (llvm::isa<llvm::StoreInst>(i) && i.getMetadata(kSlowPathMd)) return p;
+  }
+  return nullptr;
 }
 inline bool runs_before(llvm::BasicBlock* from, llvm::BasicBlock* to) {
   for (int steps = 0; steps < 1024; ++steps) {
@@ -294,8 +275,9 @@ inline bool runs_before(llvm::BasicBlock* from, llvm::BasicBlock* to) {
     int n = 0;
     for (llvm::BasicBlock* p : llvm::predecessors(to)) {
       ++n;
-      if (!slow && p->getSingleSuccessor() == to && is_rem_pio2_block(p))
-        slow = p;
+      llvm::BasicBlock* start = nullptr;
+      if (!slow && p->getSingleSuccessor() == to && (start = slow_path_start(p)))
+        slow = start;
       else
         other = p;
     }
@@ -308,14 +290,18 @@ inline std::optional<TrigReduced> shared_trig_reduction(Fp& f, llvm::Value* x) {
   llvm::BasicBlock* here = f.b.GetInsertBlock();
   for (llvm::User* u : x->users()) {
     auto* store = llvm::dyn_cast<llvm::StoreInst>(u);
-    if (!store || store->getValueOperand() != x || !is_rem_pio2_block(store->getParent())) continue;
-    llvm::BasicBlock* slow = store->getParent();
-    llvm::BasicBlock* join = slow->getSingleSuccessor();
+    if (!store || store->getValueOperand() != x || !store->getMetadata(kSlowPathMd)) continue;
+    llvm::BasicBlock* lane = store->getParent()->getSingleSuccessor();
+    if (!lane) continue;
+    llvm::BasicBlock* done = nullptr;
+    for (llvm::BasicBlock* s : llvm::successors(lane))
+      if (s != lane) done = s;
+    llvm::BasicBlock* join = done ? done->getSingleSuccessor() : nullptr;
     if (!join || !runs_before(join, here)) continue;
     llvm::PHINode* r = nullptr;
     llvm::PHINode* q = nullptr;
     for (llvm::PHINode& p : join->phis()) {
-      if (p.getBasicBlockIndex(slow) < 0) continue;
+      if (p.getBasicBlockIndex(done) < 0) continue;
       if (!r && p.getType() == f.ty) r = &p;
       if (!q && p.getType() == f.ity) q = &p;
     }

@@ -163,8 +163,8 @@ inline std::vector<bool> carries_to_copy(const LlvmExecutable& body, std::size_t
 
 class DriverBuilder {
  public:
-  DriverBuilder(NativeLoop& out, llvm::LLVMContext& ctx, llvm::Module& m)
-      : out_(out), b_(ctx), m_(m) {}
+  DriverBuilder(NativeLoop& out, llvm::LLVMContext& ctx, llvm::Module& m, const JitTarget& target)
+      : out_(out), b_(ctx), m_(m), target_(target) {}
 
   llvm::IRBuilder<>& b() { return b_; }
   llvm::Type* ptr() { return b_.getPtrTy(); }
@@ -287,9 +287,9 @@ class DriverBuilder {
       // The kernel, emitted into this module and inlined, its parameters constants: LLVM
       // folds the extents and strides, so a scalar body is a few instructions in the loop.
       const Plan plan = Planner(*g.eqns.at(li).params.get<ir::GraphPtr>("jaxpr")).run();
-      KernelBuilder kb(plan, OrcSession::get().lanes(),
+      KernelBuilder kb(plan, target_.info.lanes,
                        "fj_inlined_k" + std::to_string(out_.kernels_inlined));
-      llvm::Function* kfn = kb.build_in(m_, OrcSession::get().cpu(), OrcSession::get().features());
+      llvm::Function* kfn = kb.build_in(m_, target_.info.cpu, target_.info.features);
       kfn->setLinkage(llvm::GlobalValue::InternalLinkage);
       const std::int64_t min_items =
           std::max<std::int64_t>(1, (std::int64_t{1} << 15) / l.work_per_item);
@@ -468,6 +468,7 @@ class DriverBuilder {
   NativeLoop& out_;
   llvm::IRBuilder<> b_;
   llvm::Module& m_;
+  const JitTarget& target_;  // the inlined kernels' width and ISA
 };
 
 }  // namespace native_detail
@@ -490,13 +491,14 @@ inline std::shared_ptr<const NativeLoop> make_native_loop(const ir::Graph&, cons
 
   auto ctx = std::make_unique<llvm::LLVMContext>();
   auto m = std::make_unique<llvm::Module>(entry_name, *ctx);
-  DriverBuilder db(*loop, *ctx, *m);
+  OrcSession& session = OrcSession::get();
+  const std::shared_ptr<const JitTarget> target = session.target();
+  DriverBuilder db(*loop, *ctx, *m, *target);
   auto& b = db.b();
   auto* fn = llvm::Function::Create(llvm::FunctionType::get(b.getVoidTy(), {db.ptr()}, false),
                                     llvm::Function::ExternalLinkage, entry_name, *m);
-  OrcSession& session = OrcSession::get();
-  fn->addFnAttr("target-cpu", session.cpu());
-  fn->addFnAttr("target-features", session.features());
+  fn->addFnAttr("target-cpu", target->info.cpu);
+  fn->addFnAttr("target-features", target->info.features);
   fn->addFnAttr(llvm::Attribute::NoUnwind);
   // The inlined kernels keep 64-byte vectors on the stack; without a realigned frame their
   // speed depended on the caller's stack alignment (f32[1024] sin body: 390 or 700 ns per
@@ -516,7 +518,8 @@ inline std::shared_ptr<const NativeLoop> make_native_loop(const ir::Graph&, cons
                   b.CreateConstInBoundsGEP1_64(db.ptr(), io, n_in + 1 + loop->n_ys + i));
   b.CreateRetVoid();
 
-  auto loaded = session.load(std::move(m), std::move(ctx), entry_name, OrcSession::kDriverPipeline);
+  auto loaded =
+      session.load(std::move(m), std::move(ctx), entry_name, *target, OrcSession::kDriverPipeline);
   loop->name = loaded.symbol;
   loop->fn = reinterpret_cast<LoopFn>(loaded.addr);
   loop->ir = std::move(loaded.ir);

@@ -21,12 +21,14 @@
 
 #include <cstdlib>
 #include <iostream>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
 
 #include "fusejit/backend/llvm/disk_cache.ipp"
+#include "fusejit/backend/llvm/jit_target.ipp"
 #include "fusejit/core/error.hpp"
 #include "fusejit/runtime/fault_injection.hpp"
 #include "fusejit/core/warning.hpp"
@@ -34,8 +36,6 @@
 #include "fusejit/version.hpp"
 
 namespace fj::backend::llvm_kernel {
-
-inline std::string llvm_error_text(llvm::Error e) { return llvm::toString(std::move(e)); }
 
 class OrcSession {
  public:
@@ -71,11 +71,38 @@ class OrcSession {
   /// the module's content, so that this name (unlike a counter) keeps the content hash stable.
   static constexpr const char* kEntryName = "fj_fn";
 
-  const std::string& cpu() const { return cpu_; }
-  const std::string& features() const { return features_; }
-  /// 32-bit lanes in one native vector register: 16 with AVX-512, 8 with AVX, else 4.
-  int lanes() const { return lanes_; }
-  std::string target() const { return triple_ + " " + cpu_ + " " + features_; }
+  /// The target new kernels compile for: FUSEJIT_CPU (applied at the first call, which raises
+  /// its error if the name is bad), or set_target's, or the host. A compile takes it once and
+  /// uses it throughout, so that a concurrent set_target cannot mix two targets in one kernel.
+  std::shared_ptr<const JitTarget> target() {
+    std::lock_guard lock(mu_);
+    if (!env_applied_) {
+      const char* env = std::getenv("FUSEJIT_CPU");
+      if (env && *env && !target_detail::is_native(env))
+        current_ = resolve(env, std::string("FUSEJIT_CPU=") + env);
+      env_applied_ = true;
+    }
+    return current_;
+  }
+  /// Makes `name` the target of new compiles; returns whether it changed.
+  bool set_target(std::string_view name) {
+    std::lock_guard lock(mu_);
+    env_applied_ = true;  // an explicit choice wins over the environment
+    auto t = resolve(name, "fj::set_cpu_target(\"" + std::string(name) + "\")");
+    const bool changed = t != current_;
+    current_ = std::move(t);
+    return changed;
+  }
+  /// Whether the host can run code for `name` (resolves it without making it current).
+  bool supports(std::string_view name) {
+    std::lock_guard lock(mu_);
+    try {
+      resolve(name, "fj::cpu_target_supported");
+      return true;
+    } catch (const Error&) {
+      return false;
+    }
+  }
 
   // A kernel is one function, already vectorized, with no calls to inline: the per-function
   // clean-up passes are all it needs. The O2 module pipeline gave the same machine code at
@@ -97,7 +124,7 @@ class OrcSession {
   /// loaded instead of compiled, and a compiled module is written there. Failures raise
   /// fj::CompileError with LLVM's message; problems of the disk cache never raise (a warning).
   Loaded load(std::unique_ptr<llvm::Module> m, std::unique_ptr<llvm::LLVMContext> ctx,
-              const std::string& fn, const char* pipeline = kPipeline) {
+              const std::string& fn, const JitTarget& target, const char* pipeline = kPipeline) {
     std::lock_guard lock(mu_);  // compiles are rare; one at a time keeps LLVM's shared state safe
     // The module goes before its context, on every path (parameters may be destroyed in any
     // order, after the function's locals).
@@ -120,13 +147,14 @@ class OrcSession {
     m->setModuleIdentifier("fusejit");
     m->setSourceFileName("fusejit");
     m->setDataLayout(jit_->getDataLayout());
-    m->setTargetTriple(triple_);
-    std::string content = key_prefix(pipeline);
+    m->setTargetTriple(target.triple);
+    std::string content = key_prefix(pipeline, target);
     {
       llvm::raw_string_ostream bs(content);
       llvm::WriteBitcodeToFile(*m, bs);
     }
-    const disk::Meta meta = disk_meta(disk::key_of(content));
+    const disk::Meta meta = {FUSEJIT_VERSION, LLVM_VERSION_STRING, target.key(),
+                             disk::key_of(content)};
     const std::string symbol = "fj_k_" + disk::hex(meta.key);
     // A native loop driver that holds addresses of this process (its host trampolines, its
     // launches) could only ever match in this process: it is compiled, never written.
@@ -139,11 +167,11 @@ class OrcSession {
       }
 
     f->setName(symbol);
-    optimize(*m, pipeline);
+    optimize(*m, pipeline, *target.tm);
     std::string ir;
     llvm::raw_string_ostream is(ir);
     m->print(is, nullptr);
-    auto obj = llvm::orc::SimpleCompiler(*tm_)(*m);
+    auto obj = llvm::orc::SimpleCompiler(*target.tm)(*m);
     if (!obj)
       throw CompileError("llvm backend: code generation failed: " +
                          llvm_error_text(obj.takeError()));
@@ -183,28 +211,12 @@ class OrcSession {
   OrcSession() {
     llvm::InitializeNativeTarget();
     llvm::InitializeNativeTargetAsmPrinter();
-    auto jtmb = llvm::orc::JITTargetMachineBuilder::detectHost();
-    if (!jtmb)
-      throw CompileError("llvm backend: cannot detect the host: " +
-                         llvm_error_text(jtmb.takeError()));
-    jtmb->setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
-    cpu_ = jtmb->getCPU();
-    features_ = jtmb->getFeatures().getString();
-    triple_ = jtmb->getTargetTriple().str();
-    lanes_ = features_.find("+avx512f") != std::string::npos ? 16
-             : features_.find("+avx") != std::string::npos   ? 8
-                                                             : 4;
-    // Objects are compiled here (SimpleCompiler), not by the JIT's compile layer: position
-    // independent and small code model, as the JIT's linker expects of objects it may place
-    // anywhere. The JIT's own builder keeps its defaults.
-    llvm::orc::JITTargetMachineBuilder codegen = *jtmb;
-    codegen.setRelocationModel(llvm::Reloc::PIC_);
-    codegen.setCodeModel(llvm::CodeModel::Small);
-    auto tm = codegen.createTargetMachine();
-    if (!tm)
-      throw CompileError("llvm backend: no target machine: " + llvm_error_text(tm.takeError()));
-    tm_ = std::move(*tm);
-    auto jit = llvm::orc::LLJITBuilder().setJITTargetMachineBuilder(std::move(*jtmb)).create();
+    current_ = resolve("native", "llvm backend");
+    native_ = current_;
+    // The JIT links and runs on the host; its own compile layer is not used (load() compiles
+    // each module with its target's machine).
+    llvm::orc::JITTargetMachineBuilder jtmb = current_->builder;
+    auto jit = llvm::orc::LLJITBuilder().setJITTargetMachineBuilder(std::move(jtmb)).create();
     if (!jit)
       throw CompileError("llvm backend: cannot create the ORC JIT: " +
                          llvm_error_text(jit.takeError()));
@@ -226,13 +238,19 @@ class OrcSession {
 
   // Everything besides the module's text that decides the machine code: a change of any of them
   // names other entries.
-  std::string key_prefix(const char* pipeline) const {
+  static std::string key_prefix(const char* pipeline, const JitTarget& target) {
     return "fusejit disk entry format " + std::to_string(disk::kFormat) + "\nfusejit " +
-           FUSEJIT_VERSION + "\nLLVM " + LLVM_VERSION_STRING + "\n" + target() +
+           FUSEJIT_VERSION + "\nLLVM " + LLVM_VERSION_STRING + "\n" + target.key() +
            "\ncodegen O3 pic small\n" + pipeline + "\n";
   }
-  disk::Meta disk_meta(const disk::Key& key) const {
-    return {FUSEJIT_VERSION, LLVM_VERSION_STRING, target(), key};
+  // Targets are resolved once each and kept (a target machine costs a few milliseconds).
+  std::shared_ptr<const JitTarget> resolve(std::string_view name, const std::string& what) {
+    const std::string key = target_detail::is_native(name) ? "native" : std::string(name);
+    if (key == "native" && native_) return native_;
+    if (auto it = targets_.find(key); it != targets_.end()) return it->second;
+    std::shared_ptr<const JitTarget> t = resolve_target(key, what);
+    targets_.emplace(key, t);
+    return t;
   }
 
   // With FUSEJIT_LOG_COMPILES (read on each compile, as the jit's own log is), where each kernel
@@ -319,12 +337,12 @@ class OrcSession {
     return std::nullopt;
   }
 
-  void optimize(llvm::Module& m, const char* pipeline) {
+  void optimize(llvm::Module& m, const char* pipeline, llvm::TargetMachine& tm) {
     llvm::LoopAnalysisManager lam;
     llvm::FunctionAnalysisManager fam;
     llvm::CGSCCAnalysisManager cgam;
     llvm::ModuleAnalysisManager mam;
-    llvm::PassBuilder pb(tm_.get());
+    llvm::PassBuilder pb(&tm);
     pb.registerModuleAnalyses(mam);
     pb.registerCGSCCAnalyses(cgam);
     pb.registerFunctionAnalyses(fam);
@@ -337,9 +355,9 @@ class OrcSession {
   }
 
   std::unique_ptr<llvm::orc::LLJIT> jit_;
-  std::unique_ptr<llvm::TargetMachine> tm_;
-  std::string cpu_, features_, triple_;
-  int lanes_ = 4;
+  std::shared_ptr<const JitTarget> current_, native_;
+  std::map<std::string, std::shared_ptr<const JitTarget>> targets_;
+  bool env_applied_ = false;
   std::uint64_t next_dylib_ = 0;  // JITDylib names: unique, never reused
   std::string session_errors_;    // reported by ORC since the last failed lookup
   std::recursive_mutex mu_;  // recursive: a failed load() unloads its own code while holding it
