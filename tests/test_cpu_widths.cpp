@@ -94,7 +94,8 @@ void check_lanes_independent(const Unary& u, const std::vector<T>& x, const std:
     const T got = together[static_cast<std::size_t>(i)];
     if (!same_bits(static_cast<double>(got), static_cast<double>(alone))) {
       CAPTURE(where);
-      CAPTURE(u.name);
+      const std::string name = u.name;
+      CAPTURE(name);
       CAPTURE(i);
       CAPTURE(static_cast<double>(x[static_cast<std::size_t>(i)]));
       CAPTURE(static_cast<double>(got));
@@ -213,7 +214,8 @@ TEST_CASE("cpu widths: the seeds' programs on both backends at every width") {
     if (!fusejit_test::has_backend(backend)) continue;
     BackendScope scope(backend);
     for (const auto& [name, lanes] : widths) {
-      CAPTURE(backend);
+      const std::string backend_name = backend;
+      CAPTURE(backend_name);
       CAPTURE(name);
       CpuTargetScope target(name);
       const double got =
