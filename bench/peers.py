@@ -517,12 +517,26 @@ def run_cold(system, runs=REPEATS):
 # --- main ------------------------------------------------------------------------------------
 
 
+def isa_name():
+    """The widest vector ISA of the host (what JIT compilers target by default)."""
+    try:
+        with open("/proc/cpuinfo") as f:
+            flags = next((l for l in f if l.startswith("flags")), "").split()
+    except OSError:
+        return "unknown ISA"
+    if "avx512f" in flags:
+        return "AVX-512"
+    if "avx2" in flags and "fma" in flags:
+        return "AVX2+FMA"
+    return "SSE"
+
+
 def cpu_name():
     try:
         with open("/proc/cpuinfo") as f:
             for line in f:
                 if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
+                    return line.split(":", 1)[1].strip() + f" ({isa_name()})"
     except OSError:
         pass
     return platform.processor() or "unknown"

@@ -406,6 +406,12 @@ inline std::vector<Row> transform_rows() {
       // get a row once device arrays exist (issue 7): every array is a host array so far.
       {"`fj::gpu(i)` of a GPU that is not there", [] { (void)fj::gpu(1000); },
        raises<fj::DeviceError>("fj::DeviceError"), "fj::gpu(1000): "},
+
+      // CPU targets (FUSEJIT_CPU, fj::set_cpu_target). A CPU the host cannot run depends on the
+      // host, so its row is in tests/test_cpu_widths.cpp; an unknown name is the same anywhere.
+      {"`fj::set_cpu_target` with a CPU name LLVM does not know",
+       [] { fj::set_cpu_target("pentium-9000"); }, raises<fj::ValueError>("fj::ValueError"),
+       "fj::set_cpu_target(\"pentium-9000\"): \"pentium-9000\" is not an x86-64 CPU LLVM knows"},
   };
 }
 
