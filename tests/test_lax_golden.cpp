@@ -134,6 +134,34 @@ TEST_CASE("lax golden: fori_traced") {
   CHECK(fj::make_jaxpr(f)(1.0, 3).str() == golden("fori_traced"));
 }
 
+// The bodies stage equations while they run (a named Tracer), so the counter's `i + 1` must be
+// staged before the call, as JAX's `(i + 1, body_fun(i, x))` does.
+TEST_CASE("lax golden: fori_static_body_eqns") {
+  auto f = [](Tracer x) {
+    return lax::fori_loop(
+        0, 3,
+        [](Tracer, Tracer c) {
+          Tracer twice = c * 2.0;
+          return twice + fj::sin(c);
+        },
+        x);
+  };
+  CHECK(fj::make_jaxpr(f)(1.0).str() == golden("fori_static_body_eqns"));
+}
+
+TEST_CASE("lax golden: fori_traced_body_eqns") {
+  auto f = [](Tracer x, Tracer n) {
+    return lax::fori_loop(
+        0, n,
+        [](Tracer i, Tracer c) {
+          Tracer twice = c * 2.0;
+          return twice + i;
+        },
+        x);
+  };
+  CHECK(fj::make_jaxpr(f)(1.0, 3).str() == golden("fori_traced_body_eqns"));
+}
+
 TEST_CASE("lax golden: scan_cumsum") {
   auto f = [](Tracer xs) {
     return lax::scan([](Tracer c, Tracer x) { return std::make_pair(c + x, c * x); }, 0.0, xs);

@@ -48,6 +48,11 @@ cases = {
     "fori_static": (lambda x: lax.fori_loop(0, 3, lambda i, c: c * 2.0, x), (1.0,)),
     "fori_static_uses_i": (lambda x: lax.fori_loop(2, 5, lambda i, c: c + i, x), (1.0,)),
     "fori_traced": (lambda x, n: lax.fori_loop(0, n, lambda i, c: c * 2.0, x), (1.0, 3)),
+    # Bodies of several equations: JAX stages the counter's `i + 1` before them.
+    "fori_static_body_eqns": (lambda x: lax.fori_loop(0, 3, lambda i, c: c * 2.0 + jnp.sin(c), x),
+                              (1.0,)),
+    "fori_traced_body_eqns": (lambda x, n: lax.fori_loop(0, n, lambda i, c: c * 2.0 + i, x),
+                              (1.0, 3)),
     "scan_cumsum": (lambda x: lax.scan(lambda c, x: (c + x, c * x), 0.0, x), (o3,)),
     "scan_reverse": (lambda x: lax.scan(lambda c, x: (c + x, c), 0.0, x, reverse=True), (o3,)),
     "scan_tuple": (lambda a, b: lax.scan(lambda c, x: ((c[0] + x[0], c[1] * x[1]), x[0] * x[1]),

@@ -242,8 +242,11 @@ auto fori_loop(const Lo& lower, const Hi& upper, Body&& body, const Init& init) 
     using C = std::tuple<Array, L::out_t<Init>>;
     auto step = [&](std::tuple<Array, L::out_t<Init>>& c, std::tuple<>&) {
       Array i = std::get<0>(c);
+      // `i + 1` is staged before the body's equations, as JAX's `(i + 1, body_fun(i, x))`
+      // evaluates left to right (a function argument list would not fix the order).
+      Array i_next = L::lax_add_const(i, 1);
       auto next = checked_body(i, std::get<1>(c));
-      return std::make_tuple(std::make_tuple(L::lax_add_const(i, 1), next), std::tuple<>{});
+      return std::make_tuple(std::make_tuple(i_next, next), std::tuple<>{});
     };
     PyTreeDef c_tree;
     c_tree.kind = PyTreeDef::Kind::tuple;
@@ -272,8 +275,9 @@ auto fori_loop(const Lo& lower, const Hi& upper, Body&& body, const Init& init) 
       },
       [&](std::tuple<Array, Array, L::out_t<Init>>& c) {
         Array i = std::get<0>(c);
+        Array i_next = L::lax_add_const(i, 1);  // before the body, as in JAX's _fori_body_fun
         auto next = checked_body(i, std::get<2>(c));
-        return std::make_tuple(L::lax_add_const(i, 1), std::get<1>(c), next);
+        return std::make_tuple(i_next, std::get<1>(c), next);
       },
       C(t));
   return std::get<2>(outs);

@@ -20,6 +20,7 @@ std::vector<MaybeAtom> jvp_rule(Emit& E, const ir::Eqn& e, const std::vector<Ato
   auto linear = [&](std::vector<Atom> ops) -> std::vector<MaybeAtom> {
     return {E.b.emit1(e.prim, std::move(ops), e.params)};
   };
+  if (e.prim == Prim::tanh) return {tanh_jvp(E, *t[0], y)};
   if (is_elementwise(pi.kind)) {
     const auto d = elementwise_partials(E, e.prim, e.params, in, y);
     MaybeAtom ty;

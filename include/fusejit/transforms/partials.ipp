@@ -45,8 +45,8 @@ std::vector<MaybeAtom> elementwise_partials(Emit& E, Prim p, const ir::Params& p
       case Prim::tan:
         r[0] = E.add(L(1), E.mul(y, y));
         break;
-      case Prim::tanh:
-        r[0] = E.sub(L(1), E.mul(y, y));
+      case Prim::tanh:  // JAX's form, (1 - y) residual: see tanh_jvp and vjp_graph
+        r[0] = E.sub(L(1), y);
         break;
       case Prim::sqrt:
         r[0] = E.div(L(0.5), y);
@@ -126,6 +126,13 @@ std::vector<MaybeAtom> elementwise_partials(Emit& E, Prim p, const ir::Params& p
   for (std::size_t i = 0; i < in.size(); ++i)
     if (in[i].is_literal()) r[i].reset();
   return r;
+}
+
+/// tanh's tangent as JAX 0.10.2 writes it, `mul(add(t, mul(t, y)), sub(1, y))` with y = tanh(x):
+/// t (1 + y) (1 - y), the same equations in the same order.
+Atom tanh_jvp(Emit& E, Atom t, Atom y) {
+  const Atom s = E.add(t, E.mul(t, y));
+  return E.mul(s, E.sub(Emit::lit(1, E.dtype(y)), y));
 }
 
 bool is_elementwise(ir::PrimKind k) {

@@ -138,6 +138,12 @@ std::vector<MaybeAtom> vjp_rule(Emit& E, const ir::Eqn& e, const std::vector<Ato
   auto wants = [&](std::size_t i) {
     return needed[i] && !in[i].is_literal() && differentiable(E.aval(in[i]));
   };
+  if (e.prim == Prim::mul) {
+    // JAX transposes `mul x y` for y first, `mul x ct`, then for x, `mul ct y`.
+    if (wants(1)) r[1] = E.unbroadcast(E.mul(in[0], ct), E.aval(in[1]));
+    if (wants(0)) r[0] = E.unbroadcast(E.mul(ct, in[1]), E.aval(in[0]));
+    return r;
+  }
   if (is_elementwise(pi.kind)) {
     const auto d = elementwise_partials(E, e.prim, e.params, in, y);
     for (std::size_t i = 0; i < in.size(); ++i)
@@ -242,7 +248,7 @@ ir::Graph vjp_graph(const ir::Graph& g, const std::vector<bool>& wrt) {
   };
   auto accumulate = [&](ir::VarId v, Atom c) {
     auto& slot = ct[static_cast<std::size_t>(v)];
-    slot = slot ? E.add(*slot, c) : c;
+    slot = slot ? E.add_any(*slot, c) : c;
   };
   // Which values depend on a wanted input: cotangents flow only along those.
   std::vector<bool> depends(g.avals.size(), false);
@@ -258,12 +264,18 @@ ir::Graph vjp_graph(const ir::Graph& g, const std::vector<bool>& wrt) {
   for (ir::VarId v : g.invars)
     env[static_cast<std::size_t>(v)] = Atom::of_var(b.add_invar(g.aval(v)));
   std::vector<std::vector<Atom>> ins(g.eqns.size()), outs(g.eqns.size());
+  // A unary elementwise equation's derivative (tanh: 1 - y) is computed in the forward pass,
+  // right after the equation, where JAX's linearization leaves its residuals.
+  std::vector<MaybeAtom> residual(g.eqns.size());
   for (std::size_t k = 0; k < g.eqns.size(); ++k) {
     const ir::Eqn& e = g.eqns[k];
     for (auto& a : e.in) ins[k].push_back(at(a));
     outs[k] = b.emit(e.prim, ins[k], e.params);
     for (std::size_t j = 0; j < e.out.size(); ++j)
       env[static_cast<std::size_t>(e.out[j])] = outs[k][j];
+    if (e.in.size() == 1 && is_elementwise(ir::info(e.prim).kind) && has_vjp_rule(e.prim) &&
+        dep(e.in[0]) && differentiable(g.aval(e.in[0])) && differentiable(g.aval(e.out[0])))
+      residual[k] = elementwise_partials(E, e.prim, e.params, ins[k], outs[k][0])[0];
   }
   for (auto& o : g.outvars) {
     const Atom c = Atom::of_var(b.add_invar(g.aval(o)));
@@ -278,6 +290,17 @@ ir::Graph vjp_graph(const ir::Graph& g, const std::vector<bool>& wrt) {
       any = any || cts.back().has_value();
     }
     if (!any) continue;
+    if (residual[k] && e.prim == Prim::tanh) {
+      // JAX's tanh rule transposed: d = ct (1 - y) and d y, each added to x's cotangent in turn.
+      const Atom d = E.mul(*cts[0], *residual[k]);
+      accumulate(e.in[0].var, d);
+      accumulate(e.in[0].var, E.mul(d, outs[k][0]));
+      continue;
+    }
+    if (residual[k]) {
+      accumulate(e.in[0].var, E.mul(*cts[0], *residual[k]));
+      continue;
+    }
     std::vector<bool> needed;
     for (auto& a : e.in) needed.push_back(dep(a));
     const auto r = ir::is_lax_control(e.prim) ? vjp_control(E, e, ins[k], outs[k], cts, needed)
