@@ -311,10 +311,10 @@ TEST_CASE("random: normal matches JAX bit for bit (f32)") {
 }
 
 TEST_CASE("random: normal f64 is within 128 ulps of JAX's") {
-  // fusejit's f64 erf_inv is not XLA's ErfInv64 (a different algorithm: the f32 polynomial
-  // refined by two Newton steps on erf), so values are close but not bit-identical. Measured
-  // worst over these 3000 values: 103 ulps (relative 2e-14), in the tails where erf(y) - x
-  // cancels; the bound is that with a margin, not a claim of accuracy beyond it.
+  // fusejit's f64 erf_inv is not XLA's ErfInv64 (our own polynomial pieces, within 3 ulps of the
+  // exact value: docs/MATH.md), so values are close but not bit-identical. The bound dates from
+  // the older form (the f32 polynomial refined by Newton steps on erf), which measured 103 ulps
+  // here in the tails where erf(y) - x cancelled; it is a margin, not a claim of accuracy.
   for (const std::string k : {"k0", "k42", "ks"}) {
     const Golden want = golden("normal f64 " + k + " 1000");
     for (const char* backend : {"reference", "llvm"}) {

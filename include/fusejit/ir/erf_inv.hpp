@@ -75,30 +75,82 @@ inline float xla_log1pf(float x) {
   return x + std::fma(-0.5f, x2, r);
 }
 
+// f64: our own fit, four pieces in w = -log(1 - x^2), each a degree-18 polynomial (lowest degree
+// first) in w - center (w < 6.25: erf_inv(x) = x * P(w - c)) or in sqrt(w) - center (beyond:
+// |erf_inv(x)| = P(sqrt(w) - c)). Chebyshev interpolants computed in mpmath at 60 digits, then
+// rounded to double; relative error of erf_inv before that rounding: 2.9e-20, 4.0e-19, 3.2e-18,
+// 1.9e-19 (scripts/math/fit_erf_inv64.py makes them; docs/MATH.md has the method and bounds).
+// The last piece reaches w = 36.2, past the largest w of a double below 1 (36.04 at 1 - 2^-53).
+struct ErfInv64Piece {
+  double w_end;   // the piece serves w < w_end
+  bool in_sqrt;   // the variable is sqrt(w) - center, else w - center
+  double center;  // exact, so the subtraction rounds once
+  std::array<double, 19> c;
+};
+inline constexpr std::array<ErfInv64Piece, 4> kErfInv64 = {{
+    {2.5,
+     false,
+     1.25,
+     {0x1.30871b8663a3cp+0, 0x1.ff042646be649p-3, 0x1.49362bc17621ap-9, -0x1.276842e431ed9p-9,
+      0x1.2d21a92b9db84p-13, 0x1.055ac784b656cp-15, -0x1.5293f92f63b16p-18, -0x1.4fa698df33ef4p-22,
+      0x1.11f43987e3da7p-23, -0x1.55e795e001c94p-30, -0x1.76020ba370cf9p-29, 0x1.ab531f3f9f91ep-33,
+      0x1.ae84286c06d33p-35, -0x1.0201b0bf6e36fp-37, -0x1.75c307367b8f2p-41, 0x1.ccf8df5560c0cp-43,
+      0x1.a3aa762b5a757p-49, -0x1.2fdb7c8c8c686p-48, 0x1.6f7a489fca3bbp-53}},
+    {6.25,
+     false,
+     4.375,
+     {0x1.f181e293d5833p+0, 0x1.c8736cdd69cb4p-3, -0x1.e23abe81bb96dp-8, -0x1.8903f5eb2b34ap-15,
+      0x1.7e15823db635cp-14, -0x1.d572f96492330p-17, 0x1.bd3d4a255779ap-21, 0x1.78b19e3abda64p-24,
+      -0x1.bd517ff45a6ffp-26, 0x1.50f03a6a2da84p-29, 0x1.a580014f7e22dp-35, -0x1.91628d828bddfp-35,
+      0x1.9e39b30b01cb5p-38, -0x1.29eda117a03f8p-43, -0x1.50dafb905d09ap-44, 0x1.da78179ec3d05p-47,
+      -0x1.83a314533c02fp-51, -0x1.3a33f25644312p-53, 0x1.be7e1c0b7ae93p-56}},
+    {16.0,
+     true,
+     3.25,
+     {0x1.8abb74e751a6ap+1, 0x1.0168ca8555d95p+0, 0x1.30e9d719ba205p-8, -0x1.4096906de29d8p-9,
+      0x1.c0cddfd245964p-11, -0x1.d19a56ce2d7f0p-13, 0x1.95168902963c1p-16, 0x1.1e779207747c9p-16,
+      -0x1.cf5002641c44dp-17, 0x1.5511562fa15dep-18, -0x1.f300b57e0fe8cp-22, -0x1.4c8b445bfb278p-21,
+      0x1.aad68f4a146dbp-22, -0x1.9e11092a04b76p-24, -0x1.36a6b44c26b96p-26, 0x1.b568300c767c3p-26,
+      -0x1.2c052c3a8e5a5p-27, -0x1.151d0d9fabfe7p-30, 0x1.63eb821a51e74p-30}},
+    {std::numeric_limits<double>::infinity(),
+     true,
+     5.0078125,
+     {0x1.36e62f4f015b4p+2, 0x1.02a2e81b4269bp+0, -0x1.2d6df82a71433p-13, -0x1.bdfc63594e5bbp-13,
+      0x1.3b7ef1571e74fp-14, -0x1.465a5362cadffp-16, 0x1.2a4e3419a143ep-18, -0x1.fc202e066be94p-21,
+      0x1.9b6f1875807e8p-23, -0x1.3de9b36f964d6p-25, 0x1.cb02f12ce2816p-28, -0x1.15eccb2d7a38ep-30,
+      0x1.d5a556b6a17f1p-35, 0x1.e6763e9ff6e88p-35, -0x1.507a0fcb56bf8p-35, 0x1.404fa8df15f3ep-36,
+      -0x1.d2149bc672f17p-38, 0x1.7d554dc09e25fp-40, -0x1.01124b593bf95p-44}},
+}};
+
 /// erf_inv(x). f32: ErfInv32 exactly as XLA evaluates it (each step `c + p * w` one fused
 /// multiply-add, as XLA's CPU code contracts it; |x| == 1 gives x * FLT_MAX, XLA's edge case).
-/// f64: that polynomial in f64 as a first guess, then two Newton steps on erf(y) = x; not XLA's
-/// ErfInv64, so f64 results are close to JAX's (a few ulps in the body) but not bit-exact, and
-/// lose accuracy where 1 - |x| < 1e-6 (erf(y) - x cancels there).
-/// `m` provides log1p (f64), sqrt, erf, exp, fma on T.
+/// f64: the pieces above, with w formed so that it carries no more than a few ulps of error:
+/// -log1p(-x*x) for |x| < 0.5 (x*x rounds once, relative), -log(fma(-x, x, 1)) above (1 - x^2
+/// rounded once, relative: x*x alone would lose up to half of 1 - x^2's bits near 1, which is
+/// what made the old Newton-on-erf form 0.5 off at 1 - 2^-53). Not XLA's ErfInv64, so f64 is
+/// within ulps of JAX's, not bit-exact; |x| == 1 gives x * DBL_MAX, |x| > 1 and NaN give NaN.
+/// `m` provides log1p, log, sqrt and fma on T.
 template <class T, class M>
 T erf_inv(T x, M& m) {
-  T w;
-  if constexpr (std::is_same_v<T, float>)
-    w = -xla_log1pf(-x * x);
-  else
-    w = -m.log1p(-x * x);
-  const bool small = w < T(5);
-  w = small ? w - T(2.5) : m.sqrt(w) - T(3);
-  T p = T(small ? kErfInvSmallW[0] : kErfInvLargeW[0]);
-  for (std::size_t i = 1; i < kErfInvSmallW.size(); ++i)
-    p = m.fma(p, w, T(small ? kErfInvSmallW[i] : kErfInvLargeW[i]));
-  T y = p * x;
-  if constexpr (std::is_same_v<T, double>) {
-    const T two_over_sqrt_pi = 1.1283791670955126;
-    for (int k = 0; k < 2; ++k) y = y - (m.erf(y) - x) / (two_over_sqrt_pi * m.exp(-(y * y)));
+  if constexpr (std::is_same_v<T, float>) {
+    T w = -xla_log1pf(-x * x);
+    const bool small = w < T(5);
+    w = small ? w - T(2.5) : m.sqrt(w) - T(3);
+    T p = T(small ? kErfInvSmallW[0] : kErfInvLargeW[0]);
+    for (std::size_t i = 1; i < kErfInvSmallW.size(); ++i)
+      p = m.fma(p, w, T(small ? kErfInvSmallW[i] : kErfInvLargeW[i]));
+    return std::abs(x) == T(1) ? x * std::numeric_limits<T>::max() : p * x;
+  } else {
+    const T w = std::abs(x) < T(0.5) ? -m.log1p(-(x * x)) : -m.log(m.fma(-x, x, T(1)));
+    std::size_t i = 0;
+    while (i + 1 < kErfInv64.size() && !(w < kErfInv64[i].w_end)) ++i;  // NaN: the last piece
+    const ErfInv64Piece& pc = kErfInv64[i];
+    const T v = (pc.in_sqrt ? m.sqrt(w) : w) - pc.center;
+    T p = pc.c.back();
+    for (std::size_t j = pc.c.size() - 1; j-- > 0;) p = m.fma(p, v, pc.c[j]);
+    const T y = pc.in_sqrt ? std::copysign(p, x) : p * x;
+    return std::abs(x) == T(1) ? x * std::numeric_limits<T>::max() : y;
   }
-  return std::abs(x) == T(1) ? x * std::numeric_limits<T>::max() : y;
 }
 
 }  // namespace fj::ir

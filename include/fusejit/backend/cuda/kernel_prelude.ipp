@@ -99,11 +99,21 @@ FJ_DEVICE int fj_sign(int a) { return (a > 0) - (a < 0); }
 FJ_DEVICE long long fj_sign(long long a) { return (a > 0) - (a < 0); }
 FJ_DEVICE unsigned fj_sign(unsigned a) { return a != 0u; }
 
-// lax.max / lax.min: a NaN on either side propagates; otherwise the first operand wins ties.
-FJ_DEVICE float fj_max(float a, float b) { return a != a ? a : a > b ? a : b; }
-FJ_DEVICE double fj_max(double a, double b) { return a != a ? a : a > b ? a : b; }
-FJ_DEVICE float fj_min(float a, float b) { return a != a ? a : a < b ? a : b; }
-FJ_DEVICE double fj_min(double a, double b) { return a != a ? a : a < b ? a : b; }
+// lax.max / lax.min as XLA defines them: a NaN on either side propagates, and -0 < +0, so
+// max(+0, -0) = +0 and min(+0, -0) = -0 in either order (equal operands differ only in the sign
+// of zero: max takes the one without the sign bit, min the one with it).
+FJ_DEVICE float fj_max(float a, float b) {
+  return a != a ? a : a == b ? (__float_as_int(a) < 0 ? b : a) : a > b ? a : b;
+}
+FJ_DEVICE double fj_max(double a, double b) {
+  return a != a ? a : a == b ? (__double_as_longlong(a) < 0 ? b : a) : a > b ? a : b;
+}
+FJ_DEVICE float fj_min(float a, float b) {
+  return a != a ? a : a == b ? (__float_as_int(a) < 0 ? a : b) : a < b ? a : b;
+}
+FJ_DEVICE double fj_min(double a, double b) {
+  return a != a ? a : a == b ? (__double_as_longlong(a) < 0 ? a : b) : a < b ? a : b;
+}
 template <class T>
 FJ_DEVICE T fj_max(T a, T b) { return a > b ? a : b; }
 template <class T>

@@ -181,20 +181,20 @@ inline llvm::Value* rem(Emitter& e, const Node&, Args a, DType d) {
 inline llvm::Value* pow(Emitter& e, const Node&, Args a, DType) {
   return math::pow(e.b, a[0], a[1]);
 }
-// lax.max/min: NaN from either side propagates; otherwise the first operand wins ties.
+// lax.max/min as XLA emits them: llvm.maximum / llvm.minimum (IEEE 754-2019 maximum/minimum):
+// a NaN on either side propagates, and -0 < +0, so max(+0, -0) = +0 and min(+0, -0) = -0 in
+// either order. The reductions fold with these too (reduce_max below), so a max over mixed
+// zeros is +0 whatever the lane split; the host's combine of thread partials is the reference
+// backend's reduce_max::combine, which agrees.
 inline llvm::Value* max(Emitter& e, const Node&, Args a, DType d) {
   auto& b = e.b;
-  if (is_float(d))
-    return b.CreateSelect(isnan(e, a[0]), a[0],
-                          b.CreateSelect(b.CreateFCmpOGT(a[0], a[1]), a[0], a[1]));
+  if (is_float(d)) return b.CreateBinaryIntrinsic(llvm::Intrinsic::maximum, a[0], a[1]);
   return b.CreateSelect(is_signed(d) ? b.CreateICmpSGT(a[0], a[1]) : b.CreateICmpUGT(a[0], a[1]),
                         a[0], a[1]);
 }
 inline llvm::Value* min(Emitter& e, const Node&, Args a, DType d) {
   auto& b = e.b;
-  if (is_float(d))
-    return b.CreateSelect(isnan(e, a[0]), a[0],
-                          b.CreateSelect(b.CreateFCmpOLT(a[0], a[1]), a[0], a[1]));
+  if (is_float(d)) return b.CreateBinaryIntrinsic(llvm::Intrinsic::minimum, a[0], a[1]);
   return b.CreateSelect(is_signed(d) ? b.CreateICmpSLT(a[0], a[1]) : b.CreateICmpULT(a[0], a[1]),
                         a[0], a[1]);
 }

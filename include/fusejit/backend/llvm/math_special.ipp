@@ -125,7 +125,7 @@ inline llvm::Value* erf_impl(Fp& f, llvm::Value* x) {
 }
 
 // erf_inv: the steps of ir/erf_inv.hpp (XLA's ErfInv32 for f32, each `c + p * w` one fma; for
-// f64 that polynomial as a first guess, then two Newton steps on erf), on every lane at once.
+// f64 our four pieces in w = -log(1 - x^2)), on every lane at once.
 // ir::xla_logf / xla_log1pf (XLA's CPU log1p for f32) as IR, the same operations in the same
 // order, so the reference backend and this one round identically.
 inline llvm::Value* xla_logf_impl(Fp& f, llvm::Value* v) {
@@ -177,23 +177,49 @@ inline llvm::Value* xla_log1pf_impl(Fp& f, llvm::Value* x) {
   return f.sel(is_small, small, xla_logf_impl(f, f.add(x, f.k(1.0))));
 }
 
-inline llvm::Value* erf_inv_impl(Fp& f, llvm::Value* x) {
-  llvm::Value* nx2 = f.mul(f.neg(x), x);
-  llvm::Value* w = f.neg(f.f64 ? log1p_impl(f, nx2) : xla_log1pf_impl(f, nx2));
-  llvm::Value* small = f.lt(w, f.k(5.0));
-  w = f.sel(small, f.sub(w, f.k(2.5)), f.sub(f.sqrt(w), f.k(3.0)));
-  auto coef = [&](std::size_t i) {
-    return f.sel(small, f.k(static_cast<double>(ir::kErfInvSmallW[i])),
-                 f.k(static_cast<double>(ir::kErfInvLargeW[i])));
+// f64: every lane evaluates both forms of w and one Horner loop on its piece's coefficients
+// (selected per lane, as piecewise_poly does), then x * P or copysign(P, x).
+inline llvm::Value* erf_inv64_impl(Fp& f, llvm::Value* x) {
+  llvm::Value* w_small = f.neg(log1p_impl(f, f.neg(f.mul(x, x))));
+  llvm::Value* w_big = f.neg(log_impl(f, f.fma(f.neg(x), x, f.k(1.0))));
+  llvm::Value* w = f.sel(f.lt(f.abs(x), f.k(0.5)), w_small, w_big);
+  const auto& ps = ir::kErfInv64;
+  // at_least[i]: w is not below piece i's start (NaN lanes go to the last piece, as in the
+  // scalar code: `!(w < end)` is true for NaN).
+  std::array<llvm::Value*, ps.size()> at_least{};
+  for (std::size_t i = 1; i < ps.size(); ++i)
+    at_least[i] = f.b.CreateNot(f.lt(w, f.k(ps[i - 1].w_end)));
+  auto pick = [&](auto get) {
+    llvm::Value* v = f.k(get(ps[0]));
+    for (std::size_t i = 1; i < ps.size(); ++i) v = f.sel(at_least[i], f.k(get(ps[i])), v);
+    return v;
   };
-  llvm::Value* p = coef(0);
-  for (std::size_t i = 1; i < ir::kErfInvSmallW.size(); ++i) p = f.fma(p, w, coef(i));
-  llvm::Value* y = f.mul(p, x);
+  llvm::Value* in_sqrt = at_least[2];  // pieces 2 and 3 are in sqrt(w)
+  static_assert(!ir::kErfInv64[1].in_sqrt && ir::kErfInv64[2].in_sqrt);
+  llvm::Value* v =
+      f.sub(f.sel(in_sqrt, f.sqrt(w), w), pick([](const auto& p) { return p.center; }));
+  const std::size_t n = ps[0].c.size();
+  llvm::Value* p = pick([n](const auto& pc) { return pc.c[n - 1]; });
+  for (std::size_t j = n - 1; j-- > 0;)
+    p = f.fma(p, v, pick([j](const auto& pc) { return pc.c[j]; }));
+  return f.sel(in_sqrt, f.copysign(p, x), f.mul(p, x));
+}
+
+inline llvm::Value* erf_inv_impl(Fp& f, llvm::Value* x) {
+  llvm::Value* y;
   if (f.f64) {
-    for (int k = 0; k < 2; ++k) {
-      llvm::Value* d = f.mul(f.k(1.1283791670955126), exp_impl(f, f.neg(f.mul(y, y))));
-      y = f.sub(y, f.div(f.sub(erf_impl(f, y), x), d));
-    }
+    y = erf_inv64_impl(f, x);
+  } else {
+    llvm::Value* w = f.neg(xla_log1pf_impl(f, f.mul(f.neg(x), x)));
+    llvm::Value* small = f.lt(w, f.k(5.0));
+    w = f.sel(small, f.sub(w, f.k(2.5)), f.sub(f.sqrt(w), f.k(3.0)));
+    auto coef = [&](std::size_t i) {
+      return f.sel(small, f.k(static_cast<double>(ir::kErfInvSmallW[i])),
+                   f.k(static_cast<double>(ir::kErfInvLargeW[i])));
+    };
+    llvm::Value* p = coef(0);
+    for (std::size_t i = 1; i < ir::kErfInvSmallW.size(); ++i) p = f.fma(p, w, coef(i));
+    y = f.mul(p, x);
   }
   llvm::Value* edge =
       f.mul(x, f.k(std::numeric_limits<float>::max(), std::numeric_limits<double>::max()));

@@ -123,14 +123,36 @@ template <class T>
   return xsimd::copysign(xsimd::select(xsimd::abs(x - t) >= batch<T>(T(0.5)), up, t), x);
 }
 
-// lax.max/min propagate NaN from either side, unlike std::max and the SSE max instruction.
+// lax.max/min as XLA defines them (IEEE 754-2019 maximum/minimum): NaN from either side
+// propagates, unlike std::max and the SSE max instruction, and -0 < +0: max(+0, -0) = +0 and
+// min(+0, -0) = -0 in either order. Equal operands differ only in the sign of zero, so the
+// tie takes the bitwise and (max: +0 if either is) or or (min: -0 if either is) of the two.
 template <class T>
 [[gnu::always_inline]] inline batch<T> max(const batch<T>& a, const batch<T>& b) {
-  return xsimd::select(xsimd::isnan(a), a, xsimd::select(a > b, a, b));
+  const batch<T> r = xsimd::select(a == b, a & b, xsimd::select(a > b, a, b));
+  return xsimd::select(xsimd::isnan(a), a, r);  // a NaN b falls to b above
 }
 template <class T>
 [[gnu::always_inline]] inline batch<T> min(const batch<T>& a, const batch<T>& b) {
-  return xsimd::select(xsimd::isnan(a), a, xsimd::select(a < b, a, b));
+  const batch<T> r = xsimd::select(a == b, a | b, xsimd::select(a < b, a, b));
+  return xsimd::select(xsimd::isnan(a), a, r);
+}
+// The same on scalars (any arithmetic T; the zero rule only matters for floating point).
+template <class T>
+inline T max_scalar(T a, T b) {
+  if constexpr (std::is_floating_point_v<T>) {
+    if (a != a) return a;
+    if (a == b) return std::signbit(a) ? b : a;
+  }
+  return a > b ? a : b;
+}
+template <class T>
+inline T min_scalar(T a, T b) {
+  if constexpr (std::is_floating_point_v<T>) {
+    if (a != a) return a;
+    if (a == b) return std::signbit(a) ? a : b;
+  }
+  return a < b ? a : b;
 }
 
 }  // namespace fj::detail::reference::math

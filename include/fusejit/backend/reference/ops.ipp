@@ -124,24 +124,30 @@ struct expm1 : FloatUnary {
     return math::expm1(x);
   }
 };
-struct sin : FloatUnary {
-  template <class B>
-  B simd(const B& x) const {
-    return xsimd::sin(x);
+// sin, cos, tan: the C library's long double (x87, 64-bit significand) functions, one element at
+// a time, rounded once to T. xsimd's reduction (a Cody-Waite pi/2 in a few parts below its
+// large-argument path) left f64 results 7-11 ulps off next to multiples of pi/2 (sin(fl(pi)) was
+// 1.2246467991473515e-16, the exact value 1.2246467991473532e-16), worse than the LLVM backend
+// this one checks; and glibc's double cos / tan are 8 / 14 ulps off at the hardest double,
+// 6381956970095103 * 2^797. glibc's long double functions reduce exactly (fdlibm's
+// __kernel_rem_pio2, which adds terms of 2/pi until no cancellation is left) and are within an
+// ulp or two of a long double, 2^-11 of a double: the result is within 0.5 + 2^-10 ulp of T
+// (correctly rounded except near halfway cases; tests/test_jax_numerics.cpp measures 0.4989).
+template <long double (*F)(long double)>
+struct LongDoubleTrig : FloatUnary {
+  template <class T>
+  static constexpr bool vectorized = false;
+  template <class T>
+  T scalar(T x) const {
+    return static_cast<T>(F(static_cast<long double>(x)));
   }
 };
-struct cos : FloatUnary {
-  template <class B>
-  B simd(const B& x) const {
-    return xsimd::cos(x);
-  }
-};
-struct tan : FloatUnary {
-  template <class B>
-  B simd(const B& x) const {
-    return xsimd::tan(x);
-  }
-};
+inline long double sin_ld(long double x) { return std::sin(x); }
+inline long double cos_ld(long double x) { return std::cos(x); }
+inline long double tan_ld(long double x) { return std::tan(x); }
+struct sin : LongDoubleTrig<sin_ld> {};
+struct cos : LongDoubleTrig<cos_ld> {};
+struct tan : LongDoubleTrig<tan_ld> {};
 struct tanh : FloatUnary {
   template <class B>
   B simd(const B& x) const {
@@ -180,8 +186,8 @@ struct erf : FloatUnary {
     return std::erf(x);
   }
 };
-// XLA's ErfInv32 for f32, our f64 form for f64 (ir/erf_inv.hpp), one element at a time with
-// the C library's log1p, sqrt, erf and exp.
+// XLA's ErfInv32 for f32, our f64 pieces for f64 (ir/erf_inv.hpp), one element at a time with
+// the C library's log1p, log, sqrt and fma.
 struct erf_inv : FloatUnary {
   template <class T>
   static constexpr bool vectorized = false;
@@ -191,24 +197,16 @@ struct erf_inv : FloatUnary {
       return std::log1p(x);
     }
     template <class T>
+    static T log(T x) {
+      return std::log(x);
+    }
+    template <class T>
     static T sqrt(T x) {
       return std::sqrt(x);
     }
     template <class T>
-    static T erf(T x) {
-      return std::erf(x);
-    }
-    template <class T>
-    static T exp(T x) {
-      return std::exp(x);
-    }
-    template <class T>
     static T fma(T a, T b, T c) {
       return std::fma(a, b, c);
-    }
-    template <class T>
-    static T sel(bool c, T a, T b) {
-      return c ? a : b;
     }
   };
   template <class T>
@@ -400,7 +398,7 @@ struct max : Arith {
   }
   template <class T>
   T scalar(T a, T b) const {
-    return a > b ? a : b;
+    return math::max_scalar(a, b);
   }
 };
 struct min : Arith {
@@ -410,7 +408,7 @@ struct min : Arith {
   }
   template <class T>
   T scalar(T a, T b) const {
-    return a < b ? a : b;
+    return math::min_scalar(a, b);
   }
 };
 

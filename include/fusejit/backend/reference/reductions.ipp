@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "fusejit/backend/backend.hpp"
+#include "fusejit/backend/reference/float_math.ipp"
 #include "fusejit/ir/graph.hpp"
 
 namespace fj::detail::reference {
@@ -64,7 +65,8 @@ struct reduce_prod : Reduction {
       return a * b;
   }
 };
-// NaN propagates from either side, as lax.max does.
+// As lax.max / lax.min (math::max_scalar): NaN propagates from either side, max(+0, -0) = +0 and
+// min(+0, -0) = -0 in either order. The LLVM backend combines its thread partials with these.
 struct reduce_max : Reduction {
   template <class T>
   static constexpr bool accepts = true;
@@ -74,7 +76,7 @@ struct reduce_max : Reduction {
   }
   template <class T>
   static T combine(T a, T b) {
-    return a != a ? a : (a > b ? a : b);
+    return math::max_scalar(a, b);
   }
 };
 struct reduce_min : Reduction {
@@ -86,7 +88,7 @@ struct reduce_min : Reduction {
   }
   template <class T>
   static T combine(T a, T b) {
-    return a != a ? a : (a < b ? a : b);
+    return math::min_scalar(a, b);
   }
 };
 struct reduce_and : Reduction {
