@@ -3,6 +3,7 @@
 // the fuzzer found stays fixed (its reproducer, here as a regression test).
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -133,6 +134,46 @@ TEST_CASE("fuzz regression: a dot_general of subnormal products (seed 204036)") 
   if (!fusejit_test::has_backend("llvm")) return;
   const std::string report = fusejit_fuzz::run_seed(204036);
   CHECK_MESSAGE(report.empty(), report);
+}
+
+// A false alarm of the checker (seed 7260, from the wider value draws): add(a, mul(b, a)) with
+// a = 82.38, b = 0.8435, contracted by the LLVM backend into fma(b, a, a) = 151.868209, the
+// correctly rounded sum, where the reference's a + fl(b * a) rounds to 151.868195: one ulp of the
+// result apart (2^-16), which the bound of one ulp of the larger operand (2^-17) did not allow,
+// as the sum carries into the next binade. The bound now takes the larger of the two ulps; it
+// still rejects two ulps of the result.
+TEST_CASE("fuzz regression: a contracted add that carries into the next binade (seed 7260)") {
+  namespace ir = fj::ir;
+  using fusejit_fuzz::Value;
+  ir::GraphBuilder b;
+  const ir::Atom x = ir::Atom::of_var(b.add_invar({fj::f32, fj::Shape{1}, false}));
+  const ir::Atom y = ir::Atom::of_var(b.add_invar({fj::f32, fj::Shape{1}, false}));
+  const ir::Atom d = b.emit1(ir::Prim::mul, {y, x});
+  b.graph.outvars = {d, b.emit1(ir::Prim::add, {x, d})};
+  fusejit_fuzz::Program p;
+  p.graph = std::make_shared<const ir::Graph>(std::move(b.graph));
+  const float a = 0x1.4984b6p+6f, m = 0x1.afe17ap-1f;
+  const fj::Array av = fj::array(std::vector<float>{a}, fj::Shape{1});
+  const fj::Array mv = fj::array(std::vector<float>{m}, fj::Shape{1});
+  p.inputs = {{av.buffer(), av.aval()}, {mv.buffer(), mv.aval()}};
+  const float fused = std::fma(m, a, a);
+  volatile float product = m * a;  // rounded on its own (no contraction by this compiler either)
+  REQUIRE(fused != a + product);   // the case itself: the two roundings differ here
+  // A backend whose add is the fused one, or that one moved by `ulps` more.
+  auto contracting = [&](int ulps) -> fusejit_fuzz::Runner {
+    return [=](const ir::GraphPtr& g, const std::vector<Value>& in) {
+      auto out = fusejit_fuzz::check_detail::run_on("reference", g, in);
+      float e = fused;
+      for (int k = 0; k < ulps; ++k) e = std::nextafter(e, INFINITY);
+      const fj::Array ev = fj::array(std::vector<float>{e}, fj::Shape{1});
+      out[1] = {ev.buffer(), ev.aval()};
+      return out;
+    };
+  };
+  const auto ok = fusejit_fuzz::check(p, contracting(0));
+  CHECK_MESSAGE(!ok.has_value(), (ok ? ok->message : std::string()));
+  CHECK(fusejit_fuzz::check(p, contracting(2)).has_value());
+  if (fusejit_test::has_backend("llvm")) CHECK(fusejit_fuzz::run_seed(7260).empty());
 }
 
 // Bug 2 (seed 1379): a kernel computing threefry2x32's first result also recomputed its second,

@@ -3,8 +3,9 @@
 // A program is an ir::Graph plus concrete inputs. The generator keeps a pool of typed atoms
 // (inputs and equation results) and appends equations drawn from the whole primitive table with
 // random operands and params; the shape rules decide what is well typed (a draw they reject is
-// redrawn). Dtypes, ranks 0-4, size-0 and size-1 dims, broadcastable operands, scalar literals
-// and input values include NaN, +-Inf, +-0, subnormals and huge and tiny magnitudes.
+// redrawn). Dtypes, ranks 0-4, size-0 and size-1 dims, lengths that fill SIMD vectors or leave
+// tails, broadcastable operands, scalar literals; input values (values.hpp) span each format's
+// whole range and mix NaN, +-Inf, +-0, subnormals and huge values with ordinary ones lane by lane.
 // Deterministic: the same seed gives the same program on every platform (no std distributions).
 #pragma once
 #include <algorithm>
@@ -19,37 +20,14 @@
 #include <string>
 #include <vector>
 
+#include "values.hpp"
+
 namespace fusejit_fuzz {
 
 namespace ir = fj::ir;
 using fj::DType;
 using fj::Shape;
 using Dims = std::vector<std::int64_t>;
-
-/// splitmix64: tiny, portable, and good enough to pick structure.
-class Rng {
- public:
-  explicit Rng(std::uint64_t seed) : s_(seed) {}
-  std::uint64_t next() {
-    std::uint64_t z = (s_ += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
-  /// Uniform in [0, n).
-  std::int64_t below(std::int64_t n) {
-    return n <= 0 ? 0 : static_cast<std::int64_t>(next() % static_cast<std::uint64_t>(n));
-  }
-  bool chance(int percent) { return below(100) < percent; }
-  double unit() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }
-  template <class T>
-  const T& pick(const std::vector<T>& v) {
-    return v[static_cast<std::size_t>(below(static_cast<std::int64_t>(v.size())))];
-  }
-
- private:
-  std::uint64_t s_;
-};
 
 /// Which graphs to draw. Exact programs use only primitives whose results both backends must
 /// agree on bit for bit (no rounding, or rounding fixed by IEEE), so they can be compared whole
@@ -140,49 +118,6 @@ inline const std::vector<DType>& all_dtypes() {
   return d;
 }
 
-/// A special or ordinary value for a float dtype.
-inline double float_value(Rng& r, DType d) {
-  const bool f32 = d == DType::f32;
-  const double huge = f32 ? 3.0e38 : 1.7e308;
-  const double tiny = f32 ? 1.2e-38 : 2.3e-308;
-  const double sub = f32 ? 1.0e-40 : 5.0e-320;
-  switch (r.below(14)) {
-    case 0:
-      return std::numeric_limits<double>::quiet_NaN();
-    case 1:
-      return r.chance(50) ? INFINITY : -INFINITY;
-    case 2:
-      return r.chance(50) ? 0.0 : -0.0;
-    case 3:
-      return (r.chance(50) ? 1 : -1) * sub * (1 + r.below(100));
-    case 4:
-      return (r.chance(50) ? 1 : -1) * huge * r.unit();
-    case 5:
-      return (r.chance(50) ? 1 : -1) * tiny * (1 + r.unit());
-    case 6:
-      return static_cast<double>(r.below(9) - 4) * 0.5;  // integers and halves: round's ties
-    default:
-      return (r.unit() * 2 - 1) * std::pow(10.0, static_cast<double>(r.below(7) - 3));
-  }
-}
-
-inline std::int64_t int_value(Rng& r, DType d) {
-  switch (r.below(8)) {
-    case 0:
-      return d == DType::u32   ? 0xFFFFFFFFll
-             : d == DType::i32 ? std::numeric_limits<std::int32_t>::max()
-                               : std::numeric_limits<std::int64_t>::max();
-    case 1:
-      return d == DType::u32   ? 0
-             : d == DType::i32 ? std::numeric_limits<std::int32_t>::min()
-                               : std::numeric_limits<std::int64_t>::min();
-    case 2:
-      return 0;
-    default:
-      return r.below(41) - 20 + (d == DType::u32 ? 20 : 0);
-  }
-}
-
 inline ir::Literal literal(Rng& r, DType d) {
   ir::Literal l;
   l.dtype = d;
@@ -197,19 +132,18 @@ inline ir::Literal literal(Rng& r, DType d) {
   return l;
 }
 
+/// An input's values: bools at random, numbers in one fill for the whole array (values.hpp).
 inline fj::backend::Value random_value(Rng& r, const ir::Aval& a) {
   const std::int64_t n = a.shape.size();
   auto buf = fj::runtime::allocate(static_cast<std::size_t>(n) * fj::size_of(a.dtype));
+  const Fill f = random_fill(r);
   fj::visit_dtype(a.dtype, [&](auto x) {
     using T = decltype(x);
     T* p = static_cast<T*>(buf->data);
-    for (std::int64_t i = 0; i < n; ++i) {
-      if constexpr (std::is_same_v<T, bool>)
-        p[i] = r.chance(50);
-      else if constexpr (std::is_floating_point_v<T>)
-        p[i] = static_cast<T>(float_value(r, a.dtype));
-      else
-        p[i] = static_cast<T>(int_value(r, a.dtype));
+    if constexpr (std::is_same_v<T, bool>) {
+      for (std::int64_t i = 0; i < n; ++i) p[i] = r.chance(50);
+    } else {
+      fill(r, a.dtype, f, p, n);
     }
   });
   return {std::move(buf), a};
@@ -249,13 +183,20 @@ class Generator {
   std::vector<fj::backend::Value> inputs_;
   std::vector<ir::VarId> pool_;
 
+  // 30% of the arrays are vectors: rank 1 or 2, the last dim a length that fills vectors of
+  // 4, 8 or 16 lanes or leaves a tail (values.hpp); the rest take ranks 0-4 of small dims.
   ir::Aval random_aval(DType d) {
+    if (r_.chance(30)) {
+      Shape s;
+      if (r_.chance(40)) s.push_back(1 + r_.below(3));
+      s.push_back(r_.pick(vector_lengths()));
+      return {d, s, false};
+    }
     const int rank = static_cast<int>(r_.below(5));
-    static const std::vector<std::int64_t> sizes{1, 1, 2, 3, 4, 5, 7, 8, 16, 17, 33, 0};
     Shape s;
     std::int64_t total = 1;
     for (int k = 0; k < rank; ++k) {
-      std::int64_t n = r_.pick(sizes);
+      std::int64_t n = r_.pick(dim_sizes());
       if (n == 0 && !r_.chance(30)) n = 1;  // size-0 arrays, but not too many of them
       if (total * std::max<std::int64_t>(n, 1) > cfg_.max_elements) n = 1;
       total *= std::max<std::int64_t>(n, 1);
@@ -390,10 +331,14 @@ class Generator {
       case ir::PrimKind::control:
         if (!control_eqn(p, x, xa, in, ps)) return false;
         break;
-      case ir::PrimKind::multi:  // threefry2x32: key and counter words, u32, broadcasting
-        if (xa.dtype != DType::u32) return false;
-        in = {x, partner(x, DType::u32), partner(x, DType::u32), partner(x, DType::u32)};
+      case ir::PrimKind::multi: {  // threefry2x32: key and counter words, u32, broadcasting
+        // A u32 pool var is rare, so x's shape gets a new u32 input when x is not one (the
+        // CUDA codegen test counts on the first 240 seeds drawing every fusable primitive).
+        const ir::Atom k =
+            xa.dtype == DType::u32 ? x : ir::Atom::of_var(new_input({DType::u32, xa.shape, false}));
+        in = {k, partner(k, DType::u32), partner(k, DType::u32), partner(k, DType::u32)};
         break;
+      }
       default:
         return false;
     }
