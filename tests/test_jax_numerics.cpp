@@ -2,6 +2,7 @@
 // and NaN as XLA defines them, and sin/cos/tan near multiples of pi/2 against mpmath.
 #include <doctest/doctest.h>
 
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -313,9 +314,12 @@ TEST_CASE("jax numerics: argmax/argmin treat -0 == +0, first index wins (as JAX)
 //   double, 6381956970095103 * 2^797, which is why the reference does not use them.)
 // - llvm: docs/MATH.md's bounds (2 ulps sin/cos, 3.5 tan), there for comparison: the oracle is
 //   the more accurate of the two.
-TEST_CASE("jax numerics: sin/cos/tan f64 at the doubles nearest k pi/2 against mpmath") {
-  std::vector<double> xs;
-  for (const auto& r : numerics_refs::kTrig64) xs.push_back(r.x);
+// sin, cos and tan of every row's x on each backend within the bounds above; `errors(row, s, c,
+// t)` gives the three results' distances in ulps from the row's references.
+template <class T, class Rows, class Errors>
+void check_trig_rows(const Rows& rows, Errors errors, const char* label) {
+  std::vector<T> xs;
+  for (const auto& r : rows) xs.push_back(static_cast<T>(r.x));
   for (const char* backend : kBackends) {
     if (!has_backend(backend)) continue;
     CAPTURE(std::string(backend));
@@ -327,18 +331,27 @@ TEST_CASE("jax numerics: sin/cos/tan f64 at the doubles nearest k pi/2 against m
     const auto t = jit_map([](Tracer v) { return fj::tan(v); }, xs);
     Worst ws, wc, wt;
     for (std::size_t i = 0; i < xs.size(); ++i) {
-      const auto& r = numerics_refs::kTrig64[i];
+      const auto& r = rows[i];
       CAPTURE(r.x);
-      const double us = ulps(s[i], r.sin_hi, r.sin_lo), uc = ulps(c[i], r.cos_hi, r.cos_lo),
-                   ut = ulps(t[i], r.tan_hi, r.tan_lo);
+      const auto [us, uc, ut] = errors(r, s[i], c[i], t[i]);
       CHECK(us <= bsc);
       CHECK(uc <= bsc);
       CHECK(ut <= bt);
       note(ws, us, r.x), note(wc, uc, r.x), note(wt, ut, r.x);
     }
-    MESSAGE(std::string(backend), " f64 sin/cos/tan: max ", ws.ulp, " / ", wc.ulp, " / ", wt.ulp,
-            " ulp at x = ", ws.x, " / ", wc.x, " / ", wt.x);
+    MESSAGE(std::string(backend), " ", label, " sin/cos/tan: max ", ws.ulp, " / ", wc.ulp, " / ",
+            wt.ulp, " ulp at x = ", ws.x, " / ", wc.x, " / ", wt.x);
   }
+}
+
+TEST_CASE("jax numerics: sin/cos/tan f64 at the doubles nearest k pi/2 against mpmath") {
+  check_trig_rows<double>(
+      numerics_refs::kTrig64,
+      [](const auto& r, double s, double c, double t) {
+        return std::array<double, 3>{ulps(s, r.sin_hi, r.sin_lo), ulps(c, r.cos_hi, r.cos_lo),
+                                     ulps(t, r.tan_hi, r.tan_lo)};
+      },
+      "f64");
   // The issue's number: sin(fl(pi)) = 1.2246467991473532e-16 (exact, rounded).
   BackendScope scope("reference");
   CHECK(jit_map([](Tracer t) { return fj::sin(t); }, std::vector<double>{M_PI})[0] ==
@@ -346,28 +359,10 @@ TEST_CASE("jax numerics: sin/cos/tan f64 at the doubles nearest k pi/2 against m
 }
 
 TEST_CASE("jax numerics: sin/cos/tan f32 at the floats nearest k pi/2 against mpmath") {
-  std::vector<float> xs;
-  for (const auto& r : numerics_refs::kTrig32) xs.push_back(r.x);
-  for (const char* backend : kBackends) {
-    if (!has_backend(backend)) continue;
-    CAPTURE(std::string(backend));
-    BackendScope scope(backend);
-    const bool ref = std::string(backend) == "reference";
-    const double bsc = ref ? 0.5 + 0x1p-9 : 2.0, bt = ref ? 0.5 + 0x1p-9 : 3.5;
-    const auto s = jit_map([](Tracer t) { return fj::sin(t); }, xs);
-    const auto c = jit_map([](Tracer t) { return fj::cos(t); }, xs);
-    const auto t = jit_map([](Tracer v) { return fj::tan(v); }, xs);
-    Worst ws, wc, wt;
-    for (std::size_t i = 0; i < xs.size(); ++i) {
-      const auto& r = numerics_refs::kTrig32[i];
-      CAPTURE(r.x);
-      const double us = ulps(s[i], r.sin), uc = ulps(c[i], r.cos), ut = ulps(t[i], r.tan);
-      CHECK(us <= bsc);
-      CHECK(uc <= bsc);
-      CHECK(ut <= bt);
-      note(ws, us, r.x), note(wc, uc, r.x), note(wt, ut, r.x);
-    }
-    MESSAGE(std::string(backend), " f32 sin/cos/tan: max ", ws.ulp, " / ", wc.ulp, " / ", wt.ulp,
-            " ulp at x = ", ws.x, " / ", wc.x, " / ", wt.x);
-  }
+  check_trig_rows<float>(
+      numerics_refs::kTrig32,
+      [](const auto& r, float s, float c, float t) {
+        return std::array<double, 3>{ulps(s, r.sin), ulps(c, r.cos), ulps(t, r.tan)};
+      },
+      "f32");
 }
