@@ -87,9 +87,12 @@ void note(Worst& w, double u, double x) {
 // to min(d^2, 2^-25), relative to 1 - x^2 ~ 2d that peaks at 2^-13.5 where d = 2^-12.5, and
 // moves y by ~2^-13.5 / (2y), 65 ulps at y = 2.7. An exhaustive scan of every float in [0.5, 1)
 // measured 64.73 ulps at 0x1.ffe962p-1 (in the table); JAX has the same error there.
-TEST_CASE("jax numerics: erf_inv f64 near +-1 and in the body against mpmath") {
-  std::vector<double> xs;
-  for (const auto& r : numerics_refs::kErfInv64) xs.push_back(r.x);
+// erf_inv of every row's x on each backend within `bound` ulps (`error(row, got)`); `more(got)`
+// adds a backend's further checks.
+template <class T, class Rows, class Error, class More>
+void check_erf_inv_rows(const Rows& rows, Error error, double bound, const char* label, More more) {
+  std::vector<T> xs;
+  for (const auto& r : rows) xs.push_back(static_cast<T>(r.x));
   for (const char* backend : kBackends) {
     if (!has_backend(backend)) continue;
     CAPTURE(std::string(backend));
@@ -97,42 +100,35 @@ TEST_CASE("jax numerics: erf_inv f64 near +-1 and in the body against mpmath") {
     const auto got = jit_map([](Tracer t) { return fj::erf_inv(t); }, xs);
     Worst w;
     for (std::size_t i = 0; i < xs.size(); ++i) {
-      const auto& r = numerics_refs::kErfInv64[i];
-      const double u = ulps(got[i], r.hi, r.lo);
-      CAPTURE(r.x);
+      const double u = error(rows[i], got[i]);
+      CAPTURE(rows[i].x);
       CAPTURE(got[i]);
-      CHECK(u <= 3.0);
-      note(w, u, r.x);
+      CHECK(u <= bound);
+      note(w, u, rows[i].x);
     }
-    MESSAGE(std::string(backend), " erf_inv f64: max ", w.ulp, " ulp at x = ", w.x);
-    // The issue's numbers (JAX 0.10.2 and scipy print these digits).
-    CHECK(got[52] == doctest::Approx(5.86358).epsilon(1e-6));  // x = 1 - 2^-53
-    const auto issue = jit_map([](Tracer t) { return fj::erf_inv(t); },
-                               std::vector<double>{0.9999999999999999, 0.999999999999});
-    CHECK(issue[0] == doctest::Approx(5.86358).epsilon(1e-6));
-    CHECK(issue[1] == doctest::Approx(5.0420319).epsilon(1e-8));
+    MESSAGE(std::string(backend), " erf_inv ", label, ": max ", w.ulp, " ulp at x = ", w.x);
+    more(got);
   }
 }
 
+TEST_CASE("jax numerics: erf_inv f64 near +-1 and in the body against mpmath") {
+  check_erf_inv_rows<double>(
+      numerics_refs::kErfInv64, [](const auto& r, double got) { return ulps(got, r.hi, r.lo); },
+      3.0, "f64",
+      [](const std::vector<double>& got) {
+        // The issue's numbers (JAX 0.10.2 and scipy print these digits).
+        CHECK(got[52] == doctest::Approx(5.86358).epsilon(1e-6));  // x = 1 - 2^-53
+        const auto issue = jit_map([](Tracer t) { return fj::erf_inv(t); },
+                                   std::vector<double>{0.9999999999999999, 0.999999999999});
+        CHECK(issue[0] == doctest::Approx(5.86358).epsilon(1e-6));
+        CHECK(issue[1] == doctest::Approx(5.0420319).epsilon(1e-8));
+      });
+}
+
 TEST_CASE("jax numerics: erf_inv f32 near +-1 and in the body against mpmath") {
-  std::vector<float> xs;
-  for (const auto& r : numerics_refs::kErfInv32) xs.push_back(r.x);
-  for (const char* backend : kBackends) {
-    if (!has_backend(backend)) continue;
-    CAPTURE(std::string(backend));
-    BackendScope scope(backend);
-    const auto got = jit_map([](Tracer t) { return fj::erf_inv(t); }, xs);
-    Worst w;
-    for (std::size_t i = 0; i < xs.size(); ++i) {
-      const auto& r = numerics_refs::kErfInv32[i];
-      const double u = ulps(got[i], r.ref);
-      CAPTURE(r.x);
-      CAPTURE(got[i]);
-      CHECK(u <= 65.0);
-      note(w, u, r.x);
-    }
-    MESSAGE(std::string(backend), " erf_inv f32: max ", w.ulp, " ulp at x = ", w.x);
-  }
+  check_erf_inv_rows<float>(
+      numerics_refs::kErfInv32, [](const auto& r, float got) { return ulps(got, r.ref); }, 65.0,
+      "f32", [](const std::vector<float>&) {});
 }
 
 // ---- 2. max / min on signed zeros and NaN ----------------------------------------------------
