@@ -62,6 +62,17 @@ void note(Worst& w, double u, double x) {
   if (u > w.ulp) w = {u, x};
 }
 
+// Runs `fn` with each registered backend of kBackends as the default.
+template <class Fn>
+void on_each_backend(Fn fn) {
+  for (const char* backend : kBackends) {
+    if (!has_backend(backend)) continue;
+    CAPTURE(std::string(backend));
+    BackendScope scope(backend);
+    fn();
+  }
+}
+
 }  // namespace
 
 // ---- 1. erf_inv ----------------------------------------------------------------------------
@@ -205,13 +216,10 @@ void elementwise_cases() {
 }  // namespace
 
 TEST_CASE("jax numerics: maximum/minimum of +-0 and NaN (XLA's semantics)") {
-  for (const char* backend : kBackends) {
-    if (!has_backend(backend)) continue;
-    CAPTURE(std::string(backend));
-    BackendScope scope(backend);
+  on_each_backend([] {
     elementwise_cases<float>();
     elementwise_cases<double>();
-  }
+  });
 }
 
 namespace {
@@ -271,13 +279,10 @@ void reduction_cases() {
 }  // namespace
 
 TEST_CASE("jax numerics: reduce_max/reduce_min over mixed +-0 (XLA's semantics)") {
-  for (const char* backend : kBackends) {
-    if (!has_backend(backend)) continue;
-    CAPTURE(std::string(backend));
-    BackendScope scope(backend);
+  on_each_backend([] {
     reduction_cases<float>();
     reduction_cases<double>();
-  }
+  });
 }
 
 TEST_CASE("jax numerics: argmax/argmin treat -0 == +0, first index wins (as JAX)") {
