@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "backend_compare.hpp"
+#include "cpu_widths.hpp"
 
 extern char** environ;
 
@@ -438,5 +439,32 @@ TEST_CASE("disk cache: processes writing the same entries at once") {
   const auto before = fj::cache_stats();
   for (int n = 2; n < 12; ++n) check_pow_kernel(n);
   CHECK(fj::cache_stats().disk_hits - before.disk_hits == 10);
+  CHECK(scope.warnings.empty());
+}
+
+TEST_CASE("disk cache: each CPU target has entries of its own (FUSEJIT_CPU, set_cpu_target)") {
+  if (!llvm_available()) return;
+  const auto widths = fusejit_test::widths_here();
+  if (widths.size() < 2) return;  // one level: nothing to tell apart
+  fusejit_test::BackendScope llvm("llvm");
+  TempDir dir;
+  DiskScope scope(dir.path);
+  const auto s0 = fj::cache_stats();
+  for (const auto& [name, lanes] : widths) {
+    fusejit_test::CpuTargetScope target(name);
+    check_result(run_kernel());
+  }
+  // Every level missed and wrote its own entry: none loaded another's object.
+  const auto s1 = fj::cache_stats();
+  CHECK(s1.disk_writes - s0.disk_writes == widths.size());
+  CHECK(s1.disk_hits == s0.disk_hits);
+  CHECK(entries(dir.path, ".fjk").size() == widths.size());
+  // Back at the first level, with the in-memory caches empty: its own entry is loaded.
+  {
+    fusejit_test::CpuTargetScope target(widths.front().first);
+    fj::clear_caches();
+    check_result(run_kernel());
+  }
+  CHECK(fj::cache_stats().disk_hits - s1.disk_hits == 1);
   CHECK(scope.warnings.empty());
 }
