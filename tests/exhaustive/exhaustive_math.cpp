@@ -327,9 +327,12 @@ void write_docs(const Options& o, const Results& r) {
             : fmt("%d evenly spaced blocks of 2^24 consecutive bit patterns (%.3g inputs)",
                   o.f32_chunks, o.f32_chunks * 16777216.0);
   if (o.other_width_stride > 1)
-    f32_what += fmt(" at %s; the narrower widths on every %d-th block only (%.3g inputs)",
-                    r.widths.back().first.c_str(), o.other_width_stride,
-                    std::ceil(double(o.f32_chunks) / o.other_width_stride) * 16777216.0);
+    f32_what +=
+        fmt(" at %s; at the narrower widths only the blocks of 2^24 consecutive bit patterns whose "
+            "index is a multiple of %d (%.3g inputs: their maxima cover less; on the same inputs "
+            "the widths agree, as `--ci` shows)",
+            r.widths.back().first.c_str(), o.other_width_stride,
+            std::ceil(double(o.f32_chunks) / o.other_width_stride) * 16777216.0);
   g << "**f32** (" << fmt("%.0f", r.secs32) << " s): " << f32_what
     << " per function, NaNs, infinities, zeros and subnormals included; reference: the C "
        "library's `double` function of the input (erf_inv: Newton on erf / erfc in double, within "
