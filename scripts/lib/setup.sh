@@ -5,6 +5,7 @@
 #   FUSEJIT_BUILD_DIR   build directory (default: build)
 #   FUSEJIT_JOBS        parallel build jobs (default: 2)
 #   FUSEJIT_CMAKE_ARGS  extra arguments for the configure step, e.g. "-DFUSEJIT_WITH_LLVM=ON"
+#   FUSEJIT_BUILD_TARGETS  build only these targets (space-separated; default: all)
 
 FUSEJIT_DEBIAN_PACKAGES=(
   llvm-19-dev libzstd-dev libeigen3-dev libxsimd-dev libxxhash-dev
@@ -62,7 +63,12 @@ fusejit_configure_and_build() {
     args+=("${extra[@]}")
   fi
   cmake "${args[@]}"
-  cmake --build "$FUSEJIT_BUILD_DIR" -j"$FUSEJIT_JOBS"
+  local targets=()
+  if [[ -n "${FUSEJIT_BUILD_TARGETS:-}" ]]; then
+    read -r -a targets <<<"$FUSEJIT_BUILD_TARGETS"
+    targets=(--target "${targets[@]}")
+  fi
+  cmake --build "$FUSEJIT_BUILD_DIR" -j"$FUSEJIT_JOBS" "${targets[@]}"
 }
 
 fusejit_setup() {
