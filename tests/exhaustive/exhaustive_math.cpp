@@ -247,7 +247,7 @@ void run_f64(const Options& o, Results& r) {
   r.secs64 = seconds_since(t0);
 }
 
-std::string bound_text(double b) { return b >= fx::kNoBound ? "none claimed" : fmt("%g", b); }
+std::string bound_text(double b) { return fmt("%g", b); }
 
 std::string worst_text(const Stat& s, bool f32) {
   if (s.ulp < 0) return "-";
