@@ -87,8 +87,8 @@ class OrcSession {
   /// Makes `name` the target of new compiles; returns whether it changed.
   bool set_target(std::string_view name) {
     std::lock_guard lock(mu_);
-    env_applied_ = true;  // an explicit choice wins over the environment
     auto t = resolve(name, "fj::set_cpu_target(\"" + std::string(name) + "\")");
+    env_applied_ = true;  // a valid explicit choice wins over the environment
     const bool changed = t != current_;
     current_ = std::move(t);
     return changed;
