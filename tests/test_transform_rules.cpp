@@ -108,6 +108,7 @@ std::vector<Case> differentiable_cases() {
   };
   binary("add", ir::Prim::add, in_range(-2, 2));
   binary("add, size-1 broadcast", ir::Prim::add, in_range(-2, 2), {2, 3}, {1, 3});
+  binary("add_any", ir::Prim::add_any, in_range(-2, 2));
   binary("sub", ir::Prim::sub, in_range(-2, 2));
   binary("mul", ir::Prim::mul, in_range(-2, 2));
   binary("mul, scalar operand", ir::Prim::mul, in_range(-2, 2), {}, {2, 3});

@@ -226,6 +226,7 @@ class PerOpBound {
         erf_inv_ = !f32_;
         break;
       case P::add:
+      case P::add_any:
       case P::sub:
         contracted_ = true;
         ulps_ = 1;  // of the result; the operands' ulp is the abs part of at()

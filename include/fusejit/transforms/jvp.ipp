@@ -20,7 +20,11 @@ std::vector<MaybeAtom> jvp_rule(Emit& E, const ir::Eqn& e, const std::vector<Ato
   auto linear = [&](std::vector<Atom> ops) -> std::vector<MaybeAtom> {
     return {E.b.emit1(e.prim, std::move(ops), e.params)};
   };
-  if (e.prim == Prim::tanh) return {tanh_jvp(E, *t[0], y)};
+  if (pi.kind == ir::PrimKind::unary) {
+    MaybeAtom ty = unary_tangent(E, e.prim, e.params, in[0], y, *t[0]);
+    if (ty) ty = E.broadcast_to(*ty, ya.shape);
+    return {ty};
+  }
   if (is_elementwise(pi.kind)) {
     const auto d = elementwise_partials(E, e.prim, e.params, in, y);
     MaybeAtom ty;

@@ -45,8 +45,8 @@ std::vector<MaybeAtom> elementwise_partials(Emit& E, Prim p, const ir::Params& p
       case Prim::tan:
         r[0] = E.add(L(1), E.mul(y, y));
         break;
-      case Prim::tanh:  // JAX's form, (1 - y) residual: see tanh_jvp and vjp_graph
-        r[0] = E.sub(L(1), y);
+      case Prim::tanh:  // jvp and vjp use JAX's factored form (unary_tangent below)
+        r[0] = E.sub(L(1), E.mul(y, y));
         break;
       case Prim::sqrt:
         r[0] = E.div(L(0.5), y);
@@ -85,6 +85,7 @@ std::vector<MaybeAtom> elementwise_partials(Emit& E, Prim p, const ir::Params& p
     const Atom b = in[1];
     switch (p) {
       case Prim::add:
+      case Prim::add_any:
         r = {L(1), L(1)};
         break;
       case Prim::sub:
@@ -128,11 +129,54 @@ std::vector<MaybeAtom> elementwise_partials(Emit& E, Prim p, const ir::Params& p
   return r;
 }
 
-/// tanh's tangent as JAX 0.10.2 writes it, `mul(add(t, mul(t, y)), sub(1, y))` with y = tanh(x):
-/// t (1 + y) (1 - y), the same equations in the same order.
-Atom tanh_jvp(Emit& E, Atom t, Atom y) {
-  const Atom s = E.add(t, E.mul(t, y));
-  return E.mul(s, E.sub(Emit::lit(1, E.dtype(y)), y));
+// How forward and reverse mode apply these partials, in the equations JAX 0.10.2 writes, so that
+// make_jaxpr prints JAX's text. Most primitives multiply by the partial. tanh keeps JAX's
+// factored form of 1 - y^2 (y = tanh x): the tangent is `mul(add(t, mul(t, y)), sub(1, y))`, and
+// its transpose adds d = ct (1 - y), then d y, to x's cotangent.
+
+/// The tangent of a unary elementwise equation `y = p(x)` from x's tangent t (nullopt: zero).
+MaybeAtom unary_tangent(Emit& E, Prim p, const ir::Params& params, Atom x, Atom y, Atom t) {
+  if (p == Prim::tanh) {  // staged in JAX's order (C++ leaves argument order open)
+    const Atom s = E.add(t, E.mul(t, y));
+    const Atom r = E.sub(Emit::lit(1, E.dtype(y)), y);
+    return E.mul(s, r);
+  }
+  const MaybeAtom d = elementwise_partials(E, p, params, {x}, y)[0];
+  if (!d) return std::nullopt;
+  return E.mul(t, *d);
+}
+
+/// What reverse mode computes in the forward pass right after a unary elementwise equation, as
+/// JAX's linearization leaves it there (its residual): the partial, or tanh's 1 - y.
+MaybeAtom unary_residual(Emit& E, Prim p, const ir::Params& params, Atom x, Atom y) {
+  if (p == Prim::tanh) return E.sub(Emit::lit(1, E.dtype(y)), y);
+  return elementwise_partials(E, p, params, {x}, y)[0];
+}
+
+/// Hands `add` the terms reverse mode adds, in order, to x's cotangent from y's cotangent ct
+/// (each staged just before it is added, as JAX's transpose does).
+template <class Add>
+void unary_cotangent_terms(Emit& E, Prim p, Atom residual, Atom y, Atom ct, Add add) {
+  const Atom d = E.mul(ct, residual);
+  add(d);
+  if (p == Prim::tanh) add(E.mul(d, y));
+}
+
+/// The cotangents of a binary elementwise equation's operands (where `wants`), unbroadcast to
+/// their shapes. mul is transposed as JAX does it: y's `mul x ct` first, then x's `mul ct y`.
+std::vector<MaybeAtom> binary_cotangents(Emit& E, Prim p, const ir::Params& params,
+                                         const std::vector<Atom>& in, Atom y, Atom ct,
+                                         const std::vector<bool>& wants) {
+  std::vector<MaybeAtom> r(2);
+  if (p == Prim::mul) {
+    if (wants[1]) r[1] = E.unbroadcast(E.mul(in[0], ct), E.aval(in[1]));
+    if (wants[0]) r[0] = E.unbroadcast(E.mul(ct, in[1]), E.aval(in[0]));
+    return r;
+  }
+  const auto d = elementwise_partials(E, p, params, in, y);
+  for (std::size_t i = 0; i < 2; ++i)
+    if (d[i] && wants[i]) r[i] = E.unbroadcast(E.mul(ct, *d[i]), E.aval(in[i]));
+  return r;
 }
 
 bool is_elementwise(ir::PrimKind k) {

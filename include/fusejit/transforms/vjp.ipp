@@ -138,16 +138,13 @@ std::vector<MaybeAtom> vjp_rule(Emit& E, const ir::Eqn& e, const std::vector<Ato
   auto wants = [&](std::size_t i) {
     return needed[i] && !in[i].is_literal() && differentiable(E.aval(in[i]));
   };
-  if (e.prim == Prim::mul) {
-    // JAX transposes `mul x y` for y first, `mul x ct`, then for x, `mul ct y`.
-    if (wants(1)) r[1] = E.unbroadcast(E.mul(in[0], ct), E.aval(in[1]));
-    if (wants(0)) r[0] = E.unbroadcast(E.mul(ct, in[1]), E.aval(in[0]));
-    return r;
-  }
-  if (is_elementwise(pi.kind)) {
-    const auto d = elementwise_partials(E, e.prim, e.params, in, y);
-    for (std::size_t i = 0; i < in.size(); ++i)
-      if (d[i] && wants(i)) r[i] = E.unbroadcast(E.mul(ct, *d[i]), E.aval(in[i]));
+  if (pi.kind == ir::PrimKind::binary)
+    return binary_cotangents(E, e.prim, e.params, in, y, ct, {wants(0), wants(1)});
+  if (pi.kind == ir::PrimKind::unary) {
+    // vjp_graph applies unary rules itself, from the residual it computes in the forward pass
+    // (unary_cotangent_terms); this is for callers without one.
+    const MaybeAtom d = elementwise_partials(E, e.prim, e.params, in, y)[0];
+    if (d && wants(0)) r[0] = E.mul(ct, *d);
     return r;
   }
   const Aval xa = E.aval(in[0]);
@@ -275,7 +272,7 @@ ir::Graph vjp_graph(const ir::Graph& g, const std::vector<bool>& wrt) {
       env[static_cast<std::size_t>(e.out[j])] = outs[k][j];
     if (e.in.size() == 1 && is_elementwise(ir::info(e.prim).kind) && has_vjp_rule(e.prim) &&
         dep(e.in[0]) && differentiable(g.aval(e.in[0])) && differentiable(g.aval(e.out[0])))
-      residual[k] = elementwise_partials(E, e.prim, e.params, ins[k], outs[k][0])[0];
+      residual[k] = unary_residual(E, e.prim, e.params, ins[k][0], outs[k][0]);
   }
   for (auto& o : g.outvars) {
     const Atom c = Atom::of_var(b.add_invar(g.aval(o)));
@@ -290,15 +287,9 @@ ir::Graph vjp_graph(const ir::Graph& g, const std::vector<bool>& wrt) {
       any = any || cts.back().has_value();
     }
     if (!any) continue;
-    if (residual[k] && e.prim == Prim::tanh) {
-      // JAX's tanh rule transposed: d = ct (1 - y) and d y, each added to x's cotangent in turn.
-      const Atom d = E.mul(*cts[0], *residual[k]);
-      accumulate(e.in[0].var, d);
-      accumulate(e.in[0].var, E.mul(d, outs[k][0]));
-      continue;
-    }
     if (residual[k]) {
-      accumulate(e.in[0].var, E.mul(*cts[0], *residual[k]));
+      unary_cotangent_terms(E, e.prim, *residual[k], outs[k][0], *cts[0],
+                            [&](Atom term) { accumulate(e.in[0].var, term); });
       continue;
     }
     std::vector<bool> needed;

@@ -278,6 +278,7 @@ class KernelSource {
       case Prim::stop_gradient:
         return a;
       case Prim::add:
+      case Prim::add_any:
         return is_float(from) ? a + " + " + b : call2("fj_wrap_add");
       case Prim::sub:
         return is_float(from) ? a + " - " + b : call2("fj_wrap_sub");

@@ -147,6 +147,7 @@ inline llvm::Value* integer_pow(Emitter& e, const Node& n, Args a, DType d) {
 inline llvm::Value* add(Emitter& e, const Node&, Args a, DType d) {
   return is_float(d) ? e.b.CreateFAdd(a[0], a[1]) : e.b.CreateAdd(a[0], a[1]);
 }
+inline llvm::Value* add_any(Emitter& e, const Node& n, Args a, DType d) { return add(e, n, a, d); }
 inline llvm::Value* sub(Emitter& e, const Node&, Args a, DType d) {
   return is_float(d) ? e.b.CreateFSub(a[0], a[1]) : e.b.CreateSub(a[0], a[1]);
 }

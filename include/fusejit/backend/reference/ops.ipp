@@ -326,6 +326,7 @@ struct add : Arith {
     return static_cast<T>(static_cast<unsigned_of<T>>(a) + static_cast<unsigned_of<T>>(b));
   }
 };
+struct add_any : add {};  // a cotangent sum: add's semantics
 struct sub : Arith {
   template <class B>
   B simd(const B& a, const B& b) const {
