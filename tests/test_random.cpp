@@ -310,11 +310,12 @@ TEST_CASE("random: normal matches JAX bit for bit (f32)") {
   }
 }
 
-TEST_CASE("random: normal f64 is within 128 ulps of JAX's") {
+TEST_CASE("random: normal f64 is within 32 ulps of JAX's") {
   // fusejit's f64 erf_inv is not XLA's ErfInv64 (our own polynomial pieces, within 3 ulps of the
-  // exact value: docs/MATH.md), so values are close but not bit-identical. The bound dates from
-  // the older form (the f32 polynomial refined by Newton steps on erf), which measured 103 ulps
-  // here in the tails where erf(y) - x cancelled; it is a margin, not a claim of accuracy.
+  // exact value: docs/MATH.md), so values are close but not bit-identical: the uniforms are
+  // JAX's bits, and the difference is the two erf_invs' errors. Measured 28, 25 and 27 ulps on
+  // the three keys' 1000 values (the same on both backends), which, with ours within 3, is
+  // XLA's ErfInv64 error in the tails; 32 = 28 + our 3 + the final sqrt(2) product's rounding.
   for (const std::string k : {"k0", "k42", "ks"}) {
     const Golden want = golden("normal f64 " + k + " 1000");
     for (const char* backend : {"reference", "llvm"}) {
@@ -331,7 +332,8 @@ TEST_CASE("random: normal f64 is within 128 ulps of JAX's") {
         std::memcpy(&w, &bits, 8);
         worst = std::max(worst, fusejit_test::ulp_distance(got.data<double>()[i], w));
       }
-      CHECK(worst <= 128);
+      MESSAGE(backend_name, " normal f64 ", k, ": ", worst, " ulps from JAX");
+      CHECK(worst <= 32);
     }
   }
 }
