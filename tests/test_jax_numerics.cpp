@@ -12,7 +12,9 @@
 #include <vector>
 
 #include "backend_compare.hpp"
-#include "golden/numerics_refs.hpp"  // python3 tests/golden/numerics_refs.py > ...
+#include "golden/erf_inv_refs.hpp"  // both written by python3 tests/golden/numerics_refs.py
+#include "golden/trig_refs.hpp"
+#include "ulp.hpp"
 
 using fj::Tracer;
 using fusejit_test::BackendScope;
@@ -23,16 +25,7 @@ namespace {
 
 constexpr const char* kBackends[] = {"reference", "llvm"};
 
-// The spacing of T's values at |v| (the subnormal spacing below T's normals).
-template <class T>
-LD ulp_at(LD v) {
-  const LD a = std::fabs(v);
-  if (a < static_cast<LD>(std::numeric_limits<T>::min()))
-    return static_cast<LD>(std::numeric_limits<T>::denorm_min());
-  int e = 0;
-  (void)std::frexp(a, &e);
-  return std::ldexp(1.0L, e - std::numeric_limits<T>::digits);
-}
+using fusejit_test::ulp_at;
 
 // |got - (hi + lo)| in ulps of T at the reference. got - hi is exact in long double (its 64-bit
 // significand holds the difference of two nearby doubles), so the measure resolves 2^-11 ulp.
@@ -62,14 +55,14 @@ void note(Worst& w, double u, double x) {
   if (u > w.ulp) w = {u, x};
 }
 
-// Runs `fn` with each registered backend of kBackends as the default.
+// Runs `fn(name)` with each registered backend of kBackends as the default.
 template <class Fn>
 void on_each_backend(Fn fn) {
   for (const char* backend : kBackends) {
     if (!has_backend(backend)) continue;
     CAPTURE(std::string(backend));
     BackendScope scope(backend);
-    fn();
+    fn(std::string(backend));
   }
 }
 
@@ -104,10 +97,7 @@ template <class T, class Rows, class Error, class More>
 void check_erf_inv_rows(const Rows& rows, Error error, double bound, const char* label, More more) {
   std::vector<T> xs;
   for (const auto& r : rows) xs.push_back(static_cast<T>(r.x));
-  for (const char* backend : kBackends) {
-    if (!has_backend(backend)) continue;
-    CAPTURE(std::string(backend));
-    BackendScope scope(backend);
+  on_each_backend([&](const std::string& backend) {
     const auto got = jit_map([](Tracer t) { return fj::erf_inv(t); }, xs);
     Worst w;
     for (std::size_t i = 0; i < xs.size(); ++i) {
@@ -117,9 +107,9 @@ void check_erf_inv_rows(const Rows& rows, Error error, double bound, const char*
       CHECK(u <= bound);
       note(w, u, rows[i].x);
     }
-    MESSAGE(std::string(backend), " erf_inv ", label, ": max ", w.ulp, " ulp at x = ", w.x);
+    MESSAGE(backend, " erf_inv ", label, ": max ", w.ulp, " ulp at x = ", w.x);
     more(got);
-  }
+  });
 }
 
 TEST_CASE("jax numerics: erf_inv f64 near +-1 and in the body against mpmath") {
@@ -216,7 +206,7 @@ void elementwise_cases() {
 }  // namespace
 
 TEST_CASE("jax numerics: maximum/minimum of +-0 and NaN (XLA's semantics)") {
-  on_each_backend([] {
+  on_each_backend([](const std::string&) {
     elementwise_cases<float>();
     elementwise_cases<double>();
   });
@@ -279,7 +269,7 @@ void reduction_cases() {
 }  // namespace
 
 TEST_CASE("jax numerics: reduce_max/reduce_min over mixed +-0 (XLA's semantics)") {
-  on_each_backend([] {
+  on_each_backend([](const std::string&) {
     reduction_cases<float>();
     reduction_cases<double>();
   });
@@ -288,10 +278,7 @@ TEST_CASE("jax numerics: reduce_max/reduce_min over mixed +-0 (XLA's semantics)"
 TEST_CASE("jax numerics: argmax/argmin treat -0 == +0, first index wins (as JAX)") {
   // jnp.argmax(jnp.array([-0., 0.])) == 0 and jnp.argmin(jnp.array([0., -0.])) == 0: XLA's
   // argmax compares with >, under which the zeros tie.
-  for (const char* backend : kBackends) {
-    if (!has_backend(backend)) continue;
-    CAPTURE(std::string(backend));
-    BackendScope scope(backend);
+  on_each_backend([](const std::string&) {
     for (const std::vector<double>& v :
          {std::vector<double>{-0.0, 0.0, -0.0}, std::vector<double>{0.0, -0.0, 0.0}}) {
       const fj::Array a = vec(v);
@@ -303,7 +290,7 @@ TEST_CASE("jax numerics: argmax/argmin treat -0 == +0, first index wins (as JAX)
     const fj::Array withnan = vec(std::vector<float>{-0.0f, 0.0f, NAN, 1.0f});
     CHECK(fj::Array(fj::argmax(withnan)).item<std::int32_t>() == 2);
     CHECK(fj::Array(fj::argmin(withnan)).item<std::int32_t>() == 2);
-  }
+  });
 }
 
 // ---- 3. sin, cos, tan near multiples of pi/2 --------------------------------------------------
@@ -321,11 +308,8 @@ template <class T, class Rows, class Errors>
 void check_trig_rows(const Rows& rows, Errors errors, const char* label) {
   std::vector<T> xs;
   for (const auto& r : rows) xs.push_back(static_cast<T>(r.x));
-  for (const char* backend : kBackends) {
-    if (!has_backend(backend)) continue;
-    CAPTURE(std::string(backend));
-    BackendScope scope(backend);
-    const bool ref = std::string(backend) == "reference";
+  on_each_backend([&](const std::string& backend) {
+    const bool ref = backend == "reference";
     const double bsc = ref ? 0.5 + 0x1p-9 : 2.0, bt = ref ? 0.5 + 0x1p-9 : 3.5;
     const auto s = jit_map([](Tracer t) { return fj::sin(t); }, xs);
     const auto c = jit_map([](Tracer t) { return fj::cos(t); }, xs);
@@ -340,9 +324,9 @@ void check_trig_rows(const Rows& rows, Errors errors, const char* label) {
       CHECK(ut <= bt);
       note(ws, us, r.x), note(wc, uc, r.x), note(wt, ut, r.x);
     }
-    MESSAGE(std::string(backend), " ", label, " sin/cos/tan: max ", ws.ulp, " / ", wc.ulp, " / ",
-            wt.ulp, " ulp at x = ", ws.x, " / ", wc.x, " / ", wt.x);
-  }
+    MESSAGE(backend, " ", label, " sin/cos/tan: max ", ws.ulp, " / ", wc.ulp, " / ", wt.ulp,
+            " ulp at x = ", ws.x, " / ", wc.x, " / ", wt.x);
+  });
 }
 
 TEST_CASE("jax numerics: sin/cos/tan f64 at the doubles nearest k pi/2 against mpmath") {

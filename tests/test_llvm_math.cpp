@@ -14,6 +14,8 @@
 #include <type_traits>
 #include <vector>
 
+#include "ulp.hpp"
+
 namespace {
 
 using LD = long double;
@@ -40,16 +42,7 @@ class LlvmBackend {
   bool ok_ = false;
 };
 
-// The spacing of T's values at the magnitude of `ref` (the subnormal spacing below T's normals).
-template <class T>
-LD ulp_at(LD ref) {
-  const LD a = std::fabs(ref);
-  if (a < static_cast<LD>(std::numeric_limits<T>::min()))
-    return static_cast<LD>(std::numeric_limits<T>::denorm_min());
-  int e = 0;
-  (void)std::frexp(a, &e);  // a = m * 2^e with m in [0.5, 1)
-  return std::ldexp(1.0L, e - std::numeric_limits<T>::digits);
-}
+using fusejit_test::ulp_at;
 
 // Distance in ulps between a result and a higher-precision reference. Special values must match
 // exactly (NaN for NaN, infinities and zeros with their signs); a finite reference beyond T's
