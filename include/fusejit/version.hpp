@@ -1,4 +1,4 @@
-// The library's version, as a string macro: CMake's project VERSION (checked at configure time).
+// The library's version, in its one place: CMake, the Conan recipe and the vcpkg port read it here.
 #pragma once
 
 // On-disk cache entries record it: code compiled by another version is never loaded.

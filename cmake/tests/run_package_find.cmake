@@ -3,7 +3,7 @@
 # Usage (registered by CMakeLists.txt):
 #   cmake -DBUILD_DIR=<fusejit build dir> -DSOURCE_DIR=<repo root> [-DCONFIG=<Release|...>]
 #         [-DGENERATOR=<name>] [-DCXX=<compiler>] [-DMAKE_PROGRAM=<path>]
-#         -P run_package_test.cmake
+#         -P run_package_find.cmake
 #
 # Everything it writes stays under BUILD_DIR: package-prefix/ (the install) and
 # package-build/ (the consumer), both recreated from scratch on every run so that a stale
@@ -11,7 +11,7 @@
 
 foreach(_var BUILD_DIR SOURCE_DIR)
   if(NOT DEFINED ${_var} OR "${${_var}}" STREQUAL "")
-    message(FATAL_ERROR "run_package_test.cmake: -D${_var}=... is required")
+    message(FATAL_ERROR "run_package_find.cmake: -D${_var}=... is required")
   endif()
 endforeach()
 if(NOT DEFINED CONFIG OR CONFIG STREQUAL "")
