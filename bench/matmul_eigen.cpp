@@ -6,7 +6,7 @@
 // matmul_eigen_tune_generic.cpp includes it again, for a second build with other flags.
 //
 // Eigen's namespace is renamed in this unit, as fusejit does for its own per-ISA GEMM units
-// (include/fusejit/backend/cpu/gemm_arch.ipp): Eigen's product kernels are templates with the
+// (include/fusejit/backend/cpu/gemm_arch.hpp): Eigen's product kernels are templates with the
 // same mangled names in every unit, and the library's baseline-ISA copies (fusejit.cpp) would
 // otherwise be interchangeable, for the linker, with this unit's AVX-512 ones.
 #ifndef FJBENCH_EIGEN_VARIANT

@@ -1,8 +1,7 @@
 // fj::Array: factories, queries, dtype promotion, printing and Eigen interop.
 #include <doctest/doctest.h>
 
-#include <Eigen/Core>
-#include <fusejit/fusejit.hpp>
+#include <fusejit/eigen.hpp>
 #include <sstream>
 
 namespace {

@@ -12,7 +12,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <fusejit/backend/llvm/disk_cache.ipp>
+#include <fusejit/backend/llvm/disk_cache.hpp>
 #include <fusejit/fusejit.hpp>
 #include <string>
 #include <vector>

@@ -22,7 +22,6 @@
 #include "fusejit/api/factories.hpp"
 #include "fusejit/api/creation.hpp"
 #include "fusejit/api/print.hpp"
-#include "fusejit/api/eigen.hpp"
 #include "fusejit/api/static_argnums.hpp"
 #include "fusejit/api/pytree.hpp"
 #include "fusejit/api/jit.hpp"
@@ -35,5 +34,5 @@
 #include "fusejit/api/cpu_target.hpp"
 
 #ifdef FUSEJIT_IMPLEMENTATION
-#include "fusejit/implementation.ipp"
+#include "fusejit/implementation.hpp"
 #endif

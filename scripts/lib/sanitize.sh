@@ -21,14 +21,14 @@ fusejit_sanitized_run() {
     dir=build-tsan
     filter='test_(concurrency|cache_bounds)\.cpp'
     # The GEMM cases are not in this build; the width and exhaustive-math entries check JIT code.
-    ctest_args+=(-LE 'compile_fail|gemm_isa|cpu_width|exhaustive')
+    ctest_args+=(-LE 'compile_fail|gemm_isa|cpu_width|exhaustive|self_contained')
   else
     dir=build-asan
     filter=''
-    # The compile-fail tests only run the compiler, identically in every build. The width and
+    # The compile-fail and self-contained tests only run the compiler, identically in every build. The width and
     # exhaustive-math entries check JIT-compiled code, which the sanitizers do not instrument;
     # the host code they run is the default run's, already in this build.
-    ctest_args+=(-LE 'compile_fail|cpu_width|exhaustive')
+    ctest_args+=(-LE 'compile_fail|cpu_width|exhaustive|self_contained')
   fi
   fusejit_log "sanitized build ($sanitize) in $dir"
   local started=$SECONDS

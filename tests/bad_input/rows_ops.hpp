@@ -5,7 +5,7 @@
 #include <limits>
 #include <vector>
 #include <doctest/doctest.h>
-#include <fusejit/fusejit.hpp>
+#include <fusejit/eigen.hpp>
 #include "row.hpp"
 
 namespace bad_input {

@@ -1,5 +1,5 @@
 // The functions tests/exhaustive/exhaustive_math.cpp sweeps: each with its jitted kernel, its
-// references, docs/MATH.md's ulp bounds and the branch boundaries its IR takes (math_*.ipp).
+// references, docs/MATH.md's ulp bounds and the branch boundaries its IR takes (math_*.hpp).
 #pragma once
 #include <fusejit/fusejit.hpp>
 

@@ -12,7 +12,7 @@ namespace fj {
 namespace detail {
 
 /// One fj::random function with its static arguments; its operands (the key first, then the
-/// function's array arguments) are the ListNode's items. Lowered in api/random.ipp.
+/// function's array arguments) are the ListNode's items. Lowered in api/random.cpp.
 struct RandomOp {
   enum Kind : std::uint8_t {
     seed,         // key(seed array)

@@ -1,4 +1,4 @@
-// erf_inv on scalars, for the reference backend; math_special.ipp emits the same steps as IR.
+// erf_inv on scalars, for the reference backend; math_special.hpp emits the same steps as IR.
 #pragma once
 #include <algorithm>
 #include <array>

@@ -8,7 +8,7 @@
 // operations and the llvm.fma / llvm.fabs / llvm.floor / llvm.copysign intrinsics, so it
 // vectorizes at any width. The one exception is sin/cos/tan of huge arguments: a branch, taken
 // only when some lane needs it, runs a scalar Payne-Hanek reduction over the lanes, inline (no
-// call: math_trig_reduce.ipp says why), reading a table. The functions save and restore the
+// call: math_trig_reduce.hpp says why), reading a table. The functions save and restore the
 // builder's fast-math flags and emit their own instructions with none: results are the same
 // whatever flags the caller uses, and fused multiply-adds are requested explicitly (llvm.fma).
 // Accuracy bounds and domains: docs/MATH.md.

@@ -7,7 +7,7 @@
 namespace fj::backend {
 
 /// A new reference backend. Its executables materialize every intermediate; run() is thread-safe.
-/// Defined in reference_backend.ipp, compiled into the one implementation unit.
+/// Defined in reference_backend.cpp, compiled into the one implementation unit.
 std::unique_ptr<Backend> make_reference_backend();
 
 }  // namespace fj::backend

@@ -1,0 +1,25 @@
+# Reads the library's parts from include/fusejit/implementation.hpp: each "// part: NAME" line
+# starts a part, each #include "fusejit/...cpp" line after it adds an implementation file.
+# fusejit_read_parts(<file> <out-var>) sets <out-var> to the part names in order and
+# FUSEJIT_PART_<name> to each part's files (paths relative to include/).
+function(fusejit_read_parts file out_var)
+  file(STRINGS "${file}" _lines REGEX "^(// part: |#include \"fusejit/.*\\.cpp\")")
+  set(_parts)
+  set(_current)
+  foreach(_line IN LISTS _lines)
+    if(_line MATCHES "^// part: ([a-z_]+)")
+      set(_current "${CMAKE_MATCH_1}")
+      list(APPEND _parts "${_current}")
+      set(_files_${_current})
+    elseif(_line MATCHES "^#include \"(fusejit/.*\\.cpp)\"")
+      if(NOT _current)
+        message(FATAL_ERROR "${file}: ${CMAKE_MATCH_1} comes before any '// part:' line")
+      endif()
+      list(APPEND _files_${_current} "${CMAKE_MATCH_1}")
+    endif()
+  endforeach()
+  foreach(_part IN LISTS _parts)
+    set(FUSEJIT_PART_${_part} "${_files_${_part}}" PARENT_SCOPE)
+  endforeach()
+  set(${out_var} "${_parts}" PARENT_SCOPE)
+endfunction()

@@ -1,0 +1,195 @@
+// The device functions every generated CUDA kernel starts with: JAX's integer and comparison
+// semantics (no traps, no undefined behaviour) and the transcendentals.
+#pragma once
+
+namespace fj::backend::cuda {
+
+/// CUDA C++ for NVRTC, which sees no standard headers: everything here is spelled out. The
+/// integer rules are the LLVM backend's (emit_ops.hpp): wrapping arithmetic, x / 0 == -1,
+/// x % 0 == x, INT_MIN / -1 == INT_MIN, shifts by the width or more give 0 or the sign fill,
+/// float to integer saturates with NaN to 0 (PTX's cvt.rzi does exactly that).
+///
+/// The transcendentals are CUDA's own libdevice functions for now (within 1-4 ulp in CUDA's
+/// documented bounds, e.g. expf 2, logf 1, sinf 2, tanhf 2, powf 4; erfinvf 2), not yet the
+/// polynomials of the LLVM backend (backend/llvm/math_*.hpp): CPU and GPU results can differ by
+/// the sum of both bounds.
+inline const char* kernel_prelude() {
+  return R"CUDA(
+#define FJ_DEVICE __device__ __forceinline__
+
+FJ_DEVICE float fj_exp(float x) { return expf(x); }
+FJ_DEVICE double fj_exp(double x) { return exp(x); }
+FJ_DEVICE float fj_log(float x) { return logf(x); }
+FJ_DEVICE double fj_log(double x) { return log(x); }
+FJ_DEVICE float fj_log1p(float x) { return log1pf(x); }
+FJ_DEVICE double fj_log1p(double x) { return log1p(x); }
+FJ_DEVICE float fj_expm1(float x) { return expm1f(x); }
+FJ_DEVICE double fj_expm1(double x) { return expm1(x); }
+FJ_DEVICE float fj_sin(float x) { return sinf(x); }
+FJ_DEVICE double fj_sin(double x) { return sin(x); }
+FJ_DEVICE float fj_cos(float x) { return cosf(x); }
+FJ_DEVICE double fj_cos(double x) { return cos(x); }
+FJ_DEVICE float fj_tan(float x) { return tanf(x); }
+FJ_DEVICE double fj_tan(double x) { return tan(x); }
+FJ_DEVICE float fj_tanh(float x) { return tanhf(x); }
+FJ_DEVICE double fj_tanh(double x) { return tanh(x); }
+FJ_DEVICE float fj_sqrt(float x) { return sqrtf(x); }
+FJ_DEVICE double fj_sqrt(double x) { return sqrt(x); }
+// 1 / sqrt(x), both correctly rounded: rsqrtf is a 2-ulp approximation.
+FJ_DEVICE float fj_rsqrt(float x) { return __fdiv_rn(1.0f, sqrtf(x)); }
+FJ_DEVICE double fj_rsqrt(double x) { return __drcp_rn(sqrt(x)); }
+FJ_DEVICE float fj_logistic(float x) { return __fdiv_rn(1.0f, 1.0f + expf(-x)); }
+FJ_DEVICE double fj_logistic(double x) { return 1.0 / (1.0 + exp(-x)); }
+FJ_DEVICE float fj_erf(float x) { return erff(x); }
+FJ_DEVICE double fj_erf(double x) { return erf(x); }
+FJ_DEVICE float fj_erf_inv(float x) { return erfinvf(x); }
+FJ_DEVICE double fj_erf_inv(double x) { return erfinv(x); }
+FJ_DEVICE float fj_floor(float x) { return floorf(x); }
+FJ_DEVICE double fj_floor(double x) { return floor(x); }
+FJ_DEVICE float fj_ceil(float x) { return ceilf(x); }
+FJ_DEVICE double fj_ceil(double x) { return ceil(x); }
+FJ_DEVICE float fj_round_away(float x) { return roundf(x); }
+FJ_DEVICE double fj_round_away(double x) { return round(x); }
+FJ_DEVICE float fj_round_even(float x) { return rintf(x); }
+FJ_DEVICE double fj_round_even(double x) { return rint(x); }
+FJ_DEVICE float fj_fmod(float x, float y) { return fmodf(x, y); }
+FJ_DEVICE double fj_fmod(double x, double y) { return fmod(x, y); }
+FJ_DEVICE float fj_pow(float x, float y) { return powf(x, y); }
+FJ_DEVICE double fj_pow(double x, double y) { return pow(x, y); }
+
+// Wrapping integer arithmetic: signed overflow is undefined in C++, so it goes through unsigned.
+FJ_DEVICE int fj_wrap_add(int a, int b) { return (int)((unsigned)a + (unsigned)b); }
+FJ_DEVICE int fj_wrap_sub(int a, int b) { return (int)((unsigned)a - (unsigned)b); }
+FJ_DEVICE int fj_wrap_mul(int a, int b) { return (int)((unsigned)a * (unsigned)b); }
+FJ_DEVICE int fj_wrap_neg(int a) { return (int)(0u - (unsigned)a); }
+FJ_DEVICE long long fj_wrap_add(long long a, long long b) {
+  return (long long)((unsigned long long)a + (unsigned long long)b);
+}
+FJ_DEVICE long long fj_wrap_sub(long long a, long long b) {
+  return (long long)((unsigned long long)a - (unsigned long long)b);
+}
+FJ_DEVICE long long fj_wrap_mul(long long a, long long b) {
+  return (long long)((unsigned long long)a * (unsigned long long)b);
+}
+FJ_DEVICE long long fj_wrap_neg(long long a) { return (long long)(0ull - (unsigned long long)a); }
+FJ_DEVICE unsigned fj_wrap_add(unsigned a, unsigned b) { return a + b; }
+FJ_DEVICE unsigned fj_wrap_sub(unsigned a, unsigned b) { return a - b; }
+FJ_DEVICE unsigned fj_wrap_mul(unsigned a, unsigned b) { return a * b; }
+FJ_DEVICE unsigned fj_wrap_neg(unsigned a) { return 0u - a; }
+
+FJ_DEVICE int fj_idiv(int a, int b) { return b == 0 ? -1 : b == -1 ? fj_wrap_neg(a) : a / b; }
+FJ_DEVICE long long fj_idiv(long long a, long long b) {
+  return b == 0 ? -1 : b == -1 ? fj_wrap_neg(a) : a / b;
+}
+FJ_DEVICE unsigned fj_idiv(unsigned a, unsigned b) { return b == 0 ? 0xffffffffu : a / b; }
+FJ_DEVICE int fj_irem(int a, int b) { return b == 0 ? a : b == -1 ? 0 : a % b; }
+FJ_DEVICE long long fj_irem(long long a, long long b) { return b == 0 ? a : b == -1 ? 0 : a % b; }
+FJ_DEVICE unsigned fj_irem(unsigned a, unsigned b) { return b == 0 ? a : a % b; }
+
+FJ_DEVICE float fj_abs(float a) { return fabsf(a); }
+FJ_DEVICE double fj_abs(double a) { return fabs(a); }
+FJ_DEVICE int fj_abs(int a) { return a < 0 ? fj_wrap_neg(a) : a; }
+FJ_DEVICE long long fj_abs(long long a) { return a < 0 ? fj_wrap_neg(a) : a; }
+FJ_DEVICE unsigned fj_abs(unsigned a) { return a; }
+
+// lax.sign: -1, 0 or +1, and x itself for +-0 and NaN.
+FJ_DEVICE float fj_sign(float a) { return a > 0.0f ? 1.0f : a < 0.0f ? -1.0f : a; }
+FJ_DEVICE double fj_sign(double a) { return a > 0.0 ? 1.0 : a < 0.0 ? -1.0 : a; }
+FJ_DEVICE int fj_sign(int a) { return (a > 0) - (a < 0); }
+FJ_DEVICE long long fj_sign(long long a) { return (a > 0) - (a < 0); }
+FJ_DEVICE unsigned fj_sign(unsigned a) { return a != 0u; }
+
+// lax.max / lax.min as XLA defines them: a NaN on either side propagates, and -0 < +0, so
+// max(+0, -0) = +0 and min(+0, -0) = -0 in either order (equal operands differ only in the sign
+// of zero: max takes the one without the sign bit, min the one with it).
+FJ_DEVICE float fj_max(float a, float b) {
+  return a != a ? a : a == b ? (__float_as_int(a) < 0 ? b : a) : a > b ? a : b;
+}
+FJ_DEVICE double fj_max(double a, double b) {
+  return a != a ? a : a == b ? (__double_as_longlong(a) < 0 ? b : a) : a > b ? a : b;
+}
+FJ_DEVICE float fj_min(float a, float b) {
+  return a != a ? a : a == b ? (__float_as_int(a) < 0 ? a : b) : a < b ? a : b;
+}
+FJ_DEVICE double fj_min(double a, double b) {
+  return a != a ? a : a == b ? (__double_as_longlong(a) < 0 ? a : b) : a < b ? a : b;
+}
+template <class T>
+FJ_DEVICE T fj_max(T a, T b) { return a > b ? a : b; }
+template <class T>
+FJ_DEVICE T fj_min(T a, T b) { return a < b ? a : b; }
+
+// XLA's shifts: the amount is unsigned; one of the width or more gives 0 (left, logical) or the
+// sign fill (arithmetic, on the bits read as signed).
+FJ_DEVICE int fj_shift_left(int a, int n) { return (unsigned)n > 31u ? 0 : (int)((unsigned)a << n); }
+FJ_DEVICE unsigned fj_shift_left(unsigned a, unsigned n) { return n > 31u ? 0u : a << n; }
+FJ_DEVICE long long fj_shift_left(long long a, long long n) {
+  return (unsigned long long)n > 63ull ? 0 : (long long)((unsigned long long)a << n);
+}
+FJ_DEVICE int fj_shift_right_logical(int a, int n) {
+  return (unsigned)n > 31u ? 0 : (int)((unsigned)a >> n);
+}
+FJ_DEVICE unsigned fj_shift_right_logical(unsigned a, unsigned n) { return n > 31u ? 0u : a >> n; }
+FJ_DEVICE long long fj_shift_right_logical(long long a, long long n) {
+  return (unsigned long long)n > 63ull ? 0 : (long long)((unsigned long long)a >> n);
+}
+FJ_DEVICE int fj_shift_right_arithmetic(int a, int n) { return a >> ((unsigned)n > 31u ? 31 : n); }
+FJ_DEVICE unsigned fj_shift_right_arithmetic(unsigned a, unsigned n) {
+  return (unsigned)((int)a >> (n > 31u ? 31u : n));
+}
+FJ_DEVICE long long fj_shift_right_arithmetic(long long a, long long n) {
+  return a >> ((unsigned long long)n > 63ull ? 63 : n);
+}
+
+// convert_element_type: C's conversions, except float to integer (saturating, NaN to 0, as
+// XLA on CPU) and to bool (x != 0).
+template <class To, class From>
+FJ_DEVICE To fj_convert(From x) { return (To)x; }
+template <> FJ_DEVICE int fj_convert<int, float>(float x) { return __float2int_rz(x); }
+template <> FJ_DEVICE unsigned fj_convert<unsigned, float>(float x) { return __float2uint_rz(x); }
+template <> FJ_DEVICE long long fj_convert<long long, float>(float x) { return __float2ll_rz(x); }
+template <> FJ_DEVICE int fj_convert<int, double>(double x) { return __double2int_rz(x); }
+template <> FJ_DEVICE unsigned fj_convert<unsigned, double>(double x) {
+  return __double2uint_rz(x);
+}
+template <> FJ_DEVICE long long fj_convert<long long, double>(double x) {
+  return __double2ll_rz(x);
+}
+template <> FJ_DEVICE bool fj_convert<bool, float>(float x) { return x != 0.0f; }
+template <> FJ_DEVICE bool fj_convert<bool, double>(double x) { return x != 0.0; }
+
+// bitcast_convert_type: the same bits (the shape rule checks that the widths agree); between
+// integers of one width a C conversion keeps the bits.
+template <class To, class From>
+FJ_DEVICE To fj_bitcast(From x) { return (To)x; }
+template <> FJ_DEVICE int fj_bitcast<int, float>(float x) { return __float_as_int(x); }
+template <> FJ_DEVICE unsigned fj_bitcast<unsigned, float>(float x) { return __float_as_uint(x); }
+template <> FJ_DEVICE float fj_bitcast<float, int>(int x) { return __int_as_float(x); }
+template <> FJ_DEVICE float fj_bitcast<float, unsigned>(unsigned x) { return __uint_as_float(x); }
+template <> FJ_DEVICE long long fj_bitcast<long long, double>(double x) {
+  return __double_as_longlong(x);
+}
+template <> FJ_DEVICE double fj_bitcast<double, long long>(long long x) {
+  return __longlong_as_double(x);
+}
+
+// Reduction identities: max starts at the lowest value, min at the highest.
+template <class T> FJ_DEVICE T fj_lowest();
+template <class T> FJ_DEVICE T fj_highest();
+template <> FJ_DEVICE float fj_lowest<float>() { return __int_as_float(0xff800000); }
+template <> FJ_DEVICE float fj_highest<float>() { return __int_as_float(0x7f800000); }
+template <> FJ_DEVICE double fj_lowest<double>() { return __longlong_as_double(0xfff0000000000000ull); }
+template <> FJ_DEVICE double fj_highest<double>() { return __longlong_as_double(0x7ff0000000000000ull); }
+template <> FJ_DEVICE int fj_lowest<int>() { return -2147483647 - 1; }
+template <> FJ_DEVICE int fj_highest<int>() { return 2147483647; }
+template <> FJ_DEVICE unsigned fj_lowest<unsigned>() { return 0u; }
+template <> FJ_DEVICE unsigned fj_highest<unsigned>() { return 0xffffffffu; }
+template <> FJ_DEVICE long long fj_lowest<long long>() { return -9223372036854775807ll - 1; }
+template <> FJ_DEVICE long long fj_highest<long long>() { return 9223372036854775807ll; }
+template <> FJ_DEVICE bool fj_lowest<bool>() { return false; }
+template <> FJ_DEVICE bool fj_highest<bool>() { return true; }
+
+)CUDA";
+}
+
+}  // namespace fj::backend::cuda

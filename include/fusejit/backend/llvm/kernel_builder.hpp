@@ -1,0 +1,405 @@
+// Kernel code generation (codegen.cpp only): one LLVM function per fused kernel, a row loop around
+// an explicit vector loop and a scalar tail. Extents, strides and constants are parameters, so one
+// compiled function serves every length of the same rank and every value of a constant.
+#pragma once
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Module.h>
+
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "fusejit/backend/llvm/codegen.hpp"
+#include "fusejit/backend/llvm/emit_ops.hpp"
+
+namespace fj::backend::llvm_kernel {
+
+class KernelBuilder {
+ public:
+  KernelBuilder(const Plan& plan, int lanes, std::string name)
+      : plan_(plan), lanes_(static_cast<unsigned>(lanes)), name_(std::move(name)) {}
+
+  std::pair<std::unique_ptr<llvm::Module>, std::unique_ptr<llvm::LLVMContext>> build(
+      const std::string& cpu, const std::string& features) {
+    auto ctx = std::make_unique<llvm::LLVMContext>();
+    auto m = std::make_unique<llvm::Module>(name_, *ctx);
+    build_in(*m, cpu, features);
+    return {std::move(m), std::move(ctx)};
+  }
+
+  /// Emits the kernel as a function of `m` (external, named as given) and returns it; a native
+  /// loop driver (native_loop.hpp) emits its body's kernels into its own module this way.
+  llvm::Function* build_in(llvm::Module& m, const std::string& cpu, const std::string& features) {
+    llvm::LLVMContext& ctx = m.getContext();
+    llvm::IRBuilder<> b(ctx);
+    llvm::FastMathFlags fmf;
+    fmf.setAllowContract(
+        true);  // fused multiply-adds; no nnan/ninf: NaN and Inf keep their meaning
+    b.setFastMathFlags(fmf);
+    auto* i64 = b.getInt64Ty();
+    auto* ptr = b.getPtrTy();
+    auto* fty = llvm::FunctionType::get(b.getVoidTy(), {ptr, ptr, ptr, i64, i64}, false);
+    fn_ = llvm::Function::Create(fty, llvm::Function::ExternalLinkage, name_, m);
+    fn_->addFnAttr("target-cpu", cpu);
+    fn_->addFnAttr("target-features", features);
+    fn_->addFnAttr(llvm::Attribute::NoUnwind);
+    for (unsigned i = 0; i < 3; ++i) fn_->addParamAttr(i, llvm::Attribute::NoAlias);
+    Emitter e{ctx, b};
+    emit_body(e);
+    return fn_;
+  }
+
+ private:
+  llvm::Value* arg(unsigned i) { return fn_->getArg(i); }
+  llvm::Value* load_i64(llvm::IRBuilder<>& b, llvm::Value* base, std::size_t idx) {
+    return b.CreateLoad(b.getInt64Ty(), b.CreateConstInBoundsGEP1_64(b.getInt64Ty(), base, idx));
+  }
+
+  void emit_body(Emitter& e) {
+    auto& b = e.b;
+    auto* entry = llvm::BasicBlock::Create(e.ctx, "entry", fn_);
+    b.SetInsertPoint(entry);
+    const int r = plan_.rank;
+    const auto n_inputs = static_cast<std::size_t>(plan_.num_inputs);
+    for (int k = 0; k < r; ++k)
+      extents_.push_back(load_i64(b, arg(1), static_cast<std::size_t>(k)));
+    // Constants: loaded once, converted from their 8-byte slots to their dtype.
+    for (std::size_t s = 0; s < plan_.literals.size(); ++s) {
+      const DType d = plan_.literals[s].dtype;
+      llvm::Value* raw = load_i64(b, arg(2), s);
+      llvm::Value* v;
+      if (is_float(d))
+        v = b.CreateFPTrunc(b.CreateBitCast(raw, b.getDoubleTy()), e.scalar_type(d));
+      else
+        v = b.CreateTrunc(raw, e.scalar_type(d));
+      literal_values_.push_back(v);
+    }
+    // Each load's base pointer and its stride along every iteration dim.
+    for (std::size_t li = 0; li < plan_.loads.size(); ++li) {
+      const Node& n = plan_.nodes[static_cast<std::size_t>(plan_.loads[li])];
+      load_ptr_.push_back(load_ptr(b, static_cast<std::size_t>(n.input)));
+      std::vector<llvm::Value*> st;
+      for (int k = 0; k < r; ++k)
+        st.push_back(load_i64(
+            b, arg(1), static_cast<std::size_t>(r) + (static_cast<std::size_t>(r) + 1) * li + k));
+      load_strides_.push_back(st);
+      load_base_.push_back(load_i64(b, arg(1),
+                                    static_cast<std::size_t>(r) +
+                                        (static_cast<std::size_t>(r) + 1) * li +
+                                        static_cast<std::size_t>(r)));
+    }
+    const std::size_t iota_params =
+        static_cast<std::size_t>(r) + (static_cast<std::size_t>(r) + 1) * plan_.loads.size();
+    for (std::size_t ii = 0; ii < plan_.iotas.size(); ++ii) {
+      iota_step_.push_back(load_i64(b, arg(1), iota_params + 2 * ii));
+      iota_offset_.push_back(load_i64(b, arg(1), iota_params + 2 * ii + 1));
+    }
+    for (std::size_t o = 0; o < plan_.outputs.size(); ++o)
+      out_ptr_.push_back(load_ptr(b, n_inputs + o));
+    auto* done = llvm::BasicBlock::Create(e.ctx, "done", fn_);
+    if (!plan_.reduction) {
+      emit_range(e, arg(3), arg(4));
+    } else {
+      // Work item t reduces block t % nblocks of output t / nblocks into out[t].
+      const std::size_t extra = iota_params + 2 * plan_.iotas.size();
+      llvm::Value* red_size = load_i64(b, arg(1), extra);
+      llvm::Value* nblocks = load_i64(b, arg(1), extra + 1);
+      llvm::Value* block = load_i64(b, arg(1), extra + 2);
+      const DType d = plan_.output_dtypes[0];
+      e.width = lanes_;
+      vec_acc_ = entry_alloca(e.type(d));
+      e.width = 1;
+      scalar_acc_ = entry_alloca(e.type(d));
+      counted_loop(e, arg(3), arg(4), 1, [&](llvm::Value* t) {
+        llvm::Value* out_index = b.CreateUDiv(t, nblocks);
+        llvm::Value* lo = b.CreateMul(b.CreateURem(t, nblocks), block);
+        llvm::Value* hi = b.CreateAdd(lo, block);
+        hi = b.CreateSelect(b.CreateICmpULT(hi, red_size), hi, red_size);
+        e.width = lanes_;
+        b.CreateStore(identity(e, d), vec_acc_);
+        e.width = 1;
+        b.CreateStore(identity(e, d), scalar_acc_);
+        llvm::Value* base = b.CreateMul(out_index, red_size);
+        emit_range(e, b.CreateAdd(base, lo), b.CreateAdd(base, hi));
+        // Lanes combine in order, then the tail: a fixed order whatever the thread count.
+        e.width = lanes_;
+        llvm::Value* lanes = b.CreateLoad(e.type(d), vec_acc_);
+        e.width = 1;
+        llvm::Value* acc = b.CreateExtractElement(lanes, std::uint64_t{0});
+        for (unsigned i = 1; i < lanes_; ++i)
+          acc = combine(e, acc, b.CreateExtractElement(lanes, std::uint64_t{i}));
+        acc = combine(e, acc, b.CreateLoad(e.type(d), scalar_acc_));
+        store_element(e, d, out_ptr_[0], t, acc);
+      });
+    }
+    b.CreateBr(done);
+    b.SetInsertPoint(done);
+    b.CreateRetVoid();
+  }
+
+  // Visits the points [start, end) of the iteration space, a row of the innermost dim at a time.
+  void emit_range(Emitter& e, llvm::Value* start, llvm::Value* end) {
+    auto& b = e.b;
+    auto* row_head = llvm::BasicBlock::Create(e.ctx, "row", fn_);
+    auto* row_body = llvm::BasicBlock::Create(e.ctx, "row.body", fn_);
+    auto* exit = llvm::BasicBlock::Create(e.ctx, "range.exit", fn_);
+    auto* setup = llvm::BasicBlock::Create(e.ctx, "range", fn_);
+    b.CreateCondBr(b.CreateICmpSLT(start, end), setup, exit);  // also guards a zero extent
+    b.SetInsertPoint(setup);
+    const int r = plan_.rank;
+    llvm::Value* ncols = extents_.back();
+    llvm::Value* row0 = b.CreateUDiv(start, ncols);
+    llvm::Value* col0 = b.CreateURem(start, ncols);
+    b.CreateBr(row_head);
+
+    b.SetInsertPoint(row_head);
+    auto* pos = b.CreatePHI(b.getInt64Ty(), 2, "pos");
+    auto* row = b.CreatePHI(b.getInt64Ty(), 2, "row");
+    auto* col = b.CreatePHI(b.getInt64Ty(), 2, "col");
+    pos->addIncoming(start, setup);
+    row->addIncoming(row0, setup);
+    col->addIncoming(col0, setup);
+    b.CreateCondBr(b.CreateICmpSLT(pos, end), row_body, exit);
+
+    b.SetInsertPoint(row_body);
+    // The row's multi-index over the outer dims, then each load's offset at the row's start.
+    std::vector<llvm::Value*> idx(static_cast<std::size_t>(std::max(0, r - 1)));
+    llvm::Value* rest = row;
+    for (int k = r - 2; k >= 0; --k) {
+      idx[static_cast<std::size_t>(k)] = b.CreateURem(rest, extents_[static_cast<std::size_t>(k)]);
+      rest = b.CreateUDiv(rest, extents_[static_cast<std::size_t>(k)]);
+    }
+    row_offset_.clear();
+    broadcast_scalar_.clear();
+    for (std::size_t li = 0; li < plan_.loads.size(); ++li) {
+      llvm::Value* off = load_base_[li];
+      for (int k = 0; k + 1 < r; ++k)
+        off = b.CreateAdd(off, b.CreateMul(idx[static_cast<std::size_t>(k)],
+                                           load_strides_[li][static_cast<std::size_t>(k)]));
+      row_offset_.push_back(off);
+      const Node& n = plan_.nodes[static_cast<std::size_t>(plan_.loads[li])];
+      // A load broadcast along the innermost dim is one scalar per row.
+      broadcast_scalar_.push_back(
+          n.inner == Node::broadcast ? load_element(e, n.dtype, load_ptr_[li], off) : nullptr);
+    }
+    // Each iota's index at the row's first point: along the innermost dim it then grows by
+    // `step` per point; along an outer dim, or none, it is constant over the row.
+    row_iota_.clear();
+    for (std::size_t ii = 0; ii < plan_.iotas.size(); ++ii) {
+      const int it = plan_.nodes[static_cast<std::size_t>(plan_.iotas[ii])].map[0].iter;
+      llvm::Value* pos_in_dim = it == r - 1 ? col
+                                : it >= 0   ? idx[static_cast<std::size_t>(it)]
+                                            : nullptr;
+      row_iota_.push_back(
+          pos_in_dim ? b.CreateAdd(iota_offset_[ii], b.CreateMul(pos_in_dim, iota_step_[ii]))
+                     : iota_offset_[ii]);
+    }
+    llvm::Value* seg =
+        b.CreateSelect(b.CreateICmpSLT(b.CreateSub(ncols, col), b.CreateSub(end, pos)),
+                       b.CreateSub(ncols, col), b.CreateSub(end, pos));
+    llvm::Value* vec_end = b.CreateSub(seg, b.CreateURem(seg, b.getInt64(lanes_)));
+    counted_loop(e, b.getInt64(0), vec_end, lanes_,
+                 [&](llvm::Value* j) { emit_point(e, lanes_, col, pos, j); });
+    counted_loop(e, vec_end, seg, 1, [&](llvm::Value* j) { emit_point(e, 1, col, pos, j); });
+    auto* row_latch = b.GetInsertBlock();
+    pos->addIncoming(b.CreateAdd(pos, seg), row_latch);
+    row->addIncoming(b.CreateAdd(row, b.getInt64(1)), row_latch);
+    col->addIncoming(b.getInt64(0), row_latch);
+    b.CreateBr(row_head);
+    b.SetInsertPoint(exit);
+  }
+
+  // Accumulators live in the entry block, where SROA turns them into registers.
+  llvm::Value* entry_alloca(llvm::Type* t) {
+    llvm::IRBuilder<> eb(&fn_->getEntryBlock(), fn_->getEntryBlock().begin());
+    return eb.CreateAlloca(t);
+  }
+
+  // The reduction's identity at the emitter's width: 0, 1, -inf / lowest, +inf / highest, all ones.
+  llvm::Value* identity(Emitter& e, DType d) {
+    llvm::Type* st = e.scalar_type(d);
+    llvm::Constant* c = nullptr;
+    const bool f = is_float(d), sgn = d == DType::i32 || d == DType::i64;
+    switch (plan_.reduce) {
+      case ir::Prim::reduce_sum:
+        c = llvm::Constant::getNullValue(st);
+        break;
+      case ir::Prim::reduce_prod:
+        c = f ? llvm::ConstantFP::get(st, 1.0) : llvm::ConstantInt::get(st, 1);
+        break;
+      case ir::Prim::reduce_max:
+        c = f     ? llvm::ConstantFP::getInfinity(st, true)
+            : sgn ? llvm::ConstantInt::get(st,
+                                           llvm::APInt::getSignedMinValue(st->getIntegerBitWidth()))
+                  : llvm::ConstantInt::get(st, 0);
+        break;
+      case ir::Prim::reduce_min:
+        c = f     ? llvm::ConstantFP::getInfinity(st, false)
+            : sgn ? llvm::ConstantInt::get(st,
+                                           llvm::APInt::getSignedMaxValue(st->getIntegerBitWidth()))
+                  : llvm::Constant::getAllOnesValue(st);
+        break;
+      case ir::Prim::reduce_and:
+        c = llvm::Constant::getAllOnesValue(st);
+        break;
+      default:
+        c = llvm::Constant::getNullValue(st);
+        break;
+    }
+    return e.splat(c);
+  }
+
+  llvm::Value* combine(Emitter& e, llvm::Value* acc, llvm::Value* x) {
+    const Node& n = plan_.nodes[static_cast<std::size_t>(plan_.outputs[0])];
+    return kLowerings[static_cast<int>(plan_.reduce)](e, n, {acc, x}, plan_.output_dtypes[0]);
+  }
+
+  void store_element(Emitter& e, DType d, llvm::Value* base, llvm::Value* index, llvm::Value* x) {
+    auto& b = e.b;
+    llvm::Type* mt = e.vec(e.memory_type(d));
+    if (d == DType::bool_) x = b.CreateZExt(x, mt);
+    b.CreateAlignedStore(x, b.CreateInBoundsGEP(e.memory_type(d), base, index),
+                         llvm::Align(size_of(d)));
+  }
+
+  llvm::Value* load_ptr(llvm::IRBuilder<>& b, std::size_t i) {
+    return b.CreateLoad(b.getPtrTy(), b.CreateConstInBoundsGEP1_64(b.getPtrTy(), arg(0), i));
+  }
+  llvm::Value* load_element(Emitter& e, DType d, llvm::Value* base, llvm::Value* index) {
+    auto& b = e.b;
+    llvm::Type* mt = e.memory_type(d);
+    llvm::Value* v = b.CreateLoad(mt, b.CreateInBoundsGEP(mt, base, index));
+    return d == DType::bool_ ? b.CreateICmpNE(v, llvm::ConstantInt::get(mt, 0)) : v;
+  }
+
+  // for (j = lo; j < hi; j += step) body(j)
+  void counted_loop(Emitter& e, llvm::Value* lo, llvm::Value* hi, unsigned step,
+                    const std::function<void(llvm::Value*)>& body) {
+    auto& b = e.b;
+    auto* pre = b.GetInsertBlock();
+    auto* head = llvm::BasicBlock::Create(e.ctx, "loop", fn_);
+    auto* bodyb = llvm::BasicBlock::Create(e.ctx, "loop.body", fn_);
+    auto* exit = llvm::BasicBlock::Create(e.ctx, "loop.exit", fn_);
+    b.CreateBr(head);
+    b.SetInsertPoint(head);
+    auto* j = b.CreatePHI(b.getInt64Ty(), 2, "j");
+    j->addIncoming(lo, pre);
+    b.CreateCondBr(b.CreateICmpSLT(j, hi), bodyb, exit);
+    b.SetInsertPoint(bodyb);
+    body(j);
+    j->addIncoming(b.CreateAdd(j, b.getInt64(step)), b.GetInsertBlock());
+    b.CreateBr(head);
+    b.SetInsertPoint(exit);
+  }
+
+  // An iota's value at points [j, j + width) of the row: its row value, plus step * (j + lane)
+  // along the innermost dim, converted from the 64-bit index to the node's dtype.
+  llvm::Value* iota_value(Emitter& e, const Node& n, std::size_t ii, llvm::Value* j) {
+    auto& b = e.b;
+    const unsigned width = e.width;
+    llvm::Value* x;
+    if (n.map[0].iter == plan_.rank - 1) {
+      x = e.splat(b.CreateAdd(row_iota_[ii], b.CreateMul(j, iota_step_[ii])));
+      if (width > 1) {
+        std::vector<llvm::Constant*> lanes;
+        for (unsigned lane = 0; lane < width; ++lane) lanes.push_back(b.getInt64(lane));
+        x = b.CreateAdd(x, b.CreateMul(e.splat(iota_step_[ii]), llvm::ConstantVector::get(lanes)));
+      }
+    } else {
+      x = e.splat(row_iota_[ii]);
+    }
+    llvm::Type* t = e.type(n.dtype);
+    if (is_float(n.dtype)) return b.CreateSIToFP(x, t);
+    return n.dtype == DType::i64 ? x : b.CreateTrunc(x, t);
+  }
+
+  // Computes every node at points [pos + j, pos + j + width) and stores the outputs.
+  void emit_point(Emitter& e, unsigned width, llvm::Value* col, llvm::Value* pos, llvm::Value* j) {
+    auto& b = e.b;
+    e.width = width;
+    std::vector<llvm::Value*> v(plan_.nodes.size());
+    std::size_t li = 0, ii = 0;
+    for (std::size_t k = 0; k < plan_.nodes.size(); ++k) {
+      const Node& n = plan_.nodes[k];
+      if (n.kind == Node::literal) {
+        v[k] = e.splat(literal_values_[static_cast<std::size_t>(n.slot)]);
+      } else if (n.kind == Node::iota) {
+        v[k] = iota_value(e, n, ii++, j);
+      } else if (n.kind == Node::part) {
+        v[k] = b.CreateExtractValue(v[static_cast<std::size_t>(n.args[0])],
+                                    {static_cast<unsigned>(n.result)});
+      } else if (n.kind == Node::load) {
+        if (n.inner == Node::broadcast) {
+          v[k] = e.splat(broadcast_scalar_[li]);
+        } else if (n.inner == Node::contiguous) {
+          llvm::Value* index = b.CreateAdd(row_offset_[li], b.CreateAdd(col, j));
+          llvm::Type* mt = e.vec(e.memory_type(n.dtype));
+          llvm::Value* p = b.CreateInBoundsGEP(e.memory_type(n.dtype), load_ptr_[li], index);
+          llvm::Value* x = b.CreateAlignedLoad(mt, p, llvm::Align(size_of(n.dtype)));
+          v[k] = n.dtype == DType::bool_ ? b.CreateICmpNE(x, llvm::Constant::getNullValue(mt)) : x;
+        } else if (n.inner == Node::reversed) {
+          // A rev along the innermost dim: the lanes' elements are adjacent, backwards in
+          // memory; one vector load from the lowest address, then the lanes reversed.
+          llvm::Value* index = b.CreateSub(row_offset_[li], b.CreateAdd(col, j));
+          if (width > 1) index = b.CreateSub(index, b.getInt64(width - 1));
+          llvm::Type* mt = e.vec(e.memory_type(n.dtype));
+          llvm::Value* p = b.CreateInBoundsGEP(e.memory_type(n.dtype), load_ptr_[li], index);
+          llvm::Value* x = b.CreateAlignedLoad(mt, p, llvm::Align(size_of(n.dtype)));
+          if (width > 1) {
+            std::vector<int> rev_mask;
+            for (unsigned lane = 0; lane < width; ++lane)
+              rev_mask.push_back(static_cast<int>(width - 1 - lane));
+            x = b.CreateShuffleVector(x, rev_mask);
+          }
+          v[k] = n.dtype == DType::bool_ ? b.CreateICmpNE(x, llvm::Constant::getNullValue(mt)) : x;
+        } else {
+          // A strided walk (a reduction over a non-last axis): one scalar load per lane.
+          llvm::Value* stride = load_strides_[li].back();
+          llvm::Value* x = width == 1 ? nullptr : llvm::PoisonValue::get(e.type(n.dtype));
+          for (unsigned lane = 0; lane < width; ++lane) {
+            llvm::Value* c = b.CreateAdd(col, b.CreateAdd(j, b.getInt64(lane)));
+            llvm::Value* s = load_element(e, n.dtype, load_ptr_[li],
+                                          b.CreateAdd(row_offset_[li], b.CreateMul(c, stride)));
+            x = width == 1 ? s : b.CreateInsertElement(x, s, std::uint64_t{lane});
+          }
+          v[k] = x;
+        }
+        ++li;
+      } else {
+        std::vector<llvm::Value*> args;
+        for (int a : n.args) args.push_back(v[static_cast<std::size_t>(a)]);
+        const DType arg_dtype = plan_.nodes[static_cast<std::size_t>(n.args.at(0))].dtype;
+        const DType operand_dtype = n.prim == ir::Prim::select_n
+                                        ? plan_.nodes[static_cast<std::size_t>(n.args.at(1))].dtype
+                                        : arg_dtype;
+        v[k] = kLowerings[static_cast<int>(n.prim)](e, n, args, operand_dtype);
+      }
+    }
+    if (plan_.reduction) {
+      llvm::Value* acc_ptr = width == 1 ? scalar_acc_ : vec_acc_;
+      llvm::Type* t = e.type(plan_.output_dtypes[0]);
+      b.CreateStore(
+          combine(e, b.CreateLoad(t, acc_ptr), v[static_cast<std::size_t>(plan_.outputs[0])]),
+          acc_ptr);
+      return;
+    }
+    llvm::Value* flat = b.CreateAdd(pos, j);
+    for (std::size_t o = 0; o < plan_.outputs.size(); ++o)
+      store_element(e, plan_.output_dtypes[o], out_ptr_[o], flat,
+                    v[static_cast<std::size_t>(plan_.outputs[o])]);
+  }
+
+  const Plan& plan_;
+  unsigned lanes_;
+  std::string name_;
+  llvm::Function* fn_ = nullptr;
+  std::vector<llvm::Value*> load_base_;
+  std::vector<llvm::Value*> extents_, literal_values_, load_ptr_, out_ptr_, row_offset_,
+      broadcast_scalar_;
+  std::vector<llvm::Value*> iota_step_, iota_offset_, row_iota_;
+  llvm::Value* vec_acc_ = nullptr;
+  llvm::Value* scalar_acc_ = nullptr;
+  std::vector<std::vector<llvm::Value*>> load_strides_;
+};
+
+}  // namespace fj::backend::llvm_kernel

@@ -1,0 +1,27 @@
+// Where the kernel lowerings get transcendental functions: the inline polynomial library
+// (math_ir), emitted at the kernel's vector width, so nothing calls libm lane by lane.
+#pragma once
+#include <llvm/IR/IRBuilder.h>
+
+#include "fusejit/backend/llvm/math_exp_log.hpp"
+#include "fusejit/backend/llvm/math_special.hpp"
+#include "fusejit/backend/llvm/math_trig.hpp"
+
+namespace fj::backend::llvm_kernel::math {
+
+using B = llvm::IRBuilderBase;
+inline llvm::Value* exp(B& b, llvm::Value* x) { return llvm_ir::emit_exp(b, x); }
+inline llvm::Value* log(B& b, llvm::Value* x) { return llvm_ir::emit_log(b, x); }
+inline llvm::Value* log1p(B& b, llvm::Value* x) { return llvm_ir::emit_log1p(b, x); }
+inline llvm::Value* expm1(B& b, llvm::Value* x) { return llvm_ir::emit_expm1(b, x); }
+inline llvm::Value* sin(B& b, llvm::Value* x) { return llvm_ir::emit_sin(b, x); }
+inline llvm::Value* cos(B& b, llvm::Value* x) { return llvm_ir::emit_cos(b, x); }
+inline llvm::Value* tan(B& b, llvm::Value* x) { return llvm_ir::emit_tan(b, x); }
+inline llvm::Value* tanh(B& b, llvm::Value* x) { return llvm_ir::emit_tanh(b, x); }
+inline llvm::Value* erf(B& b, llvm::Value* x) { return llvm_ir::emit_erf(b, x); }
+inline llvm::Value* erf_inv(B& b, llvm::Value* x) { return llvm_ir::emit_erf_inv(b, x); }
+inline llvm::Value* logistic(B& b, llvm::Value* x) { return llvm_ir::emit_logistic(b, x); }
+inline llvm::Value* rsqrt(B& b, llvm::Value* x) { return llvm_ir::emit_rsqrt(b, x); }
+inline llvm::Value* pow(B& b, llvm::Value* x, llvm::Value* y) { return llvm_ir::emit_pow(b, x, y); }
+
+}  // namespace fj::backend::llvm_kernel::math

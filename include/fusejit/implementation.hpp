@@ -1,0 +1,52 @@
+// The whole implementation in one translation unit, for FUSEJIT_IMPLEMENTATION users without
+// CMake. Each file below compiles on its own too; the CMake library builds them in the parts
+// marked "part:" (one translation unit per part, CMakeLists.txt reads this list), so an edit
+// recompiles one part. Backend headers (xsimd, LLVM, the CUDA loaders) are reachable from here
+// only.
+
+// part: core (IR rules and printing, expression lowering, arrays, runtime, backend registry)
+#include "fusejit/ir/shape_rules.cpp"
+#include "fusejit/ir/printer.cpp"
+#include "fusejit/expr/lowering.cpp"
+#include "fusejit/expr/lowering_library.cpp"
+#include "fusejit/expr/lowering_shape.cpp"
+#include "fusejit/expr/lowering_creation.cpp"
+#include "fusejit/expr/materialize.cpp"
+#include "fusejit/api/factories.cpp"
+#include "fusejit/api/creation.cpp"
+#include "fusejit/api/print.cpp"
+#include "fusejit/api/pytree/treedef.cpp"
+#include "fusejit/runtime/allocator.cpp"
+#include "fusejit/runtime/thread_pool.cpp"
+#include "fusejit/api/device.cpp"
+#include "fusejit/api/cpu_target.cpp"
+#include "fusejit/backend/registry.cpp"
+
+// part: transforms (jit, jvp, vjp, vmap, lax control flow, random)
+#include "fusejit/api/jit.cpp"
+#include "fusejit/api/subtrace.cpp"
+#include "fusejit/transforms/emit.cpp"
+#include "fusejit/transforms/partials.cpp"
+#include "fusejit/transforms/jvp.cpp"
+#include "fusejit/transforms/vjp.cpp"
+#include "fusejit/transforms/batch.cpp"
+#include "fusejit/transforms/control_rules.cpp"
+#include "fusejit/api/transforms.cpp"
+#include "fusejit/api/lax_control.cpp"
+#include "fusejit/api/random.cpp"
+
+// part: reference (the reference backend: the interpreter every result is checked against)
+#include "fusejit/backend/reference/reference_backend.cpp"
+#include "fusejit/backend/reference/resolve.cpp"
+
+// part: cuda (CUDA C++ generation and NVRTC; the driver is loaded at run time)
+#include "fusejit/backend/cuda/cuda_codegen.cpp"
+
+#ifdef FUSEJIT_WITH_LLVM
+// part: llvm_codegen (LLVM IR for fused kernels, the math library)
+#include "fusejit/backend/llvm/codegen.cpp"
+
+// part: llvm_session (the ORC JIT session, disk cache, targets, launches and native loops)
+#include "fusejit/backend/llvm/llvm_backend.cpp"
+#include "fusejit/backend/llvm/cpu_target_llvm.cpp"
+#endif

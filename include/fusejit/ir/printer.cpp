@@ -1,0 +1,267 @@
+// Jaxpr printing: JAX's naming, nesting, shared sub-jaxprs and layout (implementation unit only).
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <deque>
+#include <map>
+#include <set>
+
+#include "fusejit/ir/pretty_doc.hpp"
+#include "fusejit/ir/printer.hpp"
+
+namespace fj::ir {
+
+std::string python_float_repr(double v) {
+  if (std::isnan(v)) return "nan";
+  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+  if (v == 0) return std::signbit(v) ? "-0.0" : "0.0";
+  // Shortest round-trip digits in scientific form, then Python's choice of notation:
+  // fixed when -4 <= exponent < 16, scientific otherwise.
+  char buf[64];
+  auto r = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::scientific);
+  std::string sci(buf, r.ptr);
+  const auto epos = sci.find('e');
+  std::string mant = sci.substr(0, epos);
+  const int exp = std::stoi(sci.substr(epos + 1));
+  std::string sign;
+  if (mant[0] == '-') sign = "-", mant.erase(0, 1);
+  std::string digits;
+  for (char c : mant)
+    if (c != '.') digits += c;
+  if (exp < -4 || exp >= 16) {
+    std::string m = digits.substr(0, 1);
+    if (digits.size() > 1) m += "." + digits.substr(1);
+    char e[16];
+    std::snprintf(e, sizeof e, "e%c%02d", exp < 0 ? '-' : '+', std::abs(exp));
+    return sign + m + e;
+  }
+  if (exp < 0) return sign + "0." + std::string(static_cast<std::size_t>(-exp - 1), '0') + digits;
+  const auto int_len = static_cast<std::size_t>(exp + 1);
+  if (digits.size() <= int_len)
+    return sign + digits + std::string(int_len - digits.size(), '0') + ".0";
+  return sign + digits.substr(0, int_len) + "." + digits.substr(int_len);
+}
+
+std::string print_literal(const Literal& l) {
+  std::string v;
+  if (l.dtype == DType::bool_)
+    v = l.i ? "True" : "False";
+  else if (l.dtype == DType::f32)
+    v = python_float_repr(static_cast<double>(static_cast<float>(l.f)));  // a weak one is unrounded
+  else if (is_float(l.dtype))
+    v = python_float_repr(l.f);
+  else
+    v = std::to_string(l.i);
+  return v + ":" + std::string(short_name(l.dtype)) + "[]";
+}
+
+namespace {
+
+std::string encode_alphabetic(int n) {
+  std::string s;
+  do {
+    s.insert(s.begin(), static_cast<char>('a' + n % 26));
+    n /= 26;
+  } while (n);
+  return s;
+}
+
+std::string tuple_repr(const std::vector<std::int64_t>& v) {
+  std::string s = "(";
+  for (std::size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + std::to_string(v[i]);
+  return s + (v.size() == 1 ? ",)" : ")");
+}
+
+// Names are global across nested graphs, handed out in the order JAX's printer asks for them.
+class Printer {
+ public:
+  std::string run(const Graph& top) {
+    // Outputs of the top-level graph that nothing reads print as `_`, as JAX's _dropvars does.
+    std::set<VarId> used;
+    for (auto& o : top.outvars)
+      if (!o.is_literal()) used.insert(o.var);
+    for (auto it = top.eqns.rbegin(); it != top.eqns.rend(); ++it) {
+      for (VarId v : it->out)
+        if (!used.count(v)) names_[Key{&top, v}].assign(1, '_');
+      for (auto& a : it->in)
+        if (!a.is_literal()) used.insert(a.var);
+    }
+    find_shared(top);
+    std::vector<pp::Doc> docs;
+    for (auto& [name, g] : shared_order_)
+      docs.push_back(pp::concat({pp::text("let "), pp::text(name), pp::text(" = "), skeleton(*g),
+                                 pp::text(" in"), pp::brk()}));
+    docs.push_back(skeleton(top));
+    return pp::format(pp::concat(std::move(docs)));
+  }
+
+ private:
+  using Key = std::pair<const Graph*, VarId>;
+  std::map<Key, std::string> names_;
+  std::set<std::string> shared_names_;
+  std::map<const Graph*, std::string> shared_;
+  std::vector<std::pair<std::string, const Graph*>> shared_order_;
+  int counter_ = 0;
+
+  std::string fresh() {
+    for (;;) {
+      std::string n = encode_alphabetic(counter_++);
+      if (!shared_names_.count(n)) return n;
+    }
+  }
+  const std::string& name(const Graph& g, VarId v) {
+    auto [it, inserted] = names_.try_emplace(Key{&g, v});
+    if (inserted) it->second = fresh();
+    return it->second;
+  }
+  std::string atom(const Graph& g, const Atom& a) {
+    return a.is_literal() ? print_literal(a.lit) : name(g, a.var);
+  }
+
+  // A sub-graph used more than once, or with more than 10 equations, is printed once on top.
+  void find_shared(const Graph& top) {
+    std::map<const Graph*, int> counts;
+    std::vector<const Graph*> order;
+    std::map<const Graph*, std::string> names;
+    std::deque<const Graph*> q{&top};
+    while (!q.empty()) {
+      const Graph* g = q.front();
+      q.pop_front();
+      if (!counts.count(g)) order.push_back(g);
+      counts[g] += (g != &top && g->eqns.size() > 10) ? 2 : 1;
+      for (auto& e : g->eqns)
+        for_each_subgraph(e.params, [&](const Graph& sub) {
+          q.push_back(&sub);
+          if (auto* n = e.params.find("name")) names.try_emplace(&sub, std::get<std::string>(*n));
+        });
+    }
+    std::map<std::string, int> name_counts;
+    for (const Graph* g : order) {
+      if (counts[g] == 1) continue;
+      std::string n = names.count(g) ? names[g] : "jaxpr";
+      n.erase(0, n.find_first_not_of('<'));
+      n.erase(n.find_last_not_of('>') + 1);
+      if (int c = name_counts[n]; c > 0) {
+        name_counts[n] += 1;
+        n += std::to_string(c);
+      }
+      name_counts[n] += 1;
+      shared_names_.insert(n);
+      shared_[g] = n;
+      shared_order_.push_back({n, g});
+    }
+  }
+
+  pp::Doc vars(const Graph& g, const std::vector<Atom>& vs, const std::string& sep, bool shapes) {
+    std::vector<pp::Doc> items;
+    for (auto& a : vs)
+      items.push_back(pp::text(atom(g, a) + (shapes ? ":" + g.aval(a).str() : "")));
+    return pp::nest(2,
+                    pp::group(pp::join(pp::concat({pp::text(sep), pp::group(pp::brk())}), items)));
+  }
+  static std::vector<Atom> as_atoms(const std::vector<VarId>& vs) {
+    std::vector<Atom> r;
+    for (VarId v : vs) r.push_back(Atom::of_var(v));
+    return r;
+  }
+
+  pp::Doc graph_doc(const Graph& g) {
+    if (auto it = shared_.find(&g); it != shared_.end()) return pp::text(it->second);
+    return skeleton(g);
+  }
+
+  pp::Doc param_value(const ParamValue& v) {
+    return std::visit(
+        [&](const auto& x) -> pp::Doc {
+          using T = std::decay_t<decltype(x)>;
+          if constexpr (std::is_same_v<T, std::int64_t>)
+            return pp::text(std::to_string(x));
+          else if constexpr (std::is_same_v<T, bool>)
+            return pp::text(x ? "True" : "False");
+          else if constexpr (std::is_same_v<T, DType>)
+            return pp::text(std::string(long_name(x)));
+          else if constexpr (std::is_same_v<T, std::vector<std::int64_t>>)
+            return pp::text(tuple_repr(x));
+          else if constexpr (std::is_same_v<T, std::string>)
+            return pp::text(x);
+          else if constexpr (std::is_same_v<T, GraphPtr>)
+            return graph_doc(*x);
+          else {  // a tuple of jaxprs, as JAX's pp_jaxprs lays it out
+            std::vector<pp::Doc> gs;
+            for (auto& sub : x) gs.push_back(graph_doc(*sub));
+            return pp::group(pp::concat(
+                {pp::nest(2, pp::concat({pp::text("("), pp::brk(""), pp::join(pp::brk(), gs)})),
+                 pp::brk(""), pp::text(")")}));
+          }
+        },
+        v);
+  }
+
+  // JAX names a sub-graph's inputs and outputs after the outer operands they are bound to.
+  void suggest_names(const Graph& inner, const std::vector<Atom>& for_vars, const Graph& outer,
+                     const std::vector<Atom>& like) {
+    if (for_vars.size() != like.size()) return;
+    std::set<VarId> used;
+    for (std::size_t i = 0; i < like.size(); ++i) {
+      if (like[i].is_literal() || for_vars[i].is_literal() || used.count(like[i].var)) continue;
+      if (names_.count(Key{&inner, for_vars[i].var})) continue;
+      used.insert(like[i].var);
+      names_[Key{&inner, for_vars[i].var}] = name(outer, like[i].var);
+    }
+  }
+
+  pp::Doc eqn(const Graph& g, const Eqn& e) {
+    std::vector<const Param*> ps;
+    for (auto& p : e.params.items)
+      if (p.printed) ps.push_back(&p);
+    std::sort(ps.begin(), ps.end(), [&](const Param* a, const Param* b) {
+      if (e.prim == Prim::jit && (a->name == "name") != (b->name == "name"))
+        return a->name == "name";
+      return a->name < b->name;
+    });
+    if (e.prim == Prim::jit) {
+      const Graph& sub = *e.params.get<GraphPtr>("jaxpr");
+      if (!shared_.count(&sub)) {
+        suggest_names(sub, as_atoms(sub.invars), g, e.in);
+        suggest_names(sub, sub.outvars, g, as_atoms(e.out));
+      }
+    }
+    pp::Doc lhs = vars(g, as_atoms(e.out), "", true);
+    pp::Doc kv = pp::nil();
+    if (!ps.empty()) {
+      std::vector<pp::Doc> pairs;
+      for (auto* p : ps)
+        pairs.push_back(pp::concat({pp::text(p->name + "="), param_value(p->value)}));
+      kv = pp::group(pp::concat(
+          {pp::nest(2, pp::concat({pp::text("["), pp::brk(""), pp::join(pp::brk(), pairs)})),
+           pp::brk(""), pp::text("]")}));
+    }
+    pp::Doc head = pp::text(std::string(ir::name(e.prim)));
+    pp::Doc args = pp::concat({pp::text(" "), vars(g, e.in, "", false)});
+    if (e.out.empty()) return pp::concat({head, kv, args});
+    return pp::concat({lhs, pp::text(" = "), head, kv, args});
+  }
+
+  pp::Doc skeleton(const Graph& g) {
+    pp::Doc consts = vars(g, as_atoms(g.constvars), "", true);
+    pp::Doc ins = vars(g, as_atoms(g.invars), "", true);
+    std::vector<pp::Doc> eqns;
+    for (auto& e : g.eqns) eqns.push_back(eqn(g, e));
+    pp::Doc body = pp::join(pp::brk("; "), eqns);
+    if (eqns.empty()) body = pp::nil();
+    pp::Doc outs = pp::concat({pp::text("("), vars(g, g.outvars, ",", false),
+                               pp::text(g.outvars.size() != 1 ? ")" : ",)")});
+    return pp::concat(
+        {pp::group(pp::nest(2, pp::concat({pp::text("{ "), pp::text("lambda "), consts,
+                                           pp::text("; "), ins, pp::text(". "), pp::text("let"),
+                                           pp::nest(2, pp::concat({pp::brk(), body})), pp::brk(),
+                                           pp::text("in "), outs}))),
+         pp::text(" }")});
+  }
+};
+
+}  // namespace
+
+std::string print_jaxpr(const Graph& g) { return Printer{}.run(g); }
+
+}  // namespace fj::ir

@@ -1,0 +1,186 @@
+// Forward mode: one tangent rule per primitive, and the pass that pushes tangents through a
+// graph alongside a copy of its primal equations (implementation unit only).
+#include "fusejit/ir/passes/inline_jit.hpp"
+#include "fusejit/transforms/partials.hpp"
+#include "fusejit/transforms/transforms.hpp"
+
+namespace fj::transforms {
+
+namespace {
+
+/// The tangents of e's outputs given its operands' tangents (at least one is set).
+std::vector<MaybeAtom> jvp_rule(Emit& E, const ir::Eqn& e, const std::vector<Atom>& in,
+                                const std::vector<MaybeAtom>& t, const std::vector<Atom>& out) {
+  const ir::PrimInfo& pi = ir::info(e.prim);
+  if (!has_jvp_rule(e.prim))
+    throw ValueError("fj::jvp: no differentiation rule for " + std::string(pi.name));
+  if (ir::is_lax_control(e.prim)) return jvp_control(E, e, in, t, out);
+  const Atom y = out[0];
+  const Aval ya = E.aval(y);
+  if (!differentiable(ya)) return {std::nullopt};
+  auto linear = [&](std::vector<Atom> ops) -> std::vector<MaybeAtom> {
+    return {E.b.emit1(e.prim, std::move(ops), e.params)};
+  };
+  if (pi.kind == ir::PrimKind::unary) {
+    MaybeAtom ty = unary_tangent(E, e.prim, e.params, in[0], y, *t[0]);
+    if (ty) ty = E.broadcast_to(*ty, ya.shape);
+    return {ty};
+  }
+  if (is_elementwise(pi.kind)) {
+    const auto d = elementwise_partials(E, e.prim, e.params, in, y);
+    MaybeAtom ty;
+    for (std::size_t i = 0; i < in.size(); ++i) {
+      if (!t[i] || !d[i]) continue;
+      const Atom term = E.mul(*t[i], *d[i]);
+      ty = ty ? E.add(*ty, term) : term;
+    }
+    if (ty) ty = E.broadcast_to(*ty, ya.shape);
+    return {ty};
+  }
+  switch (e.prim) {
+    case Prim::select_n:
+      return {E.select(in[0], E.or_zeros(t[1], ya), E.or_zeros(t[2], ya))};
+    case Prim::convert_element_type:
+      if (!differentiable(E.aval(in[0]))) return {std::nullopt};
+      return {E.convert(*t[0], ya.dtype)};
+    case Prim::broadcast_in_dim:
+    case Prim::transpose:
+    case Prim::slice:
+    case Prim::reshape:
+    case Prim::rev:
+    case Prim::squeeze:
+    case Prim::reduce_sum:
+      return linear({*t[0]});
+    case Prim::reduce_prod: {
+      const auto& axes = e.params.get<Dims>("axes");
+      return {E.reduce_sum(E.mul(*t[0], prod_partial(E, in[0], y, axes)), axes)};
+    }
+    case Prim::reduce_max:
+    case Prim::reduce_min: {
+      const auto& axes = e.params.get<Dims>("axes");
+      auto [loc, count] = chooser_mask(E, in[0], y, axes);
+      return {E.div(E.reduce_sum(E.mul(*t[0], loc), axes), count)};
+    }
+    case Prim::dot_general: {
+      MaybeAtom ty;
+      if (t[0]) ty = E.b.emit1(Prim::dot_general, {*t[0], in[1]}, e.params);
+      if (t[1]) {
+        const Atom term = E.b.emit1(Prim::dot_general, {in[0], *t[1]}, e.params);
+        ty = ty ? E.add(*ty, term) : term;
+      }
+      return {ty};
+    }
+    case Prim::concatenate:
+    case Prim::stack: {
+      std::vector<Atom> ops;
+      for (std::size_t i = 0; i < in.size(); ++i) ops.push_back(E.or_zeros(t[i], E.aval(in[i])));
+      return linear(std::move(ops));
+    }
+    case Prim::dynamic_slice: {
+      if (!t[0]) return {std::nullopt};
+      std::vector<Atom> ops{*t[0]};
+      ops.insert(ops.end(), in.begin() + 1, in.end());
+      return linear(std::move(ops));
+    }
+    case Prim::dynamic_update_slice: {
+      std::vector<Atom> ops{E.or_zeros(t[0], E.aval(in[0])), E.or_zeros(t[1], E.aval(in[1]))};
+      ops.insert(ops.end(), in.begin() + 2, in.end());
+      return linear(std::move(ops));
+    }
+    default:
+      // compare, logical, shifts, iota, argmax/argmin, reduce_and/or: no float outputs, and
+      // the float-valued ones left here (stop_gradient) have zero derivative.
+      return std::vector<MaybeAtom>(out.size());
+  }
+}
+
+}  // namespace
+
+bool has_jvp_rule(ir::Prim p) {
+  // The primitives the rules above handle: a new differentiable row of primitives.def is
+  // reported missing (by the table-walk test) until it is listed here with its rule.
+  switch (p) {
+    case Prim::jit:    // inlined before the pass
+    case Prim::fused:  // made by a backend only
+      return false;
+    default:
+      break;
+  }
+  const ir::PrimKind k = ir::info(p).kind;
+  // Elementwise ones are covered by elementwise_partials (zero where it has no case: sign,
+  // floor, ceil, round, stop_gradient, and the integer-only ones).
+  if (k == ir::PrimKind::unary || k == ir::PrimKind::binary) return true;
+  switch (p) {
+    case Prim::select_n:
+    case Prim::convert_element_type:
+    case Prim::broadcast_in_dim:
+    case Prim::transpose:
+    case Prim::slice:
+    case Prim::reshape:
+    case Prim::rev:
+    case Prim::squeeze:
+    case Prim::reduce_sum:
+    case Prim::reduce_prod:
+    case Prim::reduce_max:
+    case Prim::reduce_min:
+    case Prim::dot_general:
+    case Prim::concatenate:
+    case Prim::stack:
+    case Prim::dynamic_slice:
+    case Prim::dynamic_update_slice:
+    case Prim::cond:
+    case Prim::while_:
+    case Prim::scan:
+      return true;
+    default:
+      // Rules give zero for the rest; right only where no float output depends on a float input.
+      return !(ir::info(p).flags & ir::prim_flags::D);
+  }
+}
+
+ir::Graph flatten(const ir::Graph& g) {
+  ir::Graph f = ir::inline_jit(g);
+  f.invars.insert(f.invars.begin(), f.constvars.begin(), f.constvars.end());
+  f.constvars.clear();
+  return f;
+}
+
+ir::Graph jvp_graph(const ir::Graph& g, const std::vector<bool>& has_tangent) {
+  GraphBuilder b;
+  Emit E(b);
+  std::vector<Atom> env(g.avals.size());
+  std::vector<MaybeAtom> tan(g.avals.size());
+  auto at = [&](const Atom& a) {
+    return a.is_literal() ? a : env[static_cast<std::size_t>(a.var)];
+  };
+  auto tangent = [&](const Atom& a) -> MaybeAtom {
+    return a.is_literal() ? std::nullopt : tan[static_cast<std::size_t>(a.var)];
+  };
+  for (ir::VarId v : g.invars)
+    env[static_cast<std::size_t>(v)] = Atom::of_var(b.add_invar(g.aval(v)));
+  for (std::size_t i = 0; i < g.invars.size(); ++i)
+    if (has_tangent[i] && differentiable(g.aval(g.invars[i])))
+      tan[static_cast<std::size_t>(g.invars[i])] = Atom::of_var(b.add_invar(g.aval(g.invars[i])));
+    else if (has_tangent[i])
+      (void)b.add_invar(g.aval(g.invars[i]));  // an integer input: its tangent is ignored
+  for (const ir::Eqn& e : g.eqns) {
+    std::vector<Atom> in;
+    std::vector<MaybeAtom> t;
+    bool any = false;
+    for (auto& a : e.in) {
+      in.push_back(at(a));
+      t.push_back(tangent(a));
+      any = any || t.back().has_value();
+    }
+    std::vector<Atom> out = b.emit(e.prim, in, e.params);
+    for (std::size_t k = 0; k < e.out.size(); ++k) env[static_cast<std::size_t>(e.out[k])] = out[k];
+    if (!any) continue;
+    std::vector<MaybeAtom> to = jvp_rule(E, e, in, t, out);
+    for (std::size_t k = 0; k < e.out.size(); ++k) tan[static_cast<std::size_t>(e.out[k])] = to[k];
+  }
+  for (auto& o : g.outvars) b.graph.outvars.push_back(at(o));
+  for (auto& o : g.outvars) b.graph.outvars.push_back(E.or_zeros(tangent(o), g.aval(o)));
+  return std::move(b.graph);
+}
+
+}  // namespace fj::transforms

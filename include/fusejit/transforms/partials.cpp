@@ -1,0 +1,195 @@
+// The partials of the elementwise primitives and the reductions' derivative helpers
+// (declared in partials.hpp).
+#include "fusejit/transforms/partials.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace fj::transforms {
+
+/// The partials of `out = p(in...)` for each operand: nullopt where the derivative is zero or
+/// the operand is a literal (no tangent can flow from it). Only elementwise primitives.
+std::vector<MaybeAtom> elementwise_partials(Emit& E, Prim p, const ir::Params& params,
+                                            const std::vector<Atom>& in, Atom y) {
+  const DType d = E.dtype(y);
+  auto L = [&](double v) { return Emit::lit(v, d); };
+  std::vector<MaybeAtom> r(in.size());
+  const Atom x = in[0];
+  if (in.size() == 1) {
+    switch (p) {
+      case Prim::neg:
+        r[0] = L(-1);
+        break;
+      case Prim::exp:
+        r[0] = y;
+        break;
+      case Prim::log:
+        r[0] = E.div(L(1), x);
+        break;
+      case Prim::log1p:
+        r[0] = E.div(L(1), E.add(x, L(1)));
+        break;
+      case Prim::expm1:
+        r[0] = E.add(y, L(1));
+        break;
+      case Prim::sin:
+        r[0] = E.un(Prim::cos, x);
+        break;
+      case Prim::cos:
+        r[0] = E.neg(E.un(Prim::sin, x));
+        break;
+      case Prim::tan:
+        r[0] = E.add(L(1), E.mul(y, y));
+        break;
+      case Prim::tanh:  // jvp and vjp use JAX's factored form (unary_tangent below)
+        r[0] = E.sub(L(1), E.mul(y, y));
+        break;
+      case Prim::sqrt:
+        r[0] = E.div(L(0.5), y);
+        break;
+      case Prim::rsqrt:
+        r[0] = E.mul(L(-0.5), E.div(y, x));
+        break;
+      case Prim::logistic:
+        r[0] = E.mul(y, E.sub(L(1), y));
+        break;
+      case Prim::erf:
+        r[0] = E.mul(L(2 / std::sqrt(M_PI)), E.un(Prim::exp, E.neg(E.mul(x, x))));
+        break;
+      case Prim::erf_inv:  // sqrt(pi)/2 * exp(erf_inv(x)^2)
+        r[0] = E.mul(L(std::sqrt(M_PI) / 2), E.un(Prim::exp, E.mul(y, y)));
+        break;
+      case Prim::abs:
+        r[0] = E.un(Prim::sign, x);
+        break;
+      case Prim::integer_pow: {
+        const auto n = params.get<std::int64_t>("y");
+        if (n == 0) break;
+        if (n == 1) {
+          r[0] = L(1);
+          break;
+        }
+        ir::Params q;
+        q.items.push_back({"y", n - 1, true});
+        r[0] = E.mul(L(static_cast<double>(n)), n == 2 ? x : E.un(Prim::integer_pow, x, q));
+        break;
+      }
+      default:
+        break;  // sign, floor, ceil, round, stop_gradient: zero almost everywhere
+    }
+  } else {
+    const Atom b = in[1];
+    switch (p) {
+      case Prim::add:
+      case Prim::add_any:
+        r = {L(1), L(1)};
+        break;
+      case Prim::sub:
+        r = {L(1), L(-1)};
+        break;
+      case Prim::mul:
+        r = {b, x};
+        break;
+      case Prim::div:
+        r = {E.div(L(1), b), E.neg(E.div(y, b))};
+        break;
+      case Prim::rem: {
+        // x - y * trunc(x / y): d/dy is -trunc(x / y).
+        const Atom q = E.div(x, b);
+        r = {L(1), E.neg(E.mul(E.un(Prim::sign, q), E.un(Prim::floor, E.un(Prim::abs, q))))};
+        break;
+      }
+      case Prim::pow: {
+        // d/dx = y x^(y-1); d/dy = log(x) x^y, taken as 0 where x == 0 (JAX's choice).
+        if (!x.is_literal()) r[0] = E.mul(b, E.bin(Prim::pow, x, E.sub(b, L(1))));
+        if (!b.is_literal()) {
+          const Atom is0 = mask(E, Prim::eq, x, L(0), d);
+          r[1] = E.mul(E.un(Prim::log, E.add(x, is0)), E.mul(y, E.sub(L(1), is0)));
+        }
+        break;
+      }
+      case Prim::max:
+      case Prim::min: {
+        // Ties split the derivative in halves, as JAX does.
+        const Atom half = E.mul(L(0.5), mask(E, Prim::eq, x, b, d));
+        const Prim gt = p == Prim::max ? Prim::gt : Prim::lt;
+        r = {E.add(mask(E, gt, x, b, d), half), E.add(mask(E, gt, b, x, d), half)};
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  for (std::size_t i = 0; i < in.size(); ++i)
+    if (in[i].is_literal()) r[i].reset();
+  return r;
+}
+
+MaybeAtom unary_tangent(Emit& E, Prim p, const ir::Params& params, Atom x, Atom y, Atom t) {
+  if (p == Prim::tanh) {  // staged in JAX's order (C++ leaves argument order open)
+    const Atom s = E.add(t, E.mul(t, y));
+    const Atom r = E.sub(Emit::lit(1, E.dtype(y)), y);
+    return E.mul(s, r);
+  }
+  const MaybeAtom d = elementwise_partials(E, p, params, {x}, y)[0];
+  if (!d) return std::nullopt;
+  return E.mul(t, *d);
+}
+
+MaybeAtom unary_residual(Emit& E, Prim p, const ir::Params& params, Atom x, Atom y) {
+  if (p == Prim::tanh) return E.sub(Emit::lit(1, E.dtype(y)), y);
+  return elementwise_partials(E, p, params, {x}, y)[0];
+}
+
+std::vector<MaybeAtom> binary_cotangents(Emit& E, Prim p, const ir::Params& params,
+                                         const std::vector<Atom>& in, Atom y, Atom ct,
+                                         const std::vector<bool>& wants) {
+  std::vector<MaybeAtom> r(2);
+  if (p == Prim::mul) {
+    if (wants[1]) r[1] = E.unbroadcast(E.mul(in[0], ct), E.aval(in[1]));
+    if (wants[0]) r[0] = E.unbroadcast(E.mul(ct, in[1]), E.aval(in[0]));
+    return r;
+  }
+  const auto d = elementwise_partials(E, p, params, in, y);
+  for (std::size_t i = 0; i < 2; ++i)
+    if (d[i] && wants[i]) r[i] = E.unbroadcast(E.mul(ct, *d[i]), E.aval(in[i]));
+  return r;
+}
+
+bool is_elementwise(ir::PrimKind k) {
+  return k == ir::PrimKind::unary || k == ir::PrimKind::binary;
+}
+
+/// The kept dims of a reduction over `axes` of a rank-r operand, for broadcasting back.
+Dims kept_dims(int r, const Dims& axes) {
+  Dims k;
+  for (int d = 0; d < r; ++d)
+    if (std::find(axes.begin(), axes.end(), d) == axes.end()) k.push_back(d);
+  return k;
+}
+
+std::pair<Atom, Atom> chooser_mask(Emit& E, Atom x, Atom y, const Dims& axes) {
+  const Shape xs = E.shape(x);
+  const Atom yb = E.broadcast_in_dim(y, xs, kept_dims(xs.rank(), axes));
+  const Atom loc = mask(E, Prim::eq, x, yb, E.dtype(x));
+  return {loc, E.reduce_sum(loc, axes)};
+}
+
+Atom prod_partial(Emit& E, Atom x, Atom y, const Dims& axes) {
+  const Aval xa = E.aval(x);
+  const DType d = xa.dtype;
+  const Dims kept = kept_dims(xa.shape.rank(), axes);
+  auto back = [&](Atom r) { return E.broadcast_in_dim(r, xa.shape, kept); };
+  const Atom zero = E.bin(Prim::eq, x, Emit::lit(0, d));
+  const Atom zeros = E.reduce_sum(E.convert(zero, d), axes);
+  const Atom ones = E.full(xa, 1);
+  const Atom nonzero_prod = E.reduce(Prim::reduce_prod, E.select(zero, x, ones), axes);
+  const Atom none = back(E.bin(Prim::eq, zeros, Emit::lit(0, d)));
+  const Atom one = back(E.bin(Prim::eq, zeros, Emit::lit(1, d)));
+  const Atom at_the_zero = E.select(zero, E.zeros(xa), back(nonzero_prod));
+  const Atom with_one = E.select(one, E.zeros(xa), at_the_zero);
+  // Where x is 0 the quotient's value is discarded by the select, and its NaN with it.
+  return E.select(none, with_one, E.div(back(y), E.select(zero, x, ones)));
+}
+
+}  // namespace fj::transforms

@@ -1,0 +1,64 @@
+// The derivative of each elementwise primitive with respect to each operand, written once
+// (partials.cpp) and used by both forward mode (t_y = sum t_i * d_i) and reverse mode
+// (ct_i = ct * d_i): jvp.cpp, vjp.cpp, batch.cpp and control_rules.cpp share them.
+#pragma once
+#include <utility>
+#include <vector>
+
+#include "fusejit/transforms/emit.hpp"
+
+namespace fj::transforms {
+
+/// A float 0/1 mask of a comparison, in dtype d.
+inline Atom mask(Emit& E, Prim cmp, Atom a, Atom b, DType d) {
+  return E.convert(E.bin(cmp, a, b), d);
+}
+
+/// The partials of `out = p(in...)` for each operand: nullopt where the derivative is zero or
+/// the operand is a literal (no tangent can flow from it). Only elementwise primitives.
+std::vector<MaybeAtom> elementwise_partials(Emit& E, Prim p, const ir::Params& params,
+                                            const std::vector<Atom>& in, Atom y);
+
+// How forward and reverse mode apply these partials, in the equations JAX 0.10.2 writes, so that
+// make_jaxpr prints JAX's text. Most primitives multiply by the partial. tanh keeps JAX's
+// factored form of 1 - y^2 (y = tanh x): the tangent is `mul(add(t, mul(t, y)), sub(1, y))`, and
+// its transpose adds d = ct (1 - y), then d y, to x's cotangent.
+/// The tangent of a unary elementwise equation `y = p(x)` from x's tangent t (nullopt: zero).
+MaybeAtom unary_tangent(Emit& E, Prim p, const ir::Params& params, Atom x, Atom y, Atom t);
+
+/// What reverse mode computes in the forward pass right after a unary elementwise equation, as
+/// JAX's linearization leaves it there (its residual): the partial, or tanh's 1 - y.
+MaybeAtom unary_residual(Emit& E, Prim p, const ir::Params& params, Atom x, Atom y);
+
+/// Hands `add` the terms reverse mode adds, in order, to x's cotangent from y's cotangent ct
+/// (each staged just before it is added, as JAX's transpose does).
+template <class Add>
+void unary_cotangent_terms(Emit& E, Prim p, Atom residual, Atom y, Atom ct, Add add) {
+  const Atom d = E.mul(ct, residual);
+  add(d);
+  if (p == Prim::tanh) add(E.mul(d, y));
+}
+
+/// The cotangents of a binary elementwise equation's operands (where `wants`), unbroadcast to
+/// their shapes. mul is transposed as JAX does it: y's `mul x ct` first, then x's `mul ct y`.
+std::vector<MaybeAtom> binary_cotangents(Emit& E, Prim p, const ir::Params& params,
+                                         const std::vector<Atom>& in, Atom y, Atom ct,
+                                         const std::vector<bool>& wants);
+
+bool is_elementwise(ir::PrimKind k);
+
+/// Whether values of this aval carry tangents (floats do; integers and bools never).
+inline bool differentiable(const Aval& a) { return is_float(a.dtype); }
+
+/// The kept dims of a reduction over `axes` of a rank-r operand, for broadcasting back.
+Dims kept_dims(int r, const Dims& axes);
+
+/// The 0/1 mask of where x equals its reduction y (max or min), and the count per result.
+std::pair<Atom, Atom> chooser_mask(Emit& E, Atom x, Atom y, const Dims& axes);
+
+/// d prod(x) / d x_i = the product of the other elements, exact where x has zeros: with none it
+/// is prod / x_i; with one, it is the product of the non-zeros at that zero and 0 elsewhere;
+/// with two or more, 0 everywhere.
+Atom prod_partial(Emit& E, Atom x, Atom y, const Dims& axes);
+
+}  // namespace fj::transforms

@@ -1,0 +1,311 @@
+// Reverse mode: one cotangent rule per differentiable primitive, and the pass that copies a
+// graph's equations and then walks them backwards accumulating cotangents.
+#include <numeric>
+
+#include "fusejit/ir/dot_dims.hpp"
+#include "fusejit/transforms/partials.hpp"
+#include "fusejit/transforms/transforms.hpp"
+
+namespace fj::transforms {
+
+namespace {
+
+Dims inverse_perm(const Dims& perm) {
+  Dims inv(perm.size());
+  for (std::size_t i = 0; i < perm.size(); ++i)
+    inv[static_cast<std::size_t>(perm[i])] = static_cast<std::int64_t>(i);
+  return inv;
+}
+
+std::int64_t position(const Dims& v, std::int64_t x) {
+  return std::find(v.begin(), v.end(), x) - v.begin();
+}
+
+/// ct of broadcast_in_dim(x, shape, dims): summed over the new and the stretched dims.
+Atom broadcast_transpose(Emit& E, Atom ct, const Aval& x, const Dims& dims) {
+  const Shape out = E.shape(ct);
+  Dims sum, kept_in;  // kept_in: x's dims that survive, in the order their out dims appear
+  for (int d = 0; d < out.rank(); ++d) {
+    const auto i = position(dims, d);
+    if (i == static_cast<std::int64_t>(dims.size()) ||
+        (x.shape[static_cast<int>(i)] == 1 && out[d] != 1))
+      sum.push_back(d);
+    else
+      kept_in.push_back(i);
+  }
+  Atom r = E.reduce_sum(ct, sum);
+  // Back to x's dim order, then the size-1 dims reinserted.
+  Dims sorted = kept_in;
+  std::sort(sorted.begin(), sorted.end());
+  if (sorted != kept_in) {
+    Dims perm;
+    for (auto i : sorted) perm.push_back(position(kept_in, i));
+    r = E.transpose(r, perm);
+  }
+  return E.reshape(r, x.shape);
+}
+
+/// ct of slice(x, start, limit, strides): ct spread back with zeros between strided elements,
+/// then written into zeros of x's shape at `start`.
+Atom slice_transpose(Emit& E, Atom ct, const Aval& x, const ir::Params& params) {
+  const auto& start = params.get<Dims>("start_indices");
+  const int r = x.shape.rank();
+  const Dims steps = ir::slice_strides(params, r);
+  Atom c = ct;
+  for (int d = 0; d < r; ++d) {
+    const auto s = steps[static_cast<std::size_t>(d)];
+    if (s == 1) continue;
+    Shape cs = E.shape(c);
+    const auto m = cs[d];
+    Dims with1 = cs.to_vector(), zero_shape = cs.to_vector();
+    with1.insert(with1.begin() + d + 1, 1);
+    zero_shape.insert(zero_shape.begin() + d + 1, s - 1);
+    const Atom c1 = E.reshape(c, Shape(with1));
+    ir::Params cat;
+    cat.items.push_back({"dimension", std::int64_t{d + 1}, true});
+    const Atom c2 =
+        E.b.emit1(Prim::concatenate, {c1, E.zeros(Aval{x.dtype, Shape(zero_shape), false})}, cat);
+    Dims flat = cs.to_vector();
+    flat[static_cast<std::size_t>(d)] = m * s;
+    c = E.reshape(c2, Shape(flat));
+    const auto len = std::min(m * s, x.shape[d] - start[static_cast<std::size_t>(d)]);
+    Dims lo(static_cast<std::size_t>(r), 0), hi = flat;
+    hi[static_cast<std::size_t>(d)] = len;
+    c = E.slice(c, lo, hi);
+  }
+  if (E.shape(c) == x.shape) return c;
+  std::vector<Atom> starts;
+  for (auto s : start) starts.push_back(Emit::lit(static_cast<double>(s), DType::i32));
+  return E.dynamic_update_slice(E.zeros(x), c, starts);
+}
+
+/// The cotangents of dot_general's operands: each is dot_general(ct, other operand), transposed
+/// into the operand's dim order.
+std::pair<Atom, Atom> dot_transpose(Emit& E, Atom ct, Atom lhs, Atom rhs, const ir::Params& params,
+                                    bool want_lhs, bool want_rhs) {
+  const ir::DotDims dd = ir::DotDims::from(params);
+  const int rl = E.rank(lhs), rr = E.rank(rhs);
+  const auto nb = static_cast<std::int64_t>(dd.lhs_batch.size());
+  const Dims lf = ir::DotDims::free_dims(rl, dd.lhs_batch, dd.lhs_contract);
+  const Dims rf = ir::DotDims::free_dims(rr, dd.rhs_batch, dd.rhs_contract);
+  const auto nlf = static_cast<std::int64_t>(lf.size()), nrf = static_cast<std::int64_t>(rf.size());
+  Dims ct_batch(static_cast<std::size_t>(nb));
+  std::iota(ct_batch.begin(), ct_batch.end(), 0);
+  // ct and the operand in one dtype: the operand's (a mixed-dtype dot promotes inside).
+  auto one = [&](Atom other, Atom self, const Dims& other_free, const Dims& other_batch,
+                 std::int64_t ct_from, std::int64_t n_other_free, const Dims& self_batch,
+                 const Dims& self_free, const Dims& self_contract, const Dims& other_contract) {
+    const DType d = E.dtype(self);
+    ir::DotDims q;
+    for (std::int64_t j = 0; j < n_other_free; ++j) q.lhs_contract.push_back(ct_from + j);
+    q.rhs_contract = other_free;
+    q.lhs_batch = ct_batch;
+    q.rhs_batch = other_batch;
+    ir::Params p;
+    q.add_to(p);
+    p.items.push_back({"preferred_element_type", d, true});
+    const Atom r = E.b.emit1(Prim::dot_general, {E.convert(ct, d), E.convert(other, d)}, p);
+    // r's dims: batch, ct's free dims (self's free dims), other's contracting dims in order.
+    Dims sorted_oc = other_contract;
+    std::sort(sorted_oc.begin(), sorted_oc.end());
+    Dims perm(static_cast<std::size_t>(E.rank(self)));
+    for (std::int64_t i = 0; i < nb; ++i)
+      perm[static_cast<std::size_t>(self_batch[static_cast<std::size_t>(i)])] = i;
+    for (std::size_t j = 0; j < self_free.size(); ++j)
+      perm[static_cast<std::size_t>(self_free[j])] = nb + static_cast<std::int64_t>(j);
+    for (std::size_t k = 0; k < self_contract.size(); ++k)
+      perm[static_cast<std::size_t>(self_contract[k])] =
+          nb + static_cast<std::int64_t>(self_free.size()) + position(sorted_oc, other_contract[k]);
+    return E.transpose(r, perm);
+  };
+  Atom cl{}, cr{};
+  if (want_lhs)
+    cl = one(rhs, lhs, rf, dd.rhs_batch, nb + nlf, nrf, dd.lhs_batch, lf, dd.lhs_contract,
+             dd.rhs_contract);
+  if (want_rhs)
+    cr = one(lhs, rhs, lf, dd.lhs_batch, nb, nlf, dd.rhs_batch, rf, dd.rhs_contract,
+             dd.lhs_contract);
+  return {cl, cr};
+}
+
+/// The cotangents of e's operands (nullopt: none) given its output's cotangent.
+/// `needed[i]`: whether operand i leads back to an input whose cotangent is wanted.
+std::vector<MaybeAtom> vjp_rule(Emit& E, const ir::Eqn& e, const std::vector<Atom>& in, Atom y,
+                                Atom ct, const std::vector<bool>& needed) {
+  const ir::PrimInfo& pi = ir::info(e.prim);
+  if (!has_vjp_rule(e.prim))
+    throw ValueError("fj::grad: no reverse-mode rule for " + std::string(pi.name));
+  std::vector<MaybeAtom> r(in.size());
+  auto wants = [&](std::size_t i) {
+    return needed[i] && !in[i].is_literal() && differentiable(E.aval(in[i]));
+  };
+  if (pi.kind == ir::PrimKind::binary)
+    return binary_cotangents(E, e.prim, e.params, in, y, ct, {wants(0), wants(1)});
+  if (pi.kind == ir::PrimKind::unary) {
+    // vjp_graph applies unary rules itself, from the residual it computes in the forward pass
+    // (unary_cotangent_terms); this is for callers without one.
+    const MaybeAtom d = elementwise_partials(E, e.prim, e.params, in, y)[0];
+    if (d && wants(0)) r[0] = E.mul(ct, *d);
+    return r;
+  }
+  const Aval xa = E.aval(in[0]);
+  switch (e.prim) {
+    case Prim::select_n: {
+      const Atom z = E.zeros(E.aval(ct));
+      if (wants(1)) r[1] = E.select(in[0], ct, z);
+      if (wants(2)) r[2] = E.select(in[0], z, ct);
+      break;
+    }
+    case Prim::convert_element_type:
+      if (wants(0)) r[0] = E.convert(ct, xa.dtype);
+      break;
+    case Prim::broadcast_in_dim:
+      r[0] = broadcast_transpose(E, ct, xa, e.params.get<Dims>("broadcast_dimensions"));
+      break;
+    case Prim::transpose:
+      r[0] = E.transpose(ct, inverse_perm(e.params.get<Dims>("permutation")));
+      break;
+    case Prim::slice:
+      r[0] = slice_transpose(E, ct, xa, e.params);
+      break;
+    case Prim::reshape:
+    case Prim::squeeze:
+      r[0] = E.reshape(ct, xa.shape);
+      break;
+    case Prim::rev:
+      r[0] = E.b.emit1(Prim::rev, {ct}, e.params);
+      break;
+    case Prim::reduce_sum:
+      r[0] =
+          E.broadcast_in_dim(ct, xa.shape, kept_dims(xa.shape.rank(), e.params.get<Dims>("axes")));
+      break;
+    case Prim::reduce_prod: {
+      const auto& axes = e.params.get<Dims>("axes");
+      r[0] = E.mul(E.broadcast_in_dim(ct, xa.shape, kept_dims(xa.shape.rank(), axes)),
+                   prod_partial(E, in[0], y, axes));
+      break;
+    }
+    case Prim::reduce_max:
+    case Prim::reduce_min: {
+      const auto& axes = e.params.get<Dims>("axes");
+      auto [loc, count] = chooser_mask(E, in[0], y, axes);
+      r[0] = E.mul(
+          loc, E.broadcast_in_dim(E.div(ct, count), xa.shape, kept_dims(xa.shape.rank(), axes)));
+      break;
+    }
+    case Prim::dot_general: {
+      auto [cl, cr] = dot_transpose(E, ct, in[0], in[1], e.params, wants(0), wants(1));
+      if (wants(0)) r[0] = cl;
+      if (wants(1)) r[1] = cr;
+      break;
+    }
+    case Prim::concatenate:
+    case Prim::stack: {
+      const bool stack = e.prim == Prim::stack;
+      const auto axis = e.params.get<std::int64_t>(stack ? "axis" : "dimension");
+      const Shape cs = E.shape(ct);
+      std::int64_t off = 0;
+      for (std::size_t i = 0; i < in.size(); ++i) {
+        const auto n = stack ? 1 : E.shape(in[i])[static_cast<int>(axis)];
+        Dims lo(static_cast<std::size_t>(cs.rank()), 0), hi = cs.to_vector();
+        lo[static_cast<std::size_t>(axis)] = off;
+        hi[static_cast<std::size_t>(axis)] = off + n;
+        off += n;
+        if (wants(i)) r[i] = E.reshape(E.slice(ct, lo, hi), E.shape(in[i]));
+      }
+      break;
+    }
+    case Prim::dynamic_slice:
+      if (wants(0))
+        r[0] = E.dynamic_update_slice(E.zeros(xa), ct, std::vector<Atom>(in.begin() + 1, in.end()));
+      break;
+    case Prim::dynamic_update_slice: {
+      const std::vector<Atom> starts(in.begin() + 2, in.end());
+      if (wants(0)) r[0] = E.dynamic_update_slice(ct, E.zeros(E.aval(in[1])), starts);
+      if (wants(1)) r[1] = E.dynamic_slice(ct, starts, E.shape(in[1]).to_vector());
+      break;
+    }
+    default:
+      break;  // no float operand has a derivative through the rest
+  }
+  return r;
+}
+
+}  // namespace
+
+// while_loop is forward-only, as in JAX: its rule raises, naming the alternatives.
+bool has_vjp_rule(ir::Prim p) { return has_jvp_rule(p) && p != Prim::while_; }
+
+ir::Graph vjp_graph(const ir::Graph& g, const std::vector<bool>& wrt) {
+  GraphBuilder b;
+  Emit E(b);
+  std::vector<Atom> env(g.avals.size());
+  std::vector<MaybeAtom> ct(g.avals.size());
+  auto at = [&](const Atom& a) {
+    return a.is_literal() ? a : env[static_cast<std::size_t>(a.var)];
+  };
+  auto accumulate = [&](ir::VarId v, Atom c) {
+    auto& slot = ct[static_cast<std::size_t>(v)];
+    slot = slot ? E.add_any(*slot, c) : c;
+  };
+  // Which values depend on a wanted input: cotangents flow only along those.
+  std::vector<bool> depends(g.avals.size(), false);
+  for (std::size_t i = 0; i < g.invars.size(); ++i)
+    depends[static_cast<std::size_t>(g.invars[i])] = wrt[i];
+  auto dep = [&](const Atom& a) {
+    return !a.is_literal() && depends[static_cast<std::size_t>(a.var)];
+  };
+  for (const ir::Eqn& e : g.eqns) {
+    const bool any = std::any_of(e.in.begin(), e.in.end(), dep);
+    for (ir::VarId v : e.out) depends[static_cast<std::size_t>(v)] = any;
+  }
+  for (ir::VarId v : g.invars)
+    env[static_cast<std::size_t>(v)] = Atom::of_var(b.add_invar(g.aval(v)));
+  std::vector<std::vector<Atom>> ins(g.eqns.size()), outs(g.eqns.size());
+  // A unary elementwise equation's derivative (tanh: 1 - y) is computed in the forward pass,
+  // right after the equation, where JAX's linearization leaves its residuals.
+  std::vector<MaybeAtom> residual(g.eqns.size());
+  for (std::size_t k = 0; k < g.eqns.size(); ++k) {
+    const ir::Eqn& e = g.eqns[k];
+    for (auto& a : e.in) ins[k].push_back(at(a));
+    outs[k] = b.emit(e.prim, ins[k], e.params);
+    for (std::size_t j = 0; j < e.out.size(); ++j)
+      env[static_cast<std::size_t>(e.out[j])] = outs[k][j];
+    if (e.in.size() == 1 && is_elementwise(ir::info(e.prim).kind) && has_vjp_rule(e.prim) &&
+        dep(e.in[0]) && differentiable(g.aval(e.in[0])) && differentiable(g.aval(e.out[0])))
+      residual[k] = unary_residual(E, e.prim, e.params, ins[k][0], outs[k][0]);
+  }
+  for (auto& o : g.outvars) {
+    const Atom c = Atom::of_var(b.add_invar(g.aval(o)));
+    if (dep(o) && differentiable(g.aval(o))) accumulate(o.var, c);
+  }
+  for (std::size_t k = g.eqns.size(); k-- > 0;) {
+    const ir::Eqn& e = g.eqns[k];
+    std::vector<MaybeAtom> cts;
+    bool any = false;
+    for (ir::VarId v : e.out) {
+      cts.push_back(ct[static_cast<std::size_t>(v)]);
+      any = any || cts.back().has_value();
+    }
+    if (!any) continue;
+    if (residual[k]) {
+      unary_cotangent_terms(E, e.prim, *residual[k], outs[k][0], *cts[0],
+                            [&](Atom term) { accumulate(e.in[0].var, term); });
+      continue;
+    }
+    std::vector<bool> needed;
+    for (auto& a : e.in) needed.push_back(dep(a));
+    const auto r = ir::is_lax_control(e.prim) ? vjp_control(E, e, ins[k], outs[k], cts, needed)
+                                              : vjp_rule(E, e, ins[k], outs[k][0], *cts[0], needed);
+    for (std::size_t i = 0; i < e.in.size(); ++i)
+      if (r[i] && !e.in[i].is_literal()) accumulate(e.in[i].var, *r[i]);
+  }
+  for (auto& o : g.outvars) b.graph.outvars.push_back(at(o));
+  for (std::size_t i = 0; i < g.invars.size(); ++i)
+    if (wrt[i])
+      b.graph.outvars.push_back(
+          E.or_zeros(ct[static_cast<std::size_t>(g.invars[i])], g.aval(g.invars[i])));
+  return std::move(b.graph);
+}
+
+}  // namespace fj::transforms
