@@ -38,9 +38,10 @@ class FusejitConan(ConanFile):
     # Only what CMakeLists.txt needs to build and install the library (its tests, examples and
     # benchmarks are switched off in generate()).
     exports_sources = "CMakeLists.txt", "cmake/*", "include/*", "src/*"
-    # Builds read the sources in place: the static and shared builds then compile the same paths,
-    # which lets ccache reuse one's objects for the other.
-    no_copy_source = True
+    # no_copy_source stays False on purpose: each build then compiles its own copy, at the same
+    # path relative to its build folder (../../src/...) whatever the recipe revision and build
+    # folder, so ccache (with CCACHE_BASEDIR) serves static from shared, and one revision from
+    # the last for every unchanged file.
 
     def set_version(self):
         # The version's one place, as CMakeLists.txt reads it.
