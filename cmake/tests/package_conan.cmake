@@ -5,6 +5,9 @@
 # the library static, shared and headers-only against recipes wrapping Debian's packages
 # (packaging/conan/system/), each running test_package. They share one CONAN_HOME, whose cache
 # is not safe for concurrent use: RESOURCE_LOCK keeps them one at a time under ctest -j.
+# Each variant builds the library once (2-3 min cold on 2 cores); a slower CI can keep fewer.
+set(FUSEJIT_CONAN_TEST_VARIANTS "static;shared;header_only" CACHE STRING
+    "Which conan create runs ctest registers (package.conan.<variant>): static, shared, header_only")
 find_package(Python3 COMPONENTS Interpreter QUIET)
 find_program(FUSEJIT_CCACHE ccache DOC "ccache for the Conan package builds (empty: none)")
 mark_as_advanced(FUSEJIT_CCACHE)
@@ -34,7 +37,7 @@ add_test(NAME package.conan.setup
 set_tests_properties(package.conan.setup PROPERTIES
   LABELS package FIXTURES_SETUP fusejit_conan RESOURCE_LOCK fusejit_conan_home TIMEOUT 600)
 
-foreach(_variant static shared header_only)
+foreach(_variant IN LISTS FUSEJIT_CONAN_TEST_VARIANTS)
   add_test(NAME package.conan.${_variant}
     COMMAND ${CMAKE_COMMAND}
       -DSTEP=create
