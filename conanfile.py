@@ -68,15 +68,15 @@ class FusejitConan(ConanFile):
 
     def requirements(self):
         header_only = bool(self.options.header_only)
-        # fusejit's public headers include Eigen (interop) and xxhash.h: consumers see both.
+        # fusejit's public headers include Eigen (the interop in api/eigen.hpp): consumers see it.
         self.requires("eigen/[>=3.4 <4]", transitive_headers=True)
-        self.requires("xxhash/[>=0.8.1 <0.9]", transitive_headers=True)
-        # xsimd and LLVM are used by the implementation only (.ipp files under
+        # xxhash.h, xsimd and LLVM are used by the implementation only (.ipp files under
         # FUSEJIT_IMPLEMENTATION): consumers compile against them only when headers-only.
-        # LLVM 19 is the one the sources support; widen when the LLVM 22 port lands.
         # Otherwise Conan's defaults apply: libLLVM.so is linked by consumers of the static library
         # and not by those of the shared one, which links it privately.
+        # LLVM 19 is the one the sources support; widen the range when the LLVM 22 port lands.
         implementation = {"transitive_headers": True, "transitive_libs": True} if header_only else {}
+        self.requires("xxhash/[>=0.8.1 <0.9]", **implementation)
         self.requires("xsimd/[>=8.1 <9]", **implementation)
         self.requires("llvm-core/[>=19.1 <20]", **implementation)
         if self.options.with_mpi:
