@@ -45,6 +45,8 @@ foreach(_variant IN LISTS FUSEJIT_CONAN_TEST_VARIANTS)
       "-DWORK_DIR=${_fj_conan_work}"
       "-DSOURCE_DIR=${PROJECT_SOURCE_DIR}"
       -P ${_fj_conan_script})
+  # PROCESSORS 2: each builds with 2 jobs (the profile's tools.build:jobs), which ctest -j counts.
   set_tests_properties(package.conan.${_variant} PROPERTIES
-    LABELS package FIXTURES_REQUIRED fusejit_conan RESOURCE_LOCK fusejit_conan_home TIMEOUT 1200)
+    LABELS package FIXTURES_REQUIRED fusejit_conan RESOURCE_LOCK fusejit_conan_home
+    PROCESSORS 2 TIMEOUT 1200)
 endforeach()
