@@ -10,6 +10,7 @@
 FUSEJIT_DEBIAN_PACKAGES=(
   llvm-19-dev libzstd-dev libeigen3-dev libxsimd-dev libxxhash-dev
   doctest-dev libbenchmark-dev cmake g++
+  python3-venv  # Conan from PyPI in a venv, for the package.conan tests
 )
 FUSEJIT_BUILD_DIR="${FUSEJIT_BUILD_DIR:-build}"
 FUSEJIT_JOBS="${FUSEJIT_JOBS:-2}"
