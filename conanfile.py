@@ -68,13 +68,13 @@ class FusejitConan(ConanFile):
 
     def requirements(self):
         header_only = bool(self.options.header_only)
-        # fusejit's public headers include Eigen (the interop in api/eigen.hpp): consumers see it.
+        # <fusejit/eigen.hpp> (the opt-in interop) includes Eigen: consumers may, so they see it.
         self.requires("eigen/[>=3.4 <4]", transitive_headers=True)
-        # xxhash.h, xsimd and LLVM are used by the implementation only (.ipp files under
-        # FUSEJIT_IMPLEMENTATION): consumers compile against them only when headers-only.
+        # xxhash.h, xsimd and LLVM are used by the implementation only (include/fusejit/**/*.cpp,
+        # which FUSEJIT_IMPLEMENTATION compiles in a user's file): consumers compile against them only when headers-only.
         # Otherwise Conan's defaults apply: libLLVM.so is linked by consumers of the static library
         # and not by those of the shared one, which links it privately.
-        # LLVM 19 is the one the sources support; widen the range when the LLVM 22 port lands.
+        # The sources build with LLVM 19 and 22; the wrapper recipes offer Debian's 19.
         implementation = {"transitive_headers": True, "transitive_libs": True} if header_only else {}
         self.requires("xxhash/[>=0.8.1 <0.9]", **implementation)
         self.requires("xsimd/[>=8.1 <9]", **implementation)
@@ -132,7 +132,7 @@ class FusejitConan(ConanFile):
         self.cpp_info.set_property("cmake_file_name", "fusejit")
         self.cpp_info.set_property("cmake_target_name", "fusejit::fusejit")
         # The CMake target's public definition. FUSEJIT_IMPLEMENTATION is never propagated: it
-        # belongs to the one translation unit that compiles the library (src/fusejit.cpp, or the
+        # belongs to the one translation unit that compiles the library (the library's parts, or the
         # user's own when headers-only); anywhere else it would define everything twice.
         self.cpp_info.defines = ["FUSEJIT_WITH_LLVM=1"]
         if self.options.with_mpi:
