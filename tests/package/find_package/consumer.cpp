@@ -1,23 +1,25 @@
-// Uses the installed fusejit through its public API only; exits non-zero on a wrong result.
+// Uses fusejit through its public API only: JITs sum(sin(x) * x + 1) and checks it against a plain loop.
 #include <fusejit/fusejit.hpp>
 
-#include <cstddef>
+#include <cmath>
 #include <cstdio>
-#include <vector>
 
 int main() {
-  fj::Array x = fj::array({1.f, 2.f, 3.f});
-  auto f = fj::jit([](fj::Tracer t) { return t * 2.0 + 1.0; });
-  fj::Array y = f(x);
-  std::vector<float> v = y.to_vector<float>();
+  const int n = 1000;
+  const fj::Array x = fj::arange(static_cast<float>(n)) * 0.01f;
+  auto f = fj::jit([](fj::Tracer t) { return fj::sum(fj::sin(t) * t + 1.0f); });
+  const double got = f(x).item<double>();
 
-  const std::vector<float> expected = {3.f, 5.f, 7.f};
-  if (v != expected) {
-    std::fprintf(stderr, "package consumer: expected {3, 5, 7}, got {");
-    for (std::size_t i = 0; i < v.size(); ++i) std::fprintf(stderr, "%s%g", i ? ", " : "", v[i]);
-    std::fprintf(stderr, "}\n");
+  double expected = 0;  // the same sum in double precision, without fusejit
+  for (int i = 0; i < n; ++i) {
+    const double xi = static_cast<float>(i) * 0.01f;
+    expected += std::sin(xi) * xi + 1.0;
+  }
+  // float32 sums of 1000 terms of size <= 10: well inside 1e-4 relative.
+  if (!(std::fabs(got - expected) <= 1e-4 * std::fabs(expected))) {
+    std::fprintf(stderr, "package consumer: expected %.9g, got %.9g\n", expected, got);
     return 1;
   }
-  std::printf("package consumer: OK {3, 5, 7}\n");
+  std::printf("package consumer: OK, sum = %.9g (expected %.9g)\n", got, expected);
   return 0;
 }
