@@ -34,7 +34,8 @@ if(NOT DEFINED ENV{CCACHE_BASEDIR})
   set(ENV{CCACHE_BASEDIR} "${_base}")
 endif()
 
-# pkg_run(<step> <command>...): runs a command, stops the test with its output if it fails.
+# pkg_run(<step> <command>...): runs a command, stops the test with its output if it fails;
+# the output is left in PKG_LAST_OUTPUT (pkg_configure passes it on too).
 function(pkg_run step)
   string(REPLACE ";" " " _cmd "${ARGN}")
   message(STATUS "[${CASE}] ${step}: ${_cmd}")
@@ -43,6 +44,7 @@ function(pkg_run step)
     message(FATAL_ERROR "[${CASE}] ${step} failed (${_rc}):\n${_cmd}\n${_out}")
   endif()
   message("${_out}")
+  set(PKG_LAST_OUTPUT "${_out}" PARENT_SCOPE)
 endfunction()
 
 # pkg_fail(<message>): stops the test.
@@ -76,6 +78,7 @@ function(pkg_configure src bin)
     list(APPEND _args "-DCMAKE_CXX_COMPILER_LAUNCHER=${LAUNCHER}")
   endif()
   pkg_run(configure ${_args} ${ARGN})
+  set(PKG_LAST_OUTPUT "${PKG_LAST_OUTPUT}" PARENT_SCOPE)
 endfunction()
 
 # pkg_build(<build dir> [cmake --build args...]): builds with two jobs (CI's machine has two cores).

@@ -51,6 +51,17 @@ function(vcpkg_cmake_configure)
       # Test plumbing, not vcpkg's: see nested_build_hook.cmake.
       "-DCMAKE_PROJECT_${PORT}_INCLUDE=${_vcpkg_mock_dir}/nested_build_hook.cmake"
       ${arg_OPTIONS} ${_extra})
+    # vcpkg reports the port's options that the project never read (a misspelt option does
+    # nothing otherwise); here that fails the test.
+    string(REGEX MATCH "Manually-specified variables were not used by the project:\n\n([^\n]+\n)+"
+      _unused "${PKG_LAST_OUTPUT}")
+    foreach(_opt IN LISTS arg_OPTIONS _extra)
+      if(_opt MATCHES "^-D([A-Za-z0-9_]+)" AND NOT CMAKE_MATCH_1 IN_LIST arg_MAYBE_UNUSED_VARIABLES)
+        if(_unused MATCHES "\n +${CMAKE_MATCH_1}\n")
+          message(FATAL_ERROR "vcpkg_cmake_configure: the project did not use the port's option ${_opt}")
+        endif()
+      endif()
+    endforeach()
     set_property(GLOBAL APPEND PROPERTY _vcpkg_build_dirs "${_dir}|${CONFIG}")
   endforeach()
 endfunction()
