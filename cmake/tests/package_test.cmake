@@ -14,16 +14,11 @@ if(NOT _fj_pkg_launcher)
   endif()
 endif()
 
-# fusejit_add_package_test(<name> <driver.cmake> [TIMEOUT s] [PROCESSORS n] [ARGS -Dk=v...])
-# PROCESSORS: 2 for drivers that build the library (they build with -j2), so that ctest -j2
-# does not run anything beside them on a 2-core machine.
+# fusejit_add_package_test(<name> <driver.cmake> [TIMEOUT s] [ARGS -Dk=v...])
 function(fusejit_add_package_test name driver)
-  cmake_parse_arguments(PARSE_ARGV 2 ARG "" "TIMEOUT;PROCESSORS" "ARGS")
+  cmake_parse_arguments(PARSE_ARGV 2 ARG "" "TIMEOUT" "ARGS")
   if(NOT ARG_TIMEOUT)
     set(ARG_TIMEOUT 300)
-  endif()
-  if(NOT ARG_PROCESSORS)
-    set(ARG_PROCESSORS 1)
   endif()
   add_test(NAME package.${name}
     COMMAND ${CMAKE_COMMAND}
@@ -40,5 +35,5 @@ function(fusejit_add_package_test name driver)
       ${ARG_ARGS}
       -P ${PROJECT_SOURCE_DIR}/cmake/tests/${driver})
   set_tests_properties(package.${name} PROPERTIES
-    LABELS package TIMEOUT ${ARG_TIMEOUT} PROCESSORS ${ARG_PROCESSORS})
+    LABELS package TIMEOUT ${ARG_TIMEOUT})
 endfunction()

@@ -33,8 +33,10 @@ set_tests_properties(package.vcpkg.manifest PROPERTIES LABELS package TIMEOUT 60
 fusejit_add_package_test(vcpkg.post_build_checks_fail run_vcpkg_checks_negative.cmake TIMEOUT 120)
 # The portfile's configure, build, install and config fixup for both configurations, then the
 # post-build checks and a consumer in Release and Debug: static (x64-linux) and shared
-# (x64-linux-dynamic). With ccache the library is compiled once for all four builds.
-fusejit_add_package_test(vcpkg.port_static run_vcpkg_port.cmake
-  TIMEOUT 900 PROCESSORS 2 ARGS -DLINKAGE=static)
-fusejit_add_package_test(vcpkg.port_dynamic run_vcpkg_port.cmake
-  TIMEOUT 900 PROCESSORS 2 ARGS -DLINKAGE=dynamic)
+# (x64-linux-dynamic). With ccache the library is compiled once for all four builds, and for the
+# add_subdirectory build too: DEPENDS runs them one after the other (a test that ran beside
+# another would compile the same files at the same time, both missing the cache).
+fusejit_add_package_test(vcpkg.port_static run_vcpkg_port.cmake TIMEOUT 900 ARGS -DLINKAGE=static)
+fusejit_add_package_test(vcpkg.port_dynamic run_vcpkg_port.cmake TIMEOUT 900 ARGS -DLINKAGE=dynamic)
+set_tests_properties(package.vcpkg.port_static PROPERTIES DEPENDS package.add_subdirectory)
+set_tests_properties(package.vcpkg.port_dynamic PROPERTIES DEPENDS package.vcpkg.port_static)
