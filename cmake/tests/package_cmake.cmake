@@ -1,12 +1,15 @@
-# ctest entries (label "package") for fusejit's CMake package: installed from this build and found
-# with find_package from a consumer project (tests/package).
-add_test(NAME package.find_package
-  COMMAND ${CMAKE_COMMAND}
-    "-DBUILD_DIR=${PROJECT_BINARY_DIR}"
-    "-DSOURCE_DIR=${PROJECT_SOURCE_DIR}"
-    "-DCONFIG=$<CONFIG>"
-    "-DGENERATOR=${CMAKE_GENERATOR}"
-    "-DMAKE_PROGRAM=${CMAKE_MAKE_PROGRAM}"
-    "-DCXX=${CMAKE_CXX_COMPILER}"
-    -P ${PROJECT_SOURCE_DIR}/cmake/tests/run_package_find.cmake)
-set_tests_properties(package.find_package PROPERTIES LABELS package TIMEOUT 900)
+# ctest entries (label "package") for fusejit's CMake package: install, build tree, relocation, add_subdirectory, header-only, an exported consumer.
+# Each driver is a cmake -P script beside this file; each consumer project is a folder of tests/package/.
+include(${CMAKE_CURRENT_LIST_DIR}/package_test.cmake)
+
+# These reuse this build's library (installed or in place) and only compile their consumers.
+fusejit_add_package_test(find_package run_package_find.cmake TIMEOUT 300)
+fusejit_add_package_test(build_tree run_package_build_tree.cmake TIMEOUT 300)
+fusejit_add_package_test(relocated run_package_relocated.cmake TIMEOUT 300)
+fusejit_add_package_test(exported_consumer run_package_exported.cmake TIMEOUT 300)
+# These compile the library again (at -O0): in a nested build, and into the user's own TU. Each
+# is mostly one long single-threaded compile, so ctest -j2 may well run the two side by side.
+fusejit_add_package_test(add_subdirectory run_package_add_subdirectory.cmake TIMEOUT 600)
+if(FUSEJIT_WITH_LLVM)
+  fusejit_add_package_test(header_only run_package_header_only.cmake TIMEOUT 600)
+endif()

@@ -7,10 +7,13 @@
 #   FUSEJIT_CMAKE_ARGS  extra arguments for the configure step, e.g. "-DFUSEJIT_WITH_LLVM=ON"
 #   FUSEJIT_BUILD_TARGETS  build only these targets (space-separated; default: all)
 
+# python3-jsonschema checks the vcpkg port's manifest; ccache lets the package tests' nested
+# builds of the library (vcpkg static/shared, Release/Debug) compile it once.
 FUSEJIT_DEBIAN_PACKAGES=(
   llvm-19-dev libzstd-dev libeigen3-dev libxsimd-dev libxxhash-dev
   doctest-dev libbenchmark-dev cmake g++
   python3-venv  # Conan from PyPI in a venv, for the package.conan tests
+  python3-jsonschema ccache
 )
 FUSEJIT_BUILD_DIR="${FUSEJIT_BUILD_DIR:-build}"
 FUSEJIT_JOBS="${FUSEJIT_JOBS:-2}"

@@ -1,0 +1,3 @@
+// The one translation unit of this program that compiles fusejit's implementation in.
+#define FUSEJIT_IMPLEMENTATION
+#include <fusejit/fusejit.hpp>
