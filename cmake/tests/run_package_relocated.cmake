@@ -9,7 +9,7 @@ file(REMOVE_RECURSE "${_original}")
 
 # No installed text file may name the original prefix (nor this build or source tree): such a
 # path would break the moved tree, and vcpkg rejects packages that hold one.
-file(GLOB_RECURSE _files "${_moved}/*.cmake" "${_moved}/*.hpp" "${_moved}/*.ipp" "${_moved}/*.def")
+file(GLOB_RECURSE _files "${_moved}/*.cmake" "${_moved}/*.hpp" "${_moved}/*.cpp" "${_moved}/*.def")
 foreach(_f IN LISTS _files)
   file(READ "${_f}" _text)
   foreach(_path IN ITEMS "${_original}" "${BUILD_DIR}" "${SOURCE_DIR}")

@@ -6,6 +6,7 @@
 #   FUSEJIT_JOBS        parallel build jobs (default: 2)
 #   FUSEJIT_CMAKE_ARGS  extra arguments for the configure step, e.g. "-DFUSEJIT_WITH_LLVM=ON"
 #   FUSEJIT_BUILD_TARGETS  build only these targets (space-separated; default: all)
+#   FUSEJIT_CCACHE      0: do not compile through ccache (default: through it when installed)
 
 # python3-jsonschema checks the vcpkg port's manifest; ccache lets the package tests' nested
 # builds of the library (vcpkg static/shared, Release/Debug) compile it once.
@@ -66,13 +67,21 @@ fusejit_configure_and_build() {
     read -r -a extra <<<"$FUSEJIT_CMAKE_ARGS"
     args+=("${extra[@]}")
   fi
+  # ccache (in the package list) when present: builds that compile a file alike share it (the
+  # LLVM 22 build's test files are the default build's), and a second run of this script on the
+  # same machine compiles little. FUSEJIT_CCACHE=0 turns it off. The base dir makes
+  # the cached paths relative to the checkout, so another clone of the same sources hits too.
+  if [[ "${FUSEJIT_CCACHE:-1}" != 0 ]] && command -v ccache >/dev/null 2>&1; then
+    args+=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+  fi
   cmake "${args[@]}"
   local targets=()
   if [[ -n "${FUSEJIT_BUILD_TARGETS:-}" ]]; then
     read -r -a targets <<<"$FUSEJIT_BUILD_TARGETS"
     targets=(--target "${targets[@]}")
   fi
-  cmake --build "$FUSEJIT_BUILD_DIR" -j"$FUSEJIT_JOBS" "${targets[@]}"
+  CCACHE_BASEDIR="${CCACHE_BASEDIR:-$PWD}" CCACHE_NOHASHDIR="${CCACHE_NOHASHDIR:-1}" \
+    cmake --build "$FUSEJIT_BUILD_DIR" -j"$FUSEJIT_JOBS" "${targets[@]}"
 }
 
 fusejit_setup() {

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "fusejit/api/subtrace.hpp"
+#include "fusejit/expr/array_methods.hpp"
 
 namespace fj::detail::lax_impl {
 

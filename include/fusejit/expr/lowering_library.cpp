@@ -108,8 +108,11 @@ Atom lower_matmul(GraphBuilder& b, Atom x, Atom y) {
   order.insert(order.end(), idx_b.begin(), idx_b.end());
   std::vector<std::int64_t> perm(order.size());
   std::iota(perm.begin(), perm.end(), 0);
-  std::stable_sort(perm.begin(), perm.end(), [&](auto i, auto j) {
-    return order[static_cast<std::size_t>(i)] < order[static_cast<std::size_t>(j)];
+  // Stable by the index tiebreak (std::stable_sort's libstdc++ 12 buffer trips clang 19's
+  // deprecation warning).
+  std::sort(perm.begin(), perm.end(), [&](auto i, auto j) {
+    const auto oi = order[static_cast<std::size_t>(i)], oj = order[static_cast<std::size_t>(j)];
+    return oi != oj ? oi < oj : i < j;
   });
   const int k_a = ra - 1, k_b = rb - 1 - (b_mat ? 1 : 0);
   if (ax.shape[k_a] != ay.shape[k_b])

@@ -78,12 +78,13 @@ T build_tree(const PyTreeDef& d, L&& leaf) {
   if constexpr (Transparent<T>) {
     return [&]<std::size_t... I>(std::index_sequence<I...>) {
       std::optional<T> r;
-      ((d.alt == static_cast<int>(I)
-            ? (r.emplace(std::in_place_index<I>,
-                         build_tree<std::variant_alternative_t<I, T>>(d, leaf)),
-               true)
-            : false) ||
-       ...);
+      // (void): the fold runs for its side effect (clang warns that its value is unused).
+      (void)((d.alt == static_cast<int>(I)
+                  ? (r.emplace(std::in_place_index<I>,
+                               build_tree<std::variant_alternative_t<I, T>>(d, leaf)),
+                     true)
+                  : false) ||
+             ...);
       if (!r) bad_structure("std::variant alternative", d);
       return std::move(*r);
     }
@@ -121,9 +122,9 @@ auto map_tree(const F& f, const T& t, const Us&... us) {
     return [&]<std::size_t... I>(std::index_sequence<I...>) {
       using R = std::variant<decltype(map_alt<I>(f, t, us...))...>;
       std::optional<R> r;
-      ((t.index() == I ? (r.emplace(std::in_place_index<I>, map_alt<I>(f, t, us...)), true)
-                       : false) ||
-       ...);
+      (void)((t.index() == I ? (r.emplace(std::in_place_index<I>, map_alt<I>(f, t, us...)), true)
+                             : false) ||
+             ...);
       return std::move(*r);
     }
     (std::make_index_sequence<std::variant_size_v<T>>{});
