@@ -112,7 +112,8 @@ if(STEP STREQUAL "setup")
   _run(profile "${_conan}" profile show -pr:a default)
 
   # --- llvm-core, eigen, xsimd, xxhash: recipes that point at Debian's installed files. -----
-  foreach(_pkg llvm-core eigen xsimd xxhash)
+  # system-headers first: eigen, xsimd and xxhash extend it (python_requires).
+  foreach(_pkg system-headers llvm-core eigen xsimd xxhash)
     _run("export ${_pkg}" "${_conan}" export "${SOURCE_DIR}/packaging/conan/system/${_pkg}")
   endforeach()
   message(STATUS "[conan test] OK: Conan ready in $ENV{CONAN_HOME}")
