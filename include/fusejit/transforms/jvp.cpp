@@ -109,7 +109,7 @@ bool has_jvp_rule(ir::Prim p) {
   const ir::PrimKind k = ir::info(p).kind;
   // Elementwise ones are covered by elementwise_partials (zero where it has no case: sign,
   // floor, ceil, round, stop_gradient, and the integer-only ones).
-  if (k == ir::PrimKind::unary || k == ir::PrimKind::binary) return true;
+  if (is_elementwise(k)) return true;
   switch (p) {
     case Prim::select_n:
     case Prim::convert_element_type:

@@ -7,8 +7,6 @@
 
 namespace fj::transforms {
 
-/// The partials of `out = p(in...)` for each operand: nullopt where the derivative is zero or
-/// the operand is a literal (no tangent can flow from it). Only elementwise primitives.
 std::vector<MaybeAtom> elementwise_partials(Emit& E, Prim p, const ir::Params& params,
                                             const std::vector<Atom>& in, Atom y) {
   const DType d = E.dtype(y);
@@ -160,7 +158,6 @@ bool is_elementwise(ir::PrimKind k) {
   return k == ir::PrimKind::unary || k == ir::PrimKind::binary;
 }
 
-/// The kept dims of a reduction over `axes` of a rank-r operand, for broadcasting back.
 Dims kept_dims(int r, const Dims& axes) {
   Dims k;
   for (int d = 0; d < r; ++d)
