@@ -40,8 +40,14 @@ class DeviceError : public Error {
 class ConcretizationError : public Error {
   using Error::Error;
 };
-/// A traced array was used after the trace that created it had ended.
+/// A traced array was used after the trace that created it had ended, or (inside
+/// fj::checking_leaks) outlived it.
 class UnexpectedTracerError : public Error {
+  using Error::Error;
+};
+/// With fj::set_debug_nans(true) (FUSEJIT_DEBUG_NANS=1), a compiled call produced a NaN; the
+/// message names the first primitive that made one, and its jaxpr line.
+class FloatingPointError : public Error {
   using Error::Error;
 };
 
