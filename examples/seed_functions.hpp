@@ -19,6 +19,13 @@ inline fj::Array log2_with_print(const fj::Tracer& x) {
   return log2(x);
 }
 
+/// The same with jax.debug.print: staged as an equation, so it prints the runtime value on every
+/// call of the compiled function, not the tracer once.
+inline fj::Array log2_with_debug_print(const fj::Tracer& x) {
+  fj::debug::print("debug.print x: {}", x);
+  return log2(x);
+}
+
 /// Python's `if x.ndim == 2` is on static information, so it is plain C++ here too.
 inline fj::Array log2_if_rank_2(const fj::Tracer& x) {
   if (x.ndim() == 2) return log2(x);

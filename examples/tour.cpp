@@ -46,6 +46,13 @@ int main() {
     std::cout << "  -> " << r1 << "\nsecond call:\n";
     fj::Array r2 = log2_print(fj::array(16.0f));
     std::cout << "  -> " << r2 << "   (nothing printed: the trace was reused)\n";
+    auto log2_debug =
+        fj::jit([](Tracer x) { return seeds::log2_with_debug_print(x); }, "log2_with_debug_print");
+    std::cout << "fj::debug::print instead prints each call's value (jax.debug.print):\n";
+    fj::Array r3 = log2_debug(fj::array(4.0f));
+    fj::Array r4 = log2_debug(fj::array(16.0f));
+    std::cout << "  -> " << r3 << ", " << r4 << " (traced " << log2_debug.trace_count()
+              << " time)\n";
     std::cout << "log2_if_rank_2 on i32[3]: " << fj::make_jaxpr([](Tracer x) {
       return seeds::log2_if_rank_2(x);
     })(fj::array({1, 2, 3}))

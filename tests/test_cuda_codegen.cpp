@@ -23,10 +23,11 @@ bool has_nvrtc() {
 }
 
 // Whether primitive p can be computed inside a fused kernel (the rest run between kernels:
-// library calls and control flow).
+// library calls, callbacks and control flow).
 bool is_fusable(fj::ir::Prim p) {
   const auto kind = fj::ir::info(p).kind;
-  return kind != fj::ir::PrimKind::library && kind != fj::ir::PrimKind::control;
+  return kind != fj::ir::PrimKind::library && kind != fj::ir::PrimKind::control &&
+         kind != fj::ir::PrimKind::callback;
 }
 
 }  // namespace

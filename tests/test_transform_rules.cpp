@@ -370,8 +370,11 @@ TEST_CASE("transform rules: every primitive has its jvp, vjp and batching rule")
       // while_loop is forward-only, as in JAX (its reverse rule raises; tested with lax).
       CHECK(fj::transforms::has_vjp_rule(p) == (p != ir::Prim::while_));
     }
-    // A rule nobody exercises is a rule nobody checked: every primitive with operands has a case.
-    if (info.arity != 0 && info.kind != ir::PrimKind::control) CHECK(tested.count(p) == 1);
+    // A rule nobody exercises is a rule nobody checked: every primitive with operands has a case
+    // (the callbacks' rules, which call C++ functions, in test_debug_print/callback.cpp).
+    if (info.arity != 0 && info.kind != ir::PrimKind::control &&
+        info.kind != ir::PrimKind::callback)
+      CHECK(tested.count(p) == 1);
   }
 }
 

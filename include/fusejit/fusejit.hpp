@@ -30,6 +30,8 @@
 #include "fusejit/api/lax_control.hpp"
 #include "fusejit/api/make_jaxpr.hpp"
 #include "fusejit/api/random.hpp"
+#include "fusejit/api/debug.hpp"
+#include "fusejit/api/pure_callback.hpp"
 #include "fusejit/api/device.hpp"
 #include "fusejit/api/cpu_target.hpp"
 

@@ -21,6 +21,7 @@
 #include "fusejit/api/device.cpp"
 #include "fusejit/api/cpu_target.cpp"
 #include "fusejit/backend/registry.cpp"
+#include "fusejit/backend/host_callback.cpp"
 
 // part: transforms (jit, jvp, vjp, vmap, lax control flow, random)
 #include "fusejit/api/jit.cpp"
@@ -30,10 +31,13 @@
 #include "fusejit/transforms/jvp.cpp"
 #include "fusejit/transforms/vjp.cpp"
 #include "fusejit/transforms/batch.cpp"
+#include "fusejit/transforms/batch_callback.cpp"
 #include "fusejit/transforms/control_rules.cpp"
 #include "fusejit/api/transforms.cpp"
 #include "fusejit/api/lax_control.cpp"
 #include "fusejit/api/random.cpp"
+#include "fusejit/api/host_call.cpp"
+#include "fusejit/api/debug.cpp"
 
 // part: reference (the reference backend: the interpreter every result is checked against)
 #include "fusejit/backend/reference/reference_backend.cpp"

@@ -401,6 +401,30 @@ inline std::vector<Row> transform_rows() {
        "i32: `x // 0 == -2` (`0 // 0 == -1`), `x % 0 == 0`, `INT_MIN // -1 == INT_MIN`, "
        "`INT_MIN % -1 == 0`; u32: `x // 0 == 4294967295`, `x % 0 == 0` (JAX's values)"},
 
+      // Host callbacks. A print format is checked when traced; a result of another shape than
+      // declared is found when the function runs, inside the compiled call.
+      {"`fj::debug::print` whose format names an argument that was not given",
+       [] {
+         (void)fj::jit([](fj::Tracer x) {
+           fj::debug::print("{} {}", x);
+           return x;
+         })(fj::array(1.0f));
+       },
+       raises<fj::ValueError>("fj::ValueError"),
+       "fj::debug::print: format \"{} {}\" refers to argument 1 but 1 argument was given"},
+      {"`fj::pure_callback` whose function returns another shape than declared",
+       [] {
+         (void)fj::jit([](fj::Tracer x) {
+           return fj::pure_callback(
+               [](const fj::Array& v) {
+                 return fj::concatenate({v, v});
+               },
+               fj::ShapeDtypeStruct{x.shape(), x.dtype()}, x);
+         })(fj::array({1.0f}));
+       },
+       raises<fj::CallbackError>("fj::CallbackError"),
+       "result 0 is f32[2] where result_shape_dtypes declares f32[1]"},
+
       // Devices. A GPU that is not there: without a driver or GPU the message says which is
       // missing, with GPUs it gives their count; both name the call. Arrays of another device
       // get a row once device arrays exist (issue 7): every array is a host array so far.

@@ -249,10 +249,24 @@ class Generator {
     return d;
   }
 
+  // The primitives a program may hold: the table less the callbacks, whose C++ function a
+  // generator cannot make up (so a seed draws what it drew before they existed).
+  static const std::vector<ir::Prim>& drawable() {
+    static const std::vector<ir::Prim> table = [] {
+      std::vector<ir::Prim> t;
+      for (int i = 0; i < ir::kNumPrims; ++i)
+        if (ir::info(static_cast<ir::Prim>(i)).kind != ir::PrimKind::callback)
+          t.push_back(static_cast<ir::Prim>(i));
+      return t;
+    }();
+    return table;
+  }
+
   // Appends one random equation; false when the draw was ill-typed (the builder is unchanged).
   bool try_eqn() {
-    const int n_prims = ir::kNumPrims;
-    const auto p = static_cast<ir::Prim>(r_.below(n_prims));
+    const std::vector<ir::Prim>& table = drawable();
+    const auto p =
+        table[static_cast<std::size_t>(r_.below(static_cast<std::int64_t>(table.size())))];
     const ir::PrimKind k = ir::info(p).kind;
     if (p == ir::Prim::fused || p == ir::Prim::jit) return false;
     std::vector<ir::Atom> in;

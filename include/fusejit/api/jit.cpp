@@ -1,9 +1,11 @@
 // Out-of-line parts of jit: argument avals, compile-cache misses and their log (impl. unit only).
+#include <cstdint>
 #include <cstdlib>
 #include <iostream>
 
 #include "fusejit/api/jit.hpp"
 #include "fusejit/ir/printer.hpp"
+#include "fusejit/ir/effects.hpp"
 #include "fusejit/ir/passes/dce.hpp"
 
 namespace fj::detail {
@@ -96,6 +98,11 @@ ir::GraphPtr share_equal_graph(std::vector<std::pair<std::string, ir::GraphPtr>>
   std::string text = ir::print_jaxpr(*g);
   for (auto v : g->invars) text += g->aval(v).weak ? 'w' : 's';  // weak types do not print
   for (auto& o : g->outvars) text += g->aval(o).weak ? 'w' : 's';
+  // Callbacks print alike (JAX masks the function's address); which ones a graph calls is part
+  // of what it is.
+  ir::for_each_callback(*g, [&](const ir::Callback& cb) {
+    text += ' ' + std::to_string(reinterpret_cast<std::uintptr_t>(&cb));
+  });
   for (auto& [t, prev] : cache)
     if (t == text) return prev;
   if (cache.size() >= 16) cache.erase(cache.begin());

@@ -1,5 +1,6 @@
 // The exception hierarchy: every failure the library reports derives from fj::Error.
 #pragma once
+#include <exception>
 #include <stdexcept>
 #include <string>
 
@@ -43,6 +44,12 @@ class ConcretizationError : public Error {
 /// A traced array was used after the trace that created it had ended, or (inside
 /// fj::checking_leaks) outlived it.
 class UnexpectedTracerError : public Error {
+  using Error::Error;
+};
+/// A C++ function called from compiled code (fj::debug::callback, fj::pure_callback, a print
+/// handler) raised; the message names it. Raised while that exception is being handled, it holds
+/// it as its nested exception (std::rethrow_if_nested gives it back).
+class CallbackError : public Error, public std::nested_exception {
   using Error::Error;
 };
 /// With fj::set_debug_nans(true) (FUSEJIT_DEBUG_NANS=1), a compiled call produced a NaN; the

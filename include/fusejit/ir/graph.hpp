@@ -12,19 +12,11 @@
 #include "fusejit/core/dtype.hpp"
 #include "fusejit/core/error.hpp"
 #include "fusejit/core/shape.hpp"
+#include "fusejit/ir/aval.hpp"
+#include "fusejit/ir/callback.hpp"
 #include "fusejit/ir/primitive.hpp"
 
 namespace fj::ir {
-
-/// Abstract value: what a trace knows of an array.
-struct Aval {
-  DType dtype = DType::f32;
-  Shape shape;
-  bool weak = false;
-  friend bool operator==(const Aval&, const Aval&) = default;
-  /// "f32[3,4]" as jaxprs print types.
-  std::string str() const { return std::string(short_name(dtype)) + "[" + shape.csv() + "]"; }
-};
 
 /// A rank-0 constant inlined into an equation, printed as `2.0:f32[]`.
 struct Literal {
@@ -53,10 +45,10 @@ struct Atom {
 struct Graph;
 using GraphPtr = std::shared_ptr<const Graph>;
 
-/// A parameter value; tuples are int vectors, sub-graphs are shared, and a tuple of sub-graphs
-/// (cond's `branches`) is a vector of them.
+/// A parameter value; tuples are int vectors, sub-graphs are shared, a tuple of sub-graphs
+/// (cond's `branches`) is a vector of them, and a host function (a callback's) is a CallbackPtr.
 using ParamValue = std::variant<std::int64_t, bool, DType, std::vector<std::int64_t>, std::string,
-                                GraphPtr, std::vector<GraphPtr>>;
+                                GraphPtr, std::vector<GraphPtr>, CallbackPtr>;
 
 /// Whether p is one of lax's control-flow primitives (cond, while, scan): an equation that runs
 /// sub-graphs, which backends execute between kernels.

@@ -24,11 +24,12 @@ enum class PrimKind : std::uint8_t {
   library,
   generator,
   control,
-  multi  // elementwise with several results (threefry2x32)
+  multi,    // elementwise with several results (threefry2x32)
+  callback  // a host function called between kernels: any number of operands and results
 };
 
 namespace prim_flags {
-inline constexpr unsigned C = 1, D = 2, F = 4, I = 8;
+inline constexpr unsigned C = 1, D = 2, F = 4, I = 8, E = 16;
 }
 
 struct PrimInfo {
@@ -54,9 +55,13 @@ constexpr const PrimInfo& info(Prim p) { return kPrimInfo[static_cast<int>(p)]; 
 constexpr std::string_view name(Prim p) { return info(p).name; }
 constexpr bool is_float_only(Prim p) { return info(p).flags & prim_flags::F; }
 constexpr bool is_int_only(Prim p) { return info(p).flags & prim_flags::I; }
-/// How many results an equation of p has, where the kind fixes it (-1: control, any number).
+/// Whether p has a side effect (E): its equations are kept by DCE and run in program order.
+constexpr bool is_effectful(Prim p) { return info(p).flags & prim_flags::E; }
+/// How many results an equation of p has, where the kind fixes it (-1: control and callbacks,
+/// any number).
 constexpr int num_results(Prim p) {
-  return info(p).kind == PrimKind::control ? -1 : info(p).kind == PrimKind::multi ? 2 : 1;
+  const PrimKind k = info(p).kind;
+  return k == PrimKind::control || k == PrimKind::callback ? -1 : k == PrimKind::multi ? 2 : 1;
 }
 
 }  // namespace fj::ir

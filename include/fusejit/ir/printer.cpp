@@ -186,6 +186,8 @@ class Printer {
             return pp::text(x);
           else if constexpr (std::is_same_v<T, GraphPtr>)
             return graph_doc(*x);
+          else if constexpr (std::is_same_v<T, CallbackPtr>)
+            return pp::text(x ? x->repr() : "None");
           else {  // a tuple of jaxprs, as JAX's pp_jaxprs lays it out
             std::vector<pp::Doc> gs;
             for (auto& sub : x) gs.push_back(graph_doc(*sub));

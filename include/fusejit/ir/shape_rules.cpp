@@ -234,6 +234,9 @@ std::vector<Aval> infer_avals(Prim p, const std::vector<Aval>& in, const Params&
     }
     case PrimKind::control:
       return control_avals(p, in, params);
+    case PrimKind::callback:
+      // Any operands; the results are what the C++ function declared (none for the debug ones).
+      return params.get<CallbackPtr>("callback")->results;
   }
   throw ValueError(std::string(pi.name) + ": no shape rule");
 }

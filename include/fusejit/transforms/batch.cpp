@@ -192,6 +192,7 @@ bool has_batch_rule(ir::Prim p) {
     case ir::PrimKind::reduce:
     case ir::PrimKind::generator:  // no operands: never batched
     case ir::PrimKind::multi:
+    case ir::PrimKind::callback:  // batch_callback.cpp
       return true;
     default:
       break;
@@ -267,6 +268,14 @@ Batched batch_graph(const ir::Graph& g, const std::vector<bool>& in_batched, std
       auto out = b.emit(e.prim, std::move(in), e.params);
       for (std::size_t k = 0; k < e.out.size(); ++k) {
         env[static_cast<std::size_t>(e.out[k])] = out[k];
+        bat[static_cast<std::size_t>(e.out[k])] = true;
+      }
+      continue;
+    }
+    if (ir::info(e.prim).kind == ir::PrimKind::callback) {
+      const std::vector<Atom> outs = batch_callback(E, e, in, flags, size);
+      for (std::size_t k = 0; k < e.out.size(); ++k) {
+        env[static_cast<std::size_t>(e.out[k])] = outs[k];
         bat[static_cast<std::size_t>(e.out[k])] = true;
       }
       continue;

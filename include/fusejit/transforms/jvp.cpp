@@ -15,6 +15,7 @@ std::vector<MaybeAtom> jvp_rule(Emit& E, const ir::Eqn& e, const std::vector<Ato
   if (!has_jvp_rule(e.prim))
     throw ValueError("fj::jvp: no differentiation rule for " + std::string(pi.name));
   if (ir::is_lax_control(e.prim)) return jvp_control(E, e, in, t, out);
+  if (out.empty()) return {};  // an effect (debug_print): copied, nothing to differentiate
   const Atom y = out[0];
   const Aval ya = E.aval(y);
   if (!differentiable(ya)) return {std::nullopt};
@@ -102,6 +103,8 @@ bool has_jvp_rule(ir::Prim p) {
   switch (p) {
     case Prim::jit:    // inlined before the pass
     case Prim::fused:  // made by a backend only
+    // A C++ function has no derivative to take (JAX: "Pure callbacks do not support JVP").
+    case Prim::pure_callback:
       return false;
     default:
       break;

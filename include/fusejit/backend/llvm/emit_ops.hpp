@@ -328,7 +328,8 @@ inline llvm::Value* transpose(Emitter&, const Node&, Args, DType) {
 }
 inline llvm::Value* slice(Emitter&, const Node&, Args, DType) { return structural("slice"); }
 inline llvm::Value* reshape(Emitter&, const Node&, Args, DType) { return structural("reshape"); }
-// Library primitives are calls between kernels (fuse.hpp, llvm_backend.cpp), never in one.
+// Library and callback primitives are calls between kernels (fuse.hpp, llvm_backend.cpp), never
+// in one.
 #define FUSEJIT_LIBRARY(id) \
   inline llvm::Value* id(Emitter&, const Node&, Args, DType) { return structural(#id); }
 FUSEJIT_LIBRARY(dot_general)
@@ -338,6 +339,9 @@ FUSEJIT_LIBRARY(concatenate)
 FUSEJIT_LIBRARY(stack)
 FUSEJIT_LIBRARY(dynamic_slice)
 FUSEJIT_LIBRARY(dynamic_update_slice)
+FUSEJIT_LIBRARY(debug_print)
+FUSEJIT_LIBRARY(debug_callback)
+FUSEJIT_LIBRARY(pure_callback)
 #undef FUSEJIT_LIBRARY
 inline llvm::Value* rev(Emitter&, const Node&, Args, DType) { return structural("rev"); }
 inline llvm::Value* squeeze(Emitter&, const Node&, Args, DType) { return structural("squeeze"); }

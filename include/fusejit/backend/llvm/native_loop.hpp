@@ -10,6 +10,8 @@
 
 #include <atomic>
 #include <cstdlib>
+#include <exception>
+#include <utility>
 #include <string_view>
 #include <map>
 
@@ -120,7 +122,24 @@ inline void combine(const Launch* l, const void* partials, void* out) {
 // per output, all in the driver's frame or the loop's operands. Runs the same routine as
 // LlvmExecutable::run_library on non-owning Values over them. A dot's epilogue kernel is not
 // run here: the driver runs it right after, inlined like any kernel.
+// An exception must not unwind through the driver's JIT-compiled frames: call_library keeps the
+// first one here, skips the calls after it, and run_native_loop raises it once the driver returns.
+inline void run_library_call(const Launch* l, void* const* bufs);
+inline std::exception_ptr& pending_error() {
+  thread_local std::exception_ptr error;
+  return error;
+}
+
 inline void call_library(const Launch* l, void* const* bufs) {
+  if (pending_error()) return;
+  try {
+    run_library_call(l, bufs);
+  } catch (...) {
+    pending_error() = std::current_exception();
+  }
+}
+
+inline void run_library_call(const Launch* l, void* const* bufs) {
   constexpr std::size_t kInline = 8;
   const std::size_t n_in = l->atoms.size(), n_out = l->outputs.size();
   runtime::Buffer raw[kInline];
@@ -543,7 +562,10 @@ inline std::vector<Value> run_native_loop(const Launch& l, std::span<const Value
     out[loop.n_carry + k] = {runtime::allocate(native_detail::bytes_of(av)), av};
     io[n_in + 1 + k] = out[loop.n_carry + k].buf->data;
   }
+  native_detail::pending_error() = nullptr;
   loop.fn(io.data());
+  if (std::exception_ptr error = std::exchange(native_detail::pending_error(), nullptr))
+    std::rethrow_exception(error);
   for (std::size_t i = 0; i < loop.n_carry; ++i) {
     const ir::Aval& av = l.out_avals[i];
     const std::size_t bytes = native_detail::bytes_of(av);

@@ -176,6 +176,9 @@ EqnFn resolve_kind(const ir::Graph& g, const ir::Eqn& e) {
   if constexpr (K == PrimKind::control) {
     static_assert(Op::calls_jaxpr, "a new control primitive needs its own case in the interpreter");
     return nullptr;
+  } else if constexpr (K == PrimKind::callback) {
+    static_assert(Op::is_library);  // operands and results of any number: no dtype checks here
+    return Op::resolve(g, e);
   } else if constexpr (K == PrimKind::generator) {
     static_assert(Op::is_generator);
     const DType out = g.aval(e.out[0]).dtype;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "fusejit/backend/backend.hpp"
+#include "fusejit/backend/host_callback.hpp"
 #include "fusejit/backend/reference/resolve.hpp"
 #include "fusejit/ir/dot_dims.hpp"
 
@@ -301,6 +302,15 @@ struct dynamic_update_slice : Library {
     return &library::run_dynamic_update_slice;
   }
 };
+
+// The callback primitives call their C++ function (backend/host_callback.hpp), on every backend.
+struct Callback : Library {
+  static constexpr int arity = -1;
+  static EqnFn resolve(const ir::Graph&, const ir::Eqn&) { return &backend::run_callback; }
+};
+struct debug_print : Callback {};
+struct debug_callback : Callback {};
+struct pure_callback : Callback {};
 
 }  // namespace ops
 

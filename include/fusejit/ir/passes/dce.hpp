@@ -1,8 +1,9 @@
-// Dead-code elimination: drops equations whose outputs nothing uses (no primitive has effects).
+// Dead-code elimination: drops equations whose outputs nothing uses, unless they have effects
+// (a debug print, or a loop whose body prints).
 #pragma once
 #include <vector>
 
-#include "fusejit/ir/graph.hpp"
+#include "fusejit/ir/effects.hpp"
 
 namespace fj::ir {
 
@@ -14,7 +15,7 @@ inline Graph dce(Graph g) {
   for (auto it = g.eqns.rbegin(); it != g.eqns.rend(); ++it) {
     bool used = false;
     for (VarId v : it->out) used = used || live[static_cast<std::size_t>(v)];
-    if (!used) continue;
+    if (!used && !has_effects(*it)) continue;
     for (auto& a : it->in)
       if (!a.is_literal()) live[static_cast<std::size_t>(a.var)] = true;
     kept.push_back(std::move(*it));

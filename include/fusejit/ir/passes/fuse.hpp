@@ -19,9 +19,12 @@ namespace fj::ir {
 /// Top-level inputs and outputs keep their var ids' meaning; outputs that are inputs or
 /// literals need no kernel.
 /// Equations that stay calls of their own between kernels, reading their operands from memory
-/// and writing their results there: library primitives and lax control flow (cond, while, scan).
+/// and writing their results there: library primitives, callbacks (whose operands must exist
+/// in memory when the C++ function sees them) and lax control flow (cond, while, scan).
+/// Boundaries keep their order, so effectful callbacks run in program order.
 inline bool is_fusion_boundary(Prim p) {
-  return info(p).kind == PrimKind::library || is_lax_control(p);
+  const PrimKind k = info(p).kind;
+  return k == PrimKind::library || k == PrimKind::callback || is_lax_control(p);
 }
 
 inline Graph fuse(const Graph& original) {
