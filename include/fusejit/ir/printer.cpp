@@ -1,4 +1,5 @@
 // Jaxpr printing: JAX's naming, nesting, shared sub-jaxprs and layout (implementation unit only).
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -75,7 +76,10 @@ std::string tuple_repr(const std::vector<std::int64_t>& v) {
 // Names are global across nested graphs, handed out in the order JAX's printer asks for them.
 class Printer {
  public:
-  std::string run(const Graph& top) {
+  explicit Printer(const Eqn* target = nullptr) : target_(target) {}
+  std::string run(const Graph& top) { return pp::format(doc(top)); }
+  /// The document of `top`; target_doc() is then the target equation's part of it.
+  pp::Doc doc(const Graph& top) {
     // Outputs of the top-level graph that nothing reads print as `_`, as JAX's _dropvars does.
     std::set<VarId> used;
     for (auto& o : top.outvars)
@@ -92,10 +96,13 @@ class Printer {
       docs.push_back(pp::concat({pp::text("let "), pp::text(name), pp::text(" = "), skeleton(*g),
                                  pp::text(" in"), pp::brk()}));
     docs.push_back(skeleton(top));
-    return pp::format(pp::concat(std::move(docs)));
+    return pp::concat(std::move(docs));
   }
+  const pp::Doc& target_doc() const { return target_doc_; }
 
  private:
+  const Eqn* target_;
+  pp::Doc target_doc_;
   using Key = std::pair<const Graph*, VarId>;
   std::map<Key, std::string> names_;
   std::set<std::string> shared_names_;
@@ -238,8 +245,10 @@ class Printer {
     }
     pp::Doc head = pp::text(std::string(ir::name(e.prim)));
     pp::Doc args = pp::concat({pp::text(" "), vars(g, e.in, "", false)});
-    if (e.out.empty()) return pp::concat({head, kv, args});
-    return pp::concat({lhs, pp::text(" = "), head, kv, args});
+    pp::Doc d = e.out.empty() ? pp::concat({head, kv, args})
+                              : pp::concat({lhs, pp::text(" = "), head, kv, args});
+    if (&e == target_) target_doc_ = d;
+    return d;
   }
 
   pp::Doc skeleton(const Graph& g) {
@@ -263,5 +272,17 @@ class Printer {
 }  // namespace
 
 std::string print_jaxpr(const Graph& g) { return Printer{}.run(g); }
+
+PrintedEqn locate_eqn(const Graph& g, const Eqn& e) {
+  Printer p(&e);
+  const pp::Doc doc = p.doc(g);
+  pp::Span span{p.target_doc().get()};
+  if (!span.node) return {};
+  const std::string text = pp::format(doc, 80, &span);
+  if (!span.found) return {};
+  const auto begin = text.begin() + static_cast<std::ptrdiff_t>(span.begin);
+  return {1 + static_cast<int>(std::count(text.begin(), begin, '\n')),
+          std::string(begin, text.begin() + static_cast<std::ptrdiff_t>(span.end))};
+}
 
 }  // namespace fj::ir
