@@ -172,6 +172,46 @@ TEST_CASE("debug_nans: a NaN made inside a loop body names the primitive in the 
   });
 }
 
+TEST_CASE("debug_nans: ir::locate_eqn gives an equation's line and text as make_jaxpr prints it") {
+  // JAX 0.10.2's make_jaxpr(lambda x: fori_loop(0, 3, lambda i, c: jnp.log(c) * 2., x))(1.):
+  const std::vector<std::string> jax = {"{ lambda ; a:f32[]. let",
+                                        "    _:i32[] b:f32[] = scan[",
+                                        "      jaxpr={ lambda ; c:i32[] d:f32[]. let",
+                                        "          e:i32[] = add c 1:i32[]",
+                                        "          f:f32[] = log d",
+                                        "          g:f32[] = mul f 2.0:f32[]",
+                                        "        in (e, g) }",
+                                        "      length=3",
+                                        "      num_carry=2",
+                                        "      num_consts=0",
+                                        "      reverse=False",
+                                        "      unroll=1",
+                                        "    ] 0:i32[] a",
+                                        "  in (b,) }"};
+  const fj::Jaxpr j = fj::make_jaxpr([](Tracer x) {
+    return lax::fori_loop(
+        0, 3, [](Tracer, Tracer c) { return fj::log(c) * 2.0f; }, x);
+  })(fj::array(1.0f));
+  const fj::ir::Graph& top = j.graph();
+  REQUIRE(top.eqns.size() == 1);
+  // The scan spans lines 2-13; its text keeps its lines, less its own indent of 4.
+  const fj::ir::PrintedEqn scan = fj::ir::locate_eqn(top, top.eqns[0]);
+  CHECK(scan.line == 2);
+  std::string want;
+  for (std::size_t i = 1; i <= 12; ++i) want += (i > 1 ? "\n" : "") + jax[i].substr(4);
+  CHECK(scan.text == want);
+  const fj::ir::Graph& body = *top.eqns[0].params.get<fj::ir::GraphPtr>("jaxpr");
+  REQUIRE(body.eqns.size() == 3);
+  for (std::size_t k = 0; k < 3; ++k) {
+    CAPTURE(k);
+    const fj::ir::PrintedEqn at = fj::ir::locate_eqn(top, body.eqns[k]);
+    CHECK(at.line == static_cast<int>(4 + k));
+    CHECK(at.text == jax[3 + k].substr(10));
+  }
+  // An equation of another graph is not found.
+  CHECK(fj::ir::locate_eqn(body, top.eqns[0]).line == 0);
+}
+
 TEST_CASE("debug_nans: cond branches and nested jits are searched") {
   on_each_backend([] {
     DebugNans on(true);

@@ -280,9 +280,18 @@ PrintedEqn locate_eqn(const Graph& g, const Eqn& e) {
   if (!span.node) return {};
   const std::string text = pp::format(doc, 80, &span);
   if (!span.found) return {};
-  const auto begin = text.begin() + static_cast<std::ptrdiff_t>(span.begin);
-  return {1 + static_cast<int>(std::count(text.begin(), begin, '\n')),
-          std::string(begin, text.begin() + static_cast<std::ptrdiff_t>(span.end))};
+  const std::size_t line_start = text.rfind('\n', span.begin) + 1;  // npos + 1 == 0
+  PrintedEqn r;
+  r.line = 1 + static_cast<int>(std::count(
+                   text.begin(), text.begin() + static_cast<std::ptrdiff_t>(line_start), '\n'));
+  // Its continuation lines lose the equation's own indent, as if it were printed at column 0.
+  const std::size_t indent = span.begin - line_start;
+  for (std::size_t i = span.begin; i < span.end; ++i) {
+    r.text += text[i];
+    if (text[i] == '\n')
+      for (std::size_t k = 0; k < indent && i + 1 < span.end && text[i + 1] == ' '; ++k) ++i;
+  }
+  return r;
 }
 
 }  // namespace fj::ir

@@ -10,7 +10,7 @@ namespace fj::ir {
 std::string print_jaxpr(const Graph& g);
 
 /// An equation as print_jaxpr prints it: its first line (1-based) in the text and its text
-/// there (more than one line where its params break).
+/// there (more than one line where its params break, indented as if it began at column 0).
 struct PrintedEqn {
   int line = 0;  // 0: not an equation of the graph
   std::string text;
