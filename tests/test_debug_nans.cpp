@@ -114,6 +114,11 @@ TEST_CASE("debug_nans: a NaN made by log deep in a jitted function is attributed
       CAPTURE(x);
       CHECK(f(fj::array(x)).item<float>() == doctest::Approx(steps_ref(x)).epsilon(1e-5));
     }
+    // Ahead of time: lower().compile()'s function is checked too.
+    const auto compiled = f.lower(one).compile();
+    CHECK(nan_error([&] {
+            compiled(one);
+          }).rfind("fj::jit(steps): invalid value (nan) encountered in log\n", 0) == 0);
     // The entry compiled while the flag was on serves calls with it off.
     DebugNans off(false);
     CHECK(std::isnan(f(one).item<float>()));
