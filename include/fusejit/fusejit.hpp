@@ -25,6 +25,7 @@
 #include "fusejit/api/static_argnums.hpp"
 #include "fusejit/api/pytree.hpp"
 #include "fusejit/api/jit.hpp"
+#include "fusejit/api/debug_nans.hpp"
 #include "fusejit/api/subtrace.hpp"
 #include "fusejit/api/transforms.hpp"
 #include "fusejit/api/lax_control.hpp"

@@ -25,6 +25,7 @@
 
 // part: transforms (jit, jvp, vjp, vmap, lax control flow, random)
 #include "fusejit/api/jit.cpp"
+#include "fusejit/api/debug_nans.cpp"
 #include "fusejit/api/subtrace.cpp"
 #include "fusejit/transforms/emit.cpp"
 #include "fusejit/transforms/partials.cpp"

@@ -77,8 +77,14 @@ Compiled compile_traced(TraceResult&& r) {
   auto& stats = stat_counters();
   stats.traces.fetch_add(1, std::memory_order_relaxed);
   Compiled c;
-  c.graph = std::make_shared<const ir::Graph>(ir::dce(*r.graph));
-  c.exe = backend::default_backend().compile(c.graph);
+  // The traced graph is kept for fj::set_debug_nans, which re-runs it and cites its jaxpr lines;
+  // the backend compiles its DCE (the same graph, shared, when nothing is dead).
+  c.graph = std::move(r.graph);
+  ir::Graph live = ir::dce(*c.graph);
+  c.exe =
+      backend::default_backend().compile(live.eqns.size() == c.graph->eqns.size()
+                                             ? c.graph
+                                             : std::make_shared<const ir::Graph>(std::move(live)));
   c.consts = std::move(r.consts);
   return c;
 }

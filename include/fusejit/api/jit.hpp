@@ -97,7 +97,7 @@ class Jitted {
     using R = checked_result_t<Args...>;
     const detail::CollectedArgs c = detail::collect_args<Statics, false>(args...);
     return Lowered<R>(detail::trace_function<Statics>(f_, st_->name, c.avals, c.trees, args...),
-                      c.avals, c.trees);
+                      c.avals, c.trees, st_->name);
   }
 
   /// How many times the function has been traced (once per new cache key).
@@ -225,6 +225,7 @@ class Jitted {
           detail::trace_function<Statics>(f_, st_->name, avals, trees, args...);
       e->out_tree = tr.out_tree;
       e->compiled = detail::compile_traced(std::move(tr));
+      e->compiled.name = "fj::jit(" + st_->name + ")";
       ++st_->traces;
       hit = e;
       st_->entries.push_back({std::move(e), detail::next_use_tick()});

@@ -127,6 +127,7 @@ std::vector<Array> stage_or_run(
     r.graph = std::make_shared<const ir::Graph>(std::move(ts.builder.graph));
   }
   Compiled c = compile_traced(std::move(r));
+  c.name = "fj::lax." + name;
   std::vector<backend::Value> values;
   for (std::size_t i = 0; i < inputs.size(); ++i) values.push_back(arg_value(inputs[i], avals[i]));
   return run_compiled(c, values);

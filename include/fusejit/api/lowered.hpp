@@ -65,8 +65,12 @@ class CompiledFunction {
 template <class R>
 class Lowered {
  public:
-  Lowered(detail::TraceResult r, std::vector<ir::Aval> avals, std::vector<PyTreeDef> trees)
-      : r_(std::move(r)), avals_(std::move(avals)), trees_(std::move(trees)) {}
+  Lowered(detail::TraceResult r, std::vector<ir::Aval> avals, std::vector<PyTreeDef> trees,
+          std::string name = "<lambda>")
+      : r_(std::move(r)),
+        avals_(std::move(avals)),
+        trees_(std::move(trees)),
+        name_(std::move(name)) {}
   /// The traced graph as a jaxpr.
   std::string jaxpr() const { return ir::print_jaxpr(*r_.graph); }
   /// The jaxpr, then what the default backend makes of it: the fused kernel graph and the
@@ -75,14 +79,16 @@ class Lowered {
   CompiledFunction<R> compile() const {
     detail::TraceResult copy = r_;
     PyTreeDef out = copy.out_tree;
-    return CompiledFunction<R>(detail::compile_traced(std::move(copy)), avals_, trees_,
-                               std::move(out));
+    detail::Compiled c = detail::compile_traced(std::move(copy));
+    c.name = "fj::jit(" + name_ + ")";
+    return CompiledFunction<R>(std::move(c), avals_, trees_, std::move(out));
   }
 
  private:
   detail::TraceResult r_;
   std::vector<ir::Aval> avals_;
   std::vector<PyTreeDef> trees_;
+  std::string name_;
 };
 
 }  // namespace fj

@@ -1,5 +1,6 @@
 // Leaf lowering, eager caches and running compiled graphs (implementation unit only).
 #include "fusejit/expr/materialize.hpp"
+#include "fusejit/api/debug_nans.hpp"
 #include "fusejit/runtime/cache_stats.hpp"
 
 namespace fj::detail {
@@ -122,6 +123,8 @@ std::vector<Array> run_compiled(const Compiled& c, std::vector<backend::Value>& 
     all.insert(all.end(), args.begin(), args.end());
     outs = c.exe->run(all);
   }
+  if (debug_nans()) [[unlikely]]
+    check_nans(c, args, outs);
   std::vector<Array> res;
   res.reserve(outs.size());
   for (auto& o : outs) res.push_back(Array::from_buffer(std::move(o.buf), std::move(o.aval)));

@@ -4,6 +4,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <vector>
 
 #include "fusejit/backend/backend.hpp"
@@ -13,9 +14,10 @@ namespace fj::detail {
 
 /// A graph compiled for one cache key, with the concrete constants it captured.
 struct Compiled {
-  ir::GraphPtr graph;
+  ir::GraphPtr graph;  // as traced (make_jaxpr's graph); the executable runs its DCE
   std::shared_ptr<const backend::Executable> exe;
   std::vector<backend::Value> consts;
+  std::string name;  // who runs it, for fj::set_debug_nans: "fj::jit(f)"; empty when eager
 };
 
 /// The cache slot of one expression type: leaf avals -> compiled graph. get() hands out shared

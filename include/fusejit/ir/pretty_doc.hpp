@@ -62,7 +62,18 @@ inline bool fits(const Doc& d, const std::vector<Item>& rest, long budget) {
   return w <= budget;
 }
 
-inline std::string format(const Doc& doc, long width = 80) {
+/// Where one node of a document lands in format()'s text: offsets [begin, end).
+struct Span {
+  const Node* node = nullptr;
+  bool found = false;
+  std::size_t begin = 0, end = 0;
+};
+
+/// The document laid out in `width` columns; `span`, if given, is filled in for its node.
+inline std::string format(const Doc& doc, long width = 80, Span* span = nullptr) {
+  // Marks where the spanned node's text ends. An empty text: fits() reads through it, so the
+  // layout is the one without a span.
+  static const Node span_end{Node::text, {}, {}, 0};
   std::vector<Item> agenda{{0, false, doc.get()}};
   std::string out;
   long col = 0;
@@ -70,6 +81,13 @@ inline std::string format(const Doc& doc, long width = 80) {
     Item it = agenda.back();
     agenda.pop_back();
     const Node* n = it.node;
+    if (span && n == span->node) {
+      span->found = true, span->begin = out.size();
+      agenda.push_back({it.indent, it.flat, &span_end});
+    } else if (span && n == &span_end) {
+      span->end = out.size();
+      continue;
+    }
     switch (n->kind) {
       case Node::text:
         out += n->s, col += static_cast<long>(n->s.size());

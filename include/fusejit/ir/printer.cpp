@@ -1,4 +1,5 @@
 // Jaxpr printing: JAX's naming, nesting, shared sub-jaxprs and layout (implementation unit only).
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -75,7 +76,10 @@ std::string tuple_repr(const std::vector<std::int64_t>& v) {
 // Names are global across nested graphs, handed out in the order JAX's printer asks for them.
 class Printer {
  public:
-  std::string run(const Graph& top) {
+  explicit Printer(const Eqn* target = nullptr) : target_(target) {}
+  std::string run(const Graph& top) { return pp::format(doc(top)); }
+  /// The document of `top`; target_doc() is then the target equation's part of it.
+  pp::Doc doc(const Graph& top) {
     // Outputs of the top-level graph that nothing reads print as `_`, as JAX's _dropvars does.
     std::set<VarId> used;
     for (auto& o : top.outvars)
@@ -92,10 +96,13 @@ class Printer {
       docs.push_back(pp::concat({pp::text("let "), pp::text(name), pp::text(" = "), skeleton(*g),
                                  pp::text(" in"), pp::brk()}));
     docs.push_back(skeleton(top));
-    return pp::format(pp::concat(std::move(docs)));
+    return pp::concat(std::move(docs));
   }
+  const pp::Doc& target_doc() const { return target_doc_; }
 
  private:
+  const Eqn* target_;
+  pp::Doc target_doc_;
   using Key = std::pair<const Graph*, VarId>;
   std::map<Key, std::string> names_;
   std::set<std::string> shared_names_;
@@ -240,8 +247,10 @@ class Printer {
     }
     pp::Doc head = pp::text(std::string(ir::name(e.prim)));
     pp::Doc args = pp::concat({pp::text(" "), vars(g, e.in, "", false)});
-    if (e.out.empty()) return pp::concat({head, kv, args});
-    return pp::concat({lhs, pp::text(" = "), head, kv, args});
+    pp::Doc d = e.out.empty() ? pp::concat({head, kv, args})
+                              : pp::concat({lhs, pp::text(" = "), head, kv, args});
+    if (&e == target_) target_doc_ = d;
+    return d;
   }
 
   pp::Doc skeleton(const Graph& g) {
@@ -265,5 +274,26 @@ class Printer {
 }  // namespace
 
 std::string print_jaxpr(const Graph& g) { return Printer{}.run(g); }
+
+PrintedEqn locate_eqn(const Graph& g, const Eqn& e) {
+  Printer p(&e);
+  const pp::Doc doc = p.doc(g);
+  pp::Span span{p.target_doc().get()};
+  if (!span.node) return {};
+  const std::string text = pp::format(doc, 80, &span);
+  if (!span.found) return {};
+  const std::size_t line_start = text.rfind('\n', span.begin) + 1;  // npos + 1 == 0
+  PrintedEqn r;
+  r.line = 1 + static_cast<int>(std::count(
+                   text.begin(), text.begin() + static_cast<std::ptrdiff_t>(line_start), '\n'));
+  // Its continuation lines lose the equation's own indent, as if it were printed at column 0.
+  const std::size_t indent = span.begin - line_start;
+  for (std::size_t i = span.begin; i < span.end; ++i) {
+    r.text += text[i];
+    if (text[i] == '\n')
+      for (std::size_t k = 0; k < indent && i + 1 < span.end && text[i + 1] == ' '; ++k) ++i;
+  }
+  return r;
+}
 
 }  // namespace fj::ir

@@ -11,6 +11,7 @@
 
 #include "fusejit/backend/control_flow.hpp"
 #include "fusejit/backend/reference/kernels.hpp"
+#include "fusejit/backend/reference/reference_backend.hpp"
 
 namespace fj::detail::reference {
 
@@ -112,7 +113,9 @@ class Plan {
     for (const ir::Atom& a : g.outvars) use(a);
   }
 
-  std::vector<Value> run(std::span<const Value> inputs) const {
+  /// `observe`, if given, sees every equation's results (fj::set_debug_nans's re-run).
+  std::vector<Value> run(std::span<const Value> inputs,
+                         const backend::StepObserver* observe = nullptr) const {
     const ir::Graph& g = *graph_;
     const std::size_t n_in = g.constvars.size() + g.invars.size();
     if (inputs.size() != n_in)
@@ -132,11 +135,12 @@ class Plan {
       for (std::size_t i = 0; i < s.vars.size(); ++i)
         in.push_back(s.vars[i] < 0 ? s.literals[i] : env[static_cast<std::size_t>(s.vars[i])]);
       if (!s.control.empty()) {
-        out = backend::run_control(
-            e, in, s.out_avals,
-            [&](std::size_t k, std::span<const Value> args) { return s.control[k]->run(args); });
+        out = backend::run_control(e, in, s.out_avals,
+                                   [&](std::size_t k, std::span<const Value> args) {
+                                     return s.control[k]->run(args, observe);
+                                   });
       } else if (s.sub) {
-        out = s.sub->run(in);
+        out = s.sub->run(in, observe);
         for (std::size_t i = 0; i < e.out.size(); ++i) out[i].aval = g.aval(e.out[i]);
       } else {
         out.clear();
@@ -144,6 +148,7 @@ class Plan {
           out.push_back(Value{runtime::allocate(bytes_of(g.aval(v))), g.aval(v)});
         s.fn(e, in.data(), out.data());
       }
+      if (observe) (*observe)(g, e, std::span<const Value>(out.data(), e.out.size()));
       for (std::size_t i = 0; i < e.out.size(); ++i)
         env[static_cast<std::size_t>(e.out[i])] = std::move(out[i]);
       for (ir::VarId v : s.release) env[static_cast<std::size_t>(v)].buf.reset();

@@ -13,4 +13,10 @@ std::unique_ptr<Backend> make_reference_backend() {
   return std::make_unique<detail::reference::ReferenceBackend>();
 }
 
+std::vector<Value> run_observed(const ir::GraphPtr& graph, std::span<const Value> inputs,
+                                const StepObserver& observe) {
+  if (!graph) throw ValueError("reference backend: run of a null graph");
+  return detail::reference::Plan(graph).run(inputs, &observe);
+}
+
 }  // namespace fj::backend
