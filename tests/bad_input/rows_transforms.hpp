@@ -425,6 +425,19 @@ inline std::vector<Row> transform_rows() {
        raises<fj::CallbackError>("fj::CallbackError"),
        "result 0 is f32[2] where result_shape_dtypes declares f32[1]"},
 
+      // NaN checks: off by default; on, the first primitive that made a NaN is named.
+      {"a NaN made by `log` of a negative number, with `fj::set_debug_nans(true)`",
+       [] {
+         struct Restore {
+           bool was = fj::debug_nans();
+           ~Restore() { fj::set_debug_nans(was); }
+         } restore;
+         fj::set_debug_nans(true);
+         (void)fj::jit([](fj::Tracer x) { return fj::log(x - 2.0f); }, "f")(fj::array(1.0f));
+       },
+       raises<fj::FloatingPointError>("fj::FloatingPointError"),
+       "fj::jit(f): invalid value (nan) encountered in log"},
+
       // Devices. A GPU that is not there: without a driver or GPU the message says which is
       // missing, with GPUs it gives their count; both name the call. Arrays of another device
       // get a row once device arrays exist (issue 7): every array is a host array so far.
