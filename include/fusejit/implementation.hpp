@@ -24,6 +24,7 @@
 
 // part: transforms (jit, jvp, vjp, vmap, lax control flow, random)
 #include "fusejit/api/jit.cpp"
+#include "fusejit/api/checking_leaks.cpp"
 #include "fusejit/api/subtrace.cpp"
 #include "fusejit/transforms/emit.cpp"
 #include "fusejit/transforms/partials.cpp"
