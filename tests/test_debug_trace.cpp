@@ -61,6 +61,14 @@ void forget_leaks() {
   g_escaped = nullptr;
 }
 
+// fj::set_check_tracer_leaks(on) for a scope, then the setting as it was (the whole suite may
+// run with FUSEJIT_CHECK_TRACER_LEAKS=1).
+struct LeakCheckingEverywhere {
+  bool before = fj::detail::leak_checking_everywhere();
+  explicit LeakCheckingEverywhere(bool on) { fj::set_check_tracer_leaks(on); }
+  ~LeakCheckingEverywhere() { fj::set_check_tracer_leaks(before); }
+};
+
 }  // namespace
 
 // --- Where an error came from ----------------------------------------------------------------
@@ -321,6 +329,7 @@ TEST_CASE("checking_leaks: nothing is reported for code that keeps its tracers i
 }
 
 TEST_CASE("checking_leaks: outside the guard a leak raises only when the tracer is used") {
+  LeakCheckingEverywhere off(false);
   forget_leaks();
   const Array f3 = fj::ones({3});
   auto leaky = fj::jit([](Tracer x) { return leak_in_lambda(leak_to_global(x)); });
@@ -350,10 +359,12 @@ TEST_CASE("checking_leaks: outside the guard a leak raises only when the tracer 
 TEST_CASE("checking_leaks: fj::set_check_tracer_leaks turns checking on everywhere") {
   forget_leaks();
   auto leak = [] { (void)fj::jit(leak_to_global)(fj::ones({2})); };
-  fj::set_check_tracer_leaks(true);
-  CHECK_THROWS_AS(leak(), fj::UnexpectedTracerError);
-  fj::set_check_tracer_leaks(false);
-  forget_leaks();
+  {
+    LeakCheckingEverywhere on(true);
+    CHECK_THROWS_AS(leak(), fj::UnexpectedTracerError);
+    forget_leaks();
+  }
+  LeakCheckingEverywhere off(false);
   CHECK_NOTHROW(leak());
   forget_leaks();
 }
