@@ -42,9 +42,7 @@ struct CondPred {
   CondPred(const P& p, std::source_location l = std::source_location::current())
       : value(as_array(p)), loc(l) {
     static_assert(!pytree::is_node_v<P>, "fj::lax::cond: pred must be one scalar");
-    static_assert(array_tree_v<P>,
-                  "fj::lax::cond: pred must be an array, an expression or a "
-                  "C++ scalar");
+    static_assert(array_tree_v<P>, "fj::lax::cond: pred must be an array, expression or scalar");
   }
 };
 
