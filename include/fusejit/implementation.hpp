@@ -24,7 +24,6 @@
 
 // part: transforms (jit, jvp, vjp, vmap, lax control flow, random)
 #include "fusejit/api/jit.cpp"
-#include "fusejit/api/checking_leaks.cpp"
 #include "fusejit/api/subtrace.cpp"
 #include "fusejit/transforms/emit.cpp"
 #include "fusejit/transforms/partials.cpp"
@@ -33,6 +32,7 @@
 #include "fusejit/transforms/batch.cpp"
 #include "fusejit/transforms/control_rules.cpp"
 #include "fusejit/api/transforms.cpp"
+#include "fusejit/api/checking_leaks.cpp"
 #include "fusejit/api/lax_control.cpp"
 #include "fusejit/api/random.cpp"
 
