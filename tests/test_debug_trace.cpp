@@ -64,7 +64,7 @@ void forget_leaks() {
 // fj::set_check_tracer_leaks(on) for a scope, then the setting as it was (the whole suite may
 // run with FUSEJIT_CHECK_TRACER_LEAKS=1).
 struct LeakCheckingEverywhere {
-  bool before = fj::detail::leak_checking_everywhere();
+  bool before = fj::check_tracer_leaks();
   explicit LeakCheckingEverywhere(bool on) { fj::set_check_tracer_leaks(on); }
   ~LeakCheckingEverywhere() { fj::set_check_tracer_leaks(before); }
 };
@@ -361,6 +361,7 @@ TEST_CASE("checking_leaks: fj::set_check_tracer_leaks turns checking on everywhe
   auto leak = [] { (void)fj::jit(leak_to_global)(fj::ones({2})); };
   {
     LeakCheckingEverywhere on(true);
+    CHECK(fj::check_tracer_leaks());
     CHECK_THROWS_AS(leak(), fj::UnexpectedTracerError);
     forget_leaks();
   }

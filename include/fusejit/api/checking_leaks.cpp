@@ -20,10 +20,9 @@ std::atomic<bool>& everywhere() {
 }  // namespace
 
 void set_check_tracer_leaks(bool on) { everywhere().store(on, std::memory_order_relaxed); }
+bool check_tracer_leaks() { return everywhere().load(std::memory_order_relaxed); }
 
 namespace detail {
-
-bool leak_checking_everywhere() { return everywhere().load(std::memory_order_relaxed); }
 
 void check_no_leaks(std::shared_ptr<TraceState> ended) {
   // Every reference but `ended` belongs to a tracer (or to a nested trace holding one).

@@ -9,6 +9,8 @@ namespace fj {
 /// Turns tracer-leak checking on or off for every thread, as JAX_CHECK_TRACER_LEAKS does; the
 /// environment variable FUSEJIT_CHECK_TRACER_LEAKS=1 turns it on at start.
 void set_check_tracer_leaks(bool on);
+/// Whether tracer-leak checking is on for every thread (fj::checking_leaks guards aside).
+bool check_tracer_leaks();
 
 namespace detail {
 /// How many fj::checking_leaks guards this thread holds.
@@ -16,9 +18,8 @@ inline int& leak_guards() {
   thread_local int n = 0;
   return n;
 }
-bool leak_checking_everywhere();
 /// Whether a trace ending on this thread now checks for leaks.
-inline bool leak_checking() { return leak_guards() > 0 || leak_checking_everywhere(); }
+inline bool leak_checking() { return leak_guards() > 0 || check_tracer_leaks(); }
 /// Called once a trace has ended, `ended` being the only reference the tracing machinery still
 /// holds: any other is a leaked tracer (an fj::Array of the trace, or a nested trace that
 /// captured one), reported as fj::UnexpectedTracerError.
