@@ -400,16 +400,18 @@ TEST_CASE("lax: cond branch mismatches name both branches' types") {
         x(0) > 0, [](Tracer x) { return x; }, [](Tracer x) { return Tracer(x(fj::range(0, 2))); },
         x);
   });
-  CHECK_THROWS_WITH_AS(shape_mismatch(fj::ones({3})),
-                       "lax.cond: true_fn output 0 is f32[3] but false_fn output 0 is f32[2]",
-                       fj::ShapeError);
+  CHECK_THROWS_WITH_AS(
+      shape_mismatch(fj::ones({3})),
+      doctest::Contains("lax.cond: true_fn output 0 is f32[3] but false_fn output 0 is f32[2]"),
+      fj::ShapeError);
   auto dtype_mismatch = fj::jit([](Tracer x) {
     return lax::cond(
         x > 0, [](Tracer x) { return x; }, [](Tracer x) { return Tracer(x.astype(fj::i32)); }, x);
   });
-  CHECK_THROWS_WITH_AS(dtype_mismatch(fj::array(1.0f)),
-                       "lax.cond: true_fn output 0 is f32[] but false_fn output 0 is i32[]",
-                       fj::DTypeError);
+  CHECK_THROWS_WITH_AS(
+      dtype_mismatch(fj::array(1.0f)),
+      doctest::Contains("lax.cond: true_fn output 0 is f32[] but false_fn output 0 is i32[]"),
+      fj::DTypeError);
   auto count_mismatch = fj::jit([](Tracer x) {
     return lax::cond(
         x > 0, [](Tracer x) { return x; }, [](Tracer x) { return x + 1; }, x);
@@ -423,8 +425,9 @@ TEST_CASE("lax: a while body that changes the carry's type is an error naming bo
                            [](Tracer c) { return Tracer(c.astype(fj::f32)); }, x);
   });
   CHECK_THROWS_WITH_AS(f(fj::array(1)),
-                       "lax.while_loop: body_fn output carry 0 is f32[] but the input carry 0 is "
-                       "i32[]; the carry must keep its shape and dtype",
+                       doctest::Contains("lax.while_loop: body_fn output carry 0 is f32[] but the "
+                                         "input carry 0 is i32[]; the carry must keep its shape "
+                                         "and dtype"),
                        fj::Error);
   auto g = fj::jit([](Tracer x) {
     return lax::scan(

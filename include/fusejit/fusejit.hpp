@@ -24,6 +24,7 @@
 #include "fusejit/api/print.hpp"
 #include "fusejit/api/static_argnums.hpp"
 #include "fusejit/api/pytree.hpp"
+#include "fusejit/api/checking_leaks.hpp"
 #include "fusejit/api/jit.hpp"
 #include "fusejit/api/debug_nans.hpp"
 #include "fusejit/api/subtrace.hpp"

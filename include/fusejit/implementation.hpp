@@ -35,6 +35,7 @@
 #include "fusejit/transforms/batch_callback.cpp"
 #include "fusejit/transforms/control_rules.cpp"
 #include "fusejit/api/transforms.cpp"
+#include "fusejit/api/checking_leaks.cpp"
 #include "fusejit/api/lax_control.cpp"
 #include "fusejit/api/random.cpp"
 #include "fusejit/api/host_call.cpp"

@@ -362,6 +362,26 @@ inline std::vector<Row> transform_rows() {
        raises<fj::DTypeError>("fj::DTypeError"),
        "output carry 1 is i32[] but the input carry 1 is f32[]"},
 
+      // Where an error came from, and leaked tracers (issue 23). Each message ends with the
+      // file:line of the call of fj::jit, here this file's.
+      {"a shape error while tracing a jitted function: the note names it",
+       [=] { (void)fj::jit([](Tracer x) { return x + fj::ones({4}); }, "f")(f3); },
+       raises<fj::ShapeError>("fj::ShapeError"),
+       "The error occurred while tracing the function f for fj::jit at "},
+      {"a tracer stored outside its function, inside `fj::checking_leaks`",
+       [=] {
+         Array leak;
+         fj::checking_leaks guard;
+         (void)fj::jit(
+             [&](Tracer x) {
+               leak = x;
+               return x;
+             },
+             "f")(f3);
+       },
+       raises<fj::UnexpectedTracerError>("fj::UnexpectedTracerError"),
+       "Found 1 leaked tracer(s) of the trace of the function f for fj::jit at "},
+
       // Pytrees.
       {"`tree_map` over vectors of different lengths",
        [=] {

@@ -2,6 +2,7 @@
 #pragma once
 #include <memory>
 #include <mutex>
+#include <source_location>
 #include <sstream>
 #include <string>
 #include <typeinfo>
@@ -31,6 +32,9 @@ struct JitEntry {
 /// The per-function cache, shared by copies of one jitted function.
 struct JitState {
   std::string name;
+  const char* api = "fj::jit";  // the entry point that made it (fj::grad runs through a jit)
+  std::source_location loc{};   // where that entry point was called
+  TraceSite site() const { return {name, api, loc}; }
   std::mutex mu;
   struct Slot {
     std::shared_ptr<const JitEntry> entry;
@@ -78,8 +82,11 @@ std::string static_str(const T& v) {
 template <class F, class Statics = static_argnums_t<>>
 class Jitted {
  public:
-  Jitted(F f, std::string name) : f_(std::move(f)), st_(std::make_shared<detail::JitState>()) {
+  Jitted(F f, std::string name, std::source_location loc = {}, const char* api = "fj::jit")
+      : f_(std::move(f)), st_(std::make_shared<detail::JitState>()) {
     st_->name = std::move(name);
+    st_->api = api;
+    st_->loc = loc;
   }
 
   template <class... Args>
@@ -96,7 +103,7 @@ class Jitted {
   auto lower(const Args&... args) const {
     using R = checked_result_t<Args...>;
     const detail::CollectedArgs c = detail::collect_args<Statics, false>(args...);
-    return Lowered<R>(detail::trace_function<Statics>(f_, st_->name, c.avals, c.trees, args...),
+    return Lowered<R>(detail::trace_function<Statics>(f_, st_->site(), c.avals, c.trees, args...),
                       c.avals, c.trees, st_->name);
   }
 
@@ -165,7 +172,7 @@ class Jitted {
     std::vector<ir::Aval> avals;
     for (auto& a : dyn) avals.push_back(a.aval());
     detail::SubGraph sub =
-        detail::trace_subgraph(st_->name, avals, [&](std::vector<Array>& tracers) {
+        detail::trace_subgraph(st_->site(), avals, [&](std::vector<Array>& tracers) {
           return detail::call_traced<Statics>(f_, tracers, trees, args...);
         });
     {
@@ -222,7 +229,7 @@ class Jitted {
             detail::miss_reason(*st_, avals, trees, arg_positions<false, sizeof...(Args)>(),
                                 e->static_strs, arg_positions<true, sizeof...(Args)>()));
       detail::TraceResult tr =
-          detail::trace_function<Statics>(f_, st_->name, avals, trees, args...);
+          detail::trace_function<Statics>(f_, st_->site(), avals, trees, args...);
       e->out_tree = tr.out_tree;
       e->compiled = detail::compile_traced(std::move(tr));
       e->compiled.name = "fj::jit(" + st_->name + ")";
@@ -266,14 +273,17 @@ class Jitted {
 };
 
 /// Wraps f so that each call runs a compiled trace of it. Options: fj::static_argnums<I...>,
-/// and a name (const char* / std::string) used in jaxprs and logs.
+/// and a name (const char* / std::string) used in jaxprs and logs. `loc`, the caller's line,
+/// is named with the function in errors raised while tracing it.
 template <class F, std::size_t... I>
-auto jit(F f, static_argnums_t<I...>, std::string name = "<lambda>") {
-  return Jitted<F, static_argnums_t<I...>>(std::move(f), std::move(name));
+auto jit(F f, static_argnums_t<I...>, std::string name = "<lambda>",
+         std::source_location loc = std::source_location::current()) {
+  return Jitted<F, static_argnums_t<I...>>(std::move(f), std::move(name), loc);
 }
 template <class F>
-auto jit(F f, std::string name = "<lambda>") {
-  return Jitted<F>(std::move(f), std::move(name));
+auto jit(F f, std::string name = "<lambda>",
+         std::source_location loc = std::source_location::current()) {
+  return Jitted<F>(std::move(f), std::move(name), loc);
 }
 
 }  // namespace fj

@@ -102,17 +102,15 @@ void check_structure(const std::string& who, const std::string& what, const PyTr
 }
 
 std::vector<Array> stage_or_run(
-    const std::string& name, const std::vector<Array>& inputs,
+    const std::string& name, const LaxSite& at, const std::vector<Array>& inputs,
     const std::function<std::vector<Array>(std::vector<Array>&)>& staged) {
   if (current_trace()) {
     std::vector<Array> in = inputs;
     return staged(in);
   }
   // Eager: trace this one operation into a graph of its own and run it.
-  TraceResult r;
   std::vector<ir::Aval> avals;
-  {
-    TraceScope scope("lax." + name);
+  TraceResult r = run_trace(at.of("lax." + name), [&](TraceScope& scope) {
     TraceState& ts = scope.state();
     std::vector<Array> tracers;
     for (std::size_t i = 0; i < inputs.size(); ++i) {
@@ -121,11 +119,13 @@ std::vector<Array> stage_or_run(
     }
     std::vector<Array> outs = staged(tracers);
     LowerCtx ctx{ts.builder, &ts};
+    TraceResult t;
     for (auto& o : outs) ts.builder.graph.outvars.push_back(lower_output(ctx, o));
     for (std::size_t i = 0; i < ts.consts.size(); ++i)
-      r.consts.push_back({ts.consts[i].buf, ts.builder.graph.aval(ts.const_vars[i])});
-    r.graph = std::make_shared<const ir::Graph>(std::move(ts.builder.graph));
-  }
+      t.consts.push_back({ts.consts[i].buf, ts.builder.graph.aval(ts.const_vars[i])});
+    t.graph = std::make_shared<const ir::Graph>(std::move(ts.builder.graph));
+    return t;
+  });
   Compiled c = compile_traced(std::move(r));
   c.name = "fj::lax." + name;
   std::vector<backend::Value> values;

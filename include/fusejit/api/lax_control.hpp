@@ -10,6 +10,7 @@
 #include <concepts>
 #include <cstdint>
 #include <functional>
+#include <source_location>
 #include <string>
 #include <tuple>
 #include <type_traits>
@@ -24,6 +25,27 @@ namespace fj::detail::lax_impl {
 template <class T>
 using out_t = traced_t<T>;
 
+/// The lax entry point called and where, for the traces it opens: errors raised while tracing
+/// a branch or body name it.
+struct LaxSite {
+  const char* api;
+  std::source_location loc;
+  TraceSite of(std::string fn) const { return {std::move(fn), api, loc}; }
+};
+
+/// lax.cond's predicate, taken as the first argument so that the caller's line can be recorded
+/// (a defaulted parameter cannot follow cond's operand pack): one scalar, as an array.
+struct CondPred {
+  Array value;
+  std::source_location loc;
+  template <class P>
+  CondPred(const P& p, std::source_location l = std::source_location::current())
+      : value(as_array(p)), loc(l) {
+    static_assert(!pytree::is_node_v<P>, "fj::lax::cond: pred must be one scalar");
+    static_assert(array_tree_v<P>, "fj::lax::cond: pred must be an array, expression or scalar");
+  }
+};
+
 /// Raises TypeError when a loop body's carry (or a branch's result) has another structure
 /// than the init's (or the other branch's).
 void check_structure(const std::string& who, const std::string& what, const PyTreeDef& got,
@@ -32,7 +54,7 @@ void check_structure(const std::string& who, const std::string& what, const PyTr
 /// Runs `staged(inputs)` in the active trace, or, outside any trace, traces it into a graph of
 /// its own (inputs as invars) and runs that with the default backend.
 std::vector<Array> stage_or_run(
-    const std::string& name, const std::vector<Array>& inputs,
+    const std::string& name, const LaxSite& at, const std::vector<Array>& inputs,
     const std::function<std::vector<Array>(std::vector<Array>&)>& staged);
 
 /// The closing halves: check the traced sub-graphs, merge their captured values into leading
@@ -76,11 +98,11 @@ template <class C, class X, class F>
 std::vector<Array> scan_flat(F& f, const std::vector<Array>& init, const PyTreeDef& c_tree,
                              const std::vector<Array>& xs, const PyTreeDef& x_tree,
                              PyTreeDef& y_tree, std::int64_t length, bool reverse,
-                             const std::string& who) {
+                             const std::string& who, const LaxSite& at) {
   std::vector<Array> in = init;
   in.insert(in.end(), xs.begin(), xs.end());
   const std::size_t n_carry = init.size();
-  return stage_or_run(who, in, [&](std::vector<Array>& args) {
+  return stage_or_run(who, at, in, [&](std::vector<Array>& args) {
     std::vector<Array> carry(args.begin(), args.begin() + static_cast<std::ptrdiff_t>(n_carry));
     std::vector<Array> x(args.begin() + static_cast<std::ptrdiff_t>(n_carry), args.end());
     std::vector<ir::Aval> x_avals;
@@ -95,7 +117,7 @@ std::vector<Array> scan_flat(F& f, const std::vector<Array>& init, const PyTreeD
     auto trace = [&] {
       std::vector<ir::Aval> avals = detail::avals_of(carry);
       avals.insert(avals.end(), x_avals.begin(), x_avals.end());
-      return trace_subgraph(who + "_body", avals, [&](std::vector<Array>& a) {
+      return trace_subgraph(at.of(who + "_body"), avals, [&](std::vector<Array>& a) {
         std::vector<Array> c(a.begin(), a.begin() + static_cast<std::ptrdiff_t>(n_carry));
         std::vector<Array> xv(a.begin() + static_cast<std::ptrdiff_t>(n_carry), a.end());
         out_t<C> cs = unflatten_arrays<C>(c_tree, c);
@@ -112,31 +134,61 @@ std::vector<Array> scan_flat(F& f, const std::vector<Array>& init, const PyTreeD
   });
 }
 
+/// lax.while_loop, called by fj::lax::while_loop and by fori_loop with traced bounds.
+template <class CondFn, class BodyFn, class Init>
+auto while_loop(CondFn& cond_fn, BodyFn& body_fn, const Init& init, const LaxSite& at) {
+  using B = std::remove_cvref_t<std::invoke_result_t<BodyFn&, out_t<Init>&>>;
+  static_assert(std::is_same_v<out_t<B>, out_t<Init>>,
+                "fj::lax::while_loop: body_fn must return a carry of init's pytree type");
+  std::vector<Array> in = flatten_arrays(init);
+  const std::vector<PyTreeDef> trees{tree_structure(init)};
+  std::vector<Array> outs = stage_or_run("while", at, in, [&](std::vector<Array>& args) {
+    std::vector<Array> carry = args;
+    auto trace = [&] {
+      const auto avals = avals_of(carry);
+      auto c = trace_subgraph(at.of("while_cond"), avals, [&](std::vector<Array>& a) {
+        return call_unflat<Init>(cond_fn, a, trees);
+      });
+      auto b = trace_subgraph(at.of("while_body"), avals, [&](std::vector<Array>& a) {
+        return call_unflat<Init>(body_fn, a, trees);
+      });
+      check_structure("lax.while_loop", "body_fn returns a carry of structure", b.out_tree,
+                      "the init has", trees[0]);
+      return std::make_pair(std::move(c), std::move(b));
+    };
+    auto [c, b] = trace();
+    if (promote_weak_carry(carry, b, "lax.while_loop")) std::tie(c, b) = trace();
+    return emit_while(c, b, carry);
+  });
+  return unflatten_arrays<Init>(trees[0], outs);
+}
+
 }  // namespace fj::detail::lax_impl
 
 namespace fj::lax {
 
 /// `true_fn(operands...)` if pred else `false_fn(operands...)`, both traced and staged as one
 /// `cond` equation (the predicate may be traced). A non-bool pred is compared with 0.
-template <class Pred, class TrueFn, class FalseFn, class... Operands>
-auto cond(const Pred& pred, TrueFn&& true_fn, FalseFn&& false_fn, const Operands&... operands) {
+template <class TrueFn, class FalseFn, class... Operands>
+auto cond(const detail::lax_impl::CondPred& pred, TrueFn&& true_fn, FalseFn&& false_fn,
+          const Operands&... operands) {
   namespace L = detail::lax_impl;
   using R = std::remove_cvref_t<std::invoke_result_t<TrueFn&, L::out_t<Operands>&...>>;
   using RF = std::remove_cvref_t<std::invoke_result_t<FalseFn&, L::out_t<Operands>&...>>;
   static_assert(std::is_same_v<L::out_t<R>, L::out_t<RF>>,
                 "fj::lax::cond: true_fn and false_fn must return the same pytree type");
-  static_assert(!detail::pytree::is_node_v<Pred>, "fj::lax::cond: pred must be one scalar");
-  std::vector<Array> in = detail::flatten_arrays(pred);
+  const L::LaxSite at{"fj::lax::cond", pred.loc};
+  std::vector<Array> in{pred.value};
   const std::vector<PyTreeDef> trees{tree_structure(operands)...};
   (detail::flatten_arrays(operands, in), ...);
   PyTreeDef out_tree;
-  std::vector<Array> outs = L::stage_or_run("cond", in, [&](std::vector<Array>& args) {
+  std::vector<Array> outs = L::stage_or_run("cond", at, in, [&](std::vector<Array>& args) {
     std::vector<Array> ops(args.begin() + 1, args.end());
     const auto avals = detail::avals_of(ops);
-    auto t = detail::trace_subgraph("cond_true", avals, [&](std::vector<Array>& a) {
+    auto t = detail::trace_subgraph(at.of("cond_true"), avals, [&](std::vector<Array>& a) {
       return L::call_unflat<Operands...>(true_fn, a, trees);
     });
-    auto f = detail::trace_subgraph("cond_false", avals, [&](std::vector<Array>& a) {
+    auto f = detail::trace_subgraph(at.of("cond_false"), avals, [&](std::vector<Array>& a) {
       return L::call_unflat<Operands...>(false_fn, a, trees);
     });
     L::check_structure("lax.cond", "false_fn returns structure", f.out_tree, "true_fn returns",
@@ -149,38 +201,16 @@ auto cond(const Pred& pred, TrueFn&& true_fn, FalseFn&& false_fn, const Operands
 
 /// `while cond_fn(carry): carry = body_fn(carry)`, staged as one `while` equation.
 template <class CondFn, class BodyFn, class Init>
-auto while_loop(CondFn&& cond_fn, BodyFn&& body_fn, const Init& init) {
-  namespace L = detail::lax_impl;
-  using B = std::remove_cvref_t<std::invoke_result_t<BodyFn&, L::out_t<Init>&>>;
-  static_assert(std::is_same_v<L::out_t<B>, L::out_t<Init>>,
-                "fj::lax::while_loop: body_fn must return a carry of init's pytree type");
-  std::vector<Array> in = detail::flatten_arrays(init);
-  const std::vector<PyTreeDef> trees{tree_structure(init)};
-  std::vector<Array> outs = L::stage_or_run("while", in, [&](std::vector<Array>& args) {
-    std::vector<Array> carry = args;
-    auto trace = [&] {
-      const auto avals = detail::avals_of(carry);
-      auto c = detail::trace_subgraph("while_cond", avals, [&](std::vector<Array>& a) {
-        return L::call_unflat<Init>(cond_fn, a, trees);
-      });
-      auto b = detail::trace_subgraph("while_body", avals, [&](std::vector<Array>& a) {
-        return L::call_unflat<Init>(body_fn, a, trees);
-      });
-      L::check_structure("lax.while_loop", "body_fn returns a carry of structure", b.out_tree,
-                         "the init has", trees[0]);
-      return std::make_pair(std::move(c), std::move(b));
-    };
-    auto [c, b] = trace();
-    if (L::promote_weak_carry(carry, b, "lax.while_loop")) std::tie(c, b) = trace();
-    return L::emit_while(c, b, carry);
-  });
-  return detail::unflatten_arrays<Init>(trees[0], outs);
+auto while_loop(CondFn&& cond_fn, BodyFn&& body_fn, const Init& init,
+                std::source_location loc = std::source_location::current()) {
+  return detail::lax_impl::while_loop(cond_fn, body_fn, init, {"fj::lax::while_loop", loc});
 }
 
 /// `scan(f, init, xs)`: f(carry, x) -> pair(carry, y) over the leading axis of xs's leaves (xs
 /// a pytree of arrays); returns (final carry, ys stacked along a new leading axis).
 template <class F, class Init, class Xs>
-auto scan(F&& f, const Init& init, const Xs& xs, bool reverse = false) {
+auto scan(F&& f, const Init& init, const Xs& xs, bool reverse = false,
+          std::source_location loc = std::source_location::current()) {
   namespace L = detail::lax_impl;
   using R = std::remove_cvref_t<std::invoke_result_t<F&, L::out_t<Init>&, L::out_t<Xs>&>>;
   static_assert(detail::pytree::FixedPair<R>, "fj::lax::scan: f must return a pair (carry, y)");
@@ -205,7 +235,7 @@ auto scan(F&& f, const Init& init, const Xs& xs, bool reverse = false) {
   auto body = [&](L::out_t<Init>& c, L::out_t<Xs>& x) { return f(c, x); };
   PyTreeDef y_tree;
   std::vector<Array> outs = L::scan_flat<Init, Xs>(body, init_flat, c_tree, xs_flat, x_tree, y_tree,
-                                                   length, reverse, "scan");
+                                                   length, reverse, "scan", {"fj::lax::scan", loc});
   std::size_t pos = 0;
   auto carry = detail::unflatten_arrays<Init>(c_tree, outs, pos);
   auto ys = detail::unflatten_arrays<Y>(y_tree, outs, pos);
@@ -216,8 +246,10 @@ auto scan(F&& f, const Init& init, const Xs& xs, bool reverse = false) {
 /// arrays) run as a `scan` of length upper - lower with an i32 counter carry, as JAX does;
 /// traced bounds as a `while` with carry (i, upper, carry).
 template <class Lo, class Hi, class Body, class Init>
-auto fori_loop(const Lo& lower, const Hi& upper, Body&& body, const Init& init) {
+auto fori_loop(const Lo& lower, const Hi& upper, Body&& body, const Init& init,
+               std::source_location loc = std::source_location::current()) {
   namespace L = detail::lax_impl;
+  const L::LaxSite at{"fj::lax::fori_loop", loc};
   static_assert(!std::is_floating_point_v<Lo> && !std::is_floating_point_v<Hi>,
                 "fj::lax::fori_loop: bounds must be integers");
   static_assert(!detail::pytree::is_node_v<Lo> && !detail::pytree::is_node_v<Hi>,
@@ -255,7 +287,7 @@ auto fori_loop(const Lo& lower, const Hi& upper, Body&& body, const Init& init) 
     PyTreeDef y_tree;
     std::vector<Array> outs = L::scan_flat<C, std::tuple<>>(
         step, carry, c_tree, {}, tree_structure(std::tuple<>{}), y_tree,
-        std::max<std::int64_t>(hi_v - lo_v, 0), false, "fori_loop");
+        std::max<std::int64_t>(hi_v - lo_v, 0), false, "fori_loop", at);
     std::size_t pos = 1;
     return detail::unflatten_arrays<Init>(init_tree, outs, pos);
   }
@@ -270,17 +302,16 @@ auto fori_loop(const Lo& lower, const Hi& upper, Body&& body, const Init& init) 
   }
   using C = std::tuple<Array, Array, Init>;
   auto t = std::tuple_cat(std::make_tuple(lo, hi), std::tuple<const Init&>(init));
-  auto outs = while_loop(
-      [](const std::tuple<Array, Array, L::out_t<Init>>& c) {
-        return L::lax_lt(std::get<0>(c), std::get<1>(c));
-      },
-      [&](std::tuple<Array, Array, L::out_t<Init>>& c) {
-        Array i = std::get<0>(c);
-        Array i_next = L::lax_add_const(i, 1);  // before the body, as in JAX's _fori_body_fun
-        auto next = checked_body(i, std::get<2>(c));
-        return std::make_tuple(i_next, std::get<1>(c), next);
-      },
-      C(t));
+  auto cond_fn = [](const std::tuple<Array, Array, L::out_t<Init>>& c) {
+    return L::lax_lt(std::get<0>(c), std::get<1>(c));
+  };
+  auto body_fn = [&](std::tuple<Array, Array, L::out_t<Init>>& c) {
+    Array i = std::get<0>(c);
+    Array i_next = L::lax_add_const(i, 1);  // before the body, as in JAX's _fori_body_fun
+    auto next = checked_body(i, std::get<2>(c));
+    return std::make_tuple(i_next, std::get<1>(c), next);
+  };
+  auto outs = L::while_loop(cond_fn, body_fn, C(t), at);
   return std::get<2>(outs);
 }
 

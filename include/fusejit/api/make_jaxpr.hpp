@@ -1,6 +1,7 @@
 // fj::make_jaxpr: the traced graph of a function, printable in JAX's exact text.
 #pragma once
 #include <ostream>
+#include <source_location>
 #include <string>
 
 #include "fusejit/api/trace_function.hpp"
@@ -23,26 +24,29 @@ class Jaxpr {
 template <class F, class Statics = static_argnums_t<>>
 class JaxprMaker {
  public:
-  JaxprMaker(F f, std::string name) : f_(std::move(f)), name_(std::move(name)) {}
+  JaxprMaker(F f, std::string name, std::source_location loc = {})
+      : f_(std::move(f)), site_(std::move(name), "fj::make_jaxpr", loc) {}
   template <class... Args>
   Jaxpr operator()(const Args&... args) const {
     const detail::CollectedArgs c = detail::collect_args<Statics, false>(args...);
-    return Jaxpr(detail::trace_function<Statics>(f_, name_, c.avals, c.trees, args...).graph);
+    return Jaxpr(detail::trace_function<Statics>(f_, site_, c.avals, c.trees, args...).graph);
   }
 
  private:
   F f_;
-  std::string name_;
+  detail::TraceSite site_;
 };
 
 /// make_jaxpr(f)(args...) traces f with the arguments' avals and returns its jaxpr.
 template <class F, std::size_t... I>
-auto make_jaxpr(F f, static_argnums_t<I...>, std::string name = "<lambda>") {
-  return JaxprMaker<F, static_argnums_t<I...>>(std::move(f), std::move(name));
+auto make_jaxpr(F f, static_argnums_t<I...>, std::string name = "<lambda>",
+                std::source_location loc = std::source_location::current()) {
+  return JaxprMaker<F, static_argnums_t<I...>>(std::move(f), std::move(name), loc);
 }
 template <class F>
-auto make_jaxpr(F f, std::string name = "<lambda>") {
-  return JaxprMaker<F>(std::move(f), std::move(name));
+auto make_jaxpr(F f, std::string name = "<lambda>",
+                std::source_location loc = std::source_location::current()) {
+  return JaxprMaker<F>(std::move(f), std::move(name), loc);
 }
 
 }  // namespace fj

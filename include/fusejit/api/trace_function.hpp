@@ -1,10 +1,12 @@
 // Tracing a C++ function: tracer arguments in, its outputs lowered into a finished graph.
 #pragma once
+#include <memory>
 #include <string>
 #include <tuple>
 #include <type_traits>
 #include <utility>
 
+#include "fusejit/api/checking_leaks.hpp"
 #include "fusejit/api/static_argnums.hpp"
 #include "fusejit/api/pytree/traced.hpp"
 #include "fusejit/expr/materialize.hpp"
@@ -208,27 +210,52 @@ CollectedArgs collect_args(const Args&... args) {
   return c;
 }
 
+/// Runs `body(scope)` in a new trace for `site` and returns what it returns (which must hold no
+/// tracer of that trace). Every trace opens here, so that:
+/// - an fj::Error escaping the body names the traced function and its caller's file:line (the
+///   innermost trace only: the one whose function raised), and is rethrown with its type;
+/// - with leak checking on (fj::checking_leaks), a tracer of the trace still referenced once
+///   the body's locals (its tracer arguments, the function's result) are gone is reported.
+template <class Body>
+auto run_trace(const TraceSite& site, Body&& body) {
+  std::shared_ptr<TraceState> ended;  // the one reference left to the machinery, when checking
+  auto r = [&] {
+    TraceScope scope(site);
+    try {
+      auto out = body(scope);
+      if (leak_checking()) ended = scope.ptr();
+      return out;
+    } catch (Error& e) {
+      e.add_trace_note("The error occurred while tracing " + site.str() + ".");
+      throw;
+    }
+  }();
+  if (ended) check_no_leaks(std::move(ended));
+  return r;
+}
+
 /// Traces f once. `avals` are the avals of the dynamic arguments' leaves, in order; `trees` the
 /// dynamic arguments' structures.
 template <class Statics, class F, class... Args>
-TraceResult trace_function(const F& f, const std::string& name, const std::vector<ir::Aval>& avals,
+TraceResult trace_function(const F& f, const TraceSite& site, const std::vector<ir::Aval>& avals,
                            const std::vector<PyTreeDef>& trees, const Args&... args) {
-  TraceScope scope(name);
-  TraceState& ts = scope.state();
-  std::vector<Array> tracers;
-  tracers.reserve(avals.size());
-  for (auto& av : avals)
-    tracers.push_back(Array::from_trace(scope.ptr(), ts.builder.add_invar(av)));
-  auto result = call_traced<Statics>(f, tracers, trees, args...);
-  LowerCtx ctx{ts.builder, &ts};
-  std::vector<ir::Atom> outs;
-  TraceResult r;
-  r.out_tree = flatten_output(ctx, result, outs);
-  ts.builder.graph.outvars = std::move(outs);
-  for (std::size_t i = 0; i < ts.consts.size(); ++i)  // a top-level trace captures no tracers
-    r.consts.push_back({ts.consts[i].buf, ts.builder.graph.aval(ts.const_vars[i])});
-  r.graph = std::make_shared<const ir::Graph>(std::move(ts.builder.graph));
-  return r;
+  return run_trace(site, [&](TraceScope& scope) {
+    TraceState& ts = scope.state();
+    std::vector<Array> tracers;
+    tracers.reserve(avals.size());
+    for (auto& av : avals)
+      tracers.push_back(Array::from_trace(scope.ptr(), ts.builder.add_invar(av)));
+    auto result = call_traced<Statics>(f, tracers, trees, args...);
+    LowerCtx ctx{ts.builder, &ts};
+    std::vector<ir::Atom> outs;
+    TraceResult r;
+    r.out_tree = flatten_output(ctx, result, outs);
+    ts.builder.graph.outvars = std::move(outs);
+    for (std::size_t i = 0; i < ts.consts.size(); ++i)  // a top-level trace captures no tracers
+      r.consts.push_back({ts.consts[i].buf, ts.builder.graph.aval(ts.const_vars[i])});
+    r.graph = std::make_shared<const ir::Graph>(std::move(ts.builder.graph));
+    return r;
+  });
 }
 
 }  // namespace fj::detail

@@ -5,6 +5,7 @@
 #pragma once
 #include <array>
 #include <optional>
+#include <source_location>
 #include <string>
 #include <utility>
 #include <vector>
@@ -193,6 +194,7 @@ template <class F, class Wrt, bool WithValue>
 struct GradFn {
   F f;
   Wrt wrt;
+  std::source_location loc;  // grad's caller, for errors raised while tracing f
   template <class... A>
   auto operator()(const A&... a) const {
     constexpr std::size_t N = wrt_count(static_cast<const Wrt*>(nullptr));
@@ -205,7 +207,7 @@ struct GradFn {
       for (std::size_t j = fa.first[static_cast<std::size_t>(i)];
            j < fa.first[static_cast<std::size_t>(i) + 1]; ++j)
         wl.push_back(static_cast<int>(j));
-    SubGraph s = trace_subgraph("grad", avals_of(fa.leaves),
+    SubGraph s = trace_subgraph({"grad", who, loc}, avals_of(fa.leaves),
                                 [&](std::vector<Array>& t) { return call_flat(f, t, fa, a...); });
     check_grad_output(who, *s.graph);
     const ir::Graph& g = *s.graph;
@@ -242,6 +244,7 @@ struct VmapFn {
   F f;
   std::array<AxisSpec, NI> in;
   std::array<std::optional<int>, NO> out;
+  std::source_location loc;  // vmap's caller
   template <class... A>
   auto operator()(const A&... a) const {
     const FlatArgs fa = flatten_args(a...);
@@ -250,8 +253,9 @@ struct VmapFn {
     std::vector<Array> outs = vmap_call(
         "vmap", fa.leaves, expand_in_axes({in.begin(), in.end()}, fa.trees),
         {out.begin(), out.end()}, [&](const std::vector<ir::Aval>& avals) {
-          SubGraph s = trace_subgraph(
-              "vmap", avals, [&](std::vector<Array>& t) { return call_flat(f, t, fa, a...); });
+          SubGraph s = trace_subgraph({"vmap", "fj::vmap", loc}, avals, [&](std::vector<Array>& t) {
+            return call_flat(f, t, fa, a...);
+          });
           out_tree = s.out_tree;
           return s;
         });
@@ -264,7 +268,8 @@ struct VmapFn {
 template <class Fn>
 class Transformed {
  public:
-  Transformed(Fn fn, std::string name) : fn_(fn), jitted_(fn, std::move(name)) {}
+  Transformed(Fn fn, std::string name, const char* api)
+      : fn_(fn), jitted_(fn, std::move(name), fn.loc, api) {}
   template <class... A>
   auto operator()(const A&... a) const {
     if (current_trace()) return fn_(a...);
@@ -282,33 +287,40 @@ class Transformed {
 /// The gradient of a scalar function with respect to its first argument, or the ones listed:
 /// fj::grad(f)(x), fj::grad(f, fj::argnums{0, 1})(x, y) -> std::tuple of gradients.
 /// Arguments may be pytrees (fj::tree_*): the gradient has the argument's structure.
+/// `loc`, the caller's line, is named in errors raised while tracing f (as for fj::jit).
 template <class F, class Wrt = argnums_t<0>>
-auto grad(F f, Wrt which = {}) {
-  return detail::Transformed(detail::GradFn<F, Wrt, false>{std::move(f), which}, "grad");
+auto grad(F f, Wrt which = {}, std::source_location loc = std::source_location::current()) {
+  return detail::Transformed(detail::GradFn<F, Wrt, false>{std::move(f), which, loc}, "grad",
+                             "fj::grad");
 }
 /// (f(x), grad(f)(x)) from one trace.
 template <class F, class Wrt = argnums_t<0>>
-auto value_and_grad(F f, Wrt which = {}) {
-  return detail::Transformed(detail::GradFn<F, Wrt, true>{std::move(f), which}, "value_and_grad");
+auto value_and_grad(F f, Wrt which = {},
+                    std::source_location loc = std::source_location::current()) {
+  return detail::Transformed(detail::GradFn<F, Wrt, true>{std::move(f), which, loc},
+                             "value_and_grad", "fj::value_and_grad");
 }
 
 /// The function mapped over a leading (or the given) axis of its arguments (pytrees: each leaf
 /// mapped over its axis).
 template <class F, std::size_t NI = 1, std::size_t NO = 1>
-auto vmap(F f, in_axes<NI> in = in_axes<1>{0}, out_axes<NO> out = out_axes<1>{0}) {
-  return detail::Transformed(detail::VmapFn<F, NI, NO>{std::move(f), in.v, out.v}, "vmap");
+auto vmap(F f, in_axes<NI> in = in_axes<1>{0}, out_axes<NO> out = out_axes<1>{0},
+          std::source_location loc = std::source_location::current()) {
+  return detail::Transformed(detail::VmapFn<F, NI, NO>{std::move(f), in.v, out.v, loc}, "vmap",
+                             "fj::vmap");
 }
 
 /// Forward mode: (f(primals...), the directional derivative along tangents), each shaped as
 /// f's result.
 template <class F, std::size_t N>
-auto jvp(const F& f, const std::array<Array, N>& primals, const std::array<Array, N>& tangents) {
+auto jvp(const F& f, const std::array<Array, N>& primals, const std::array<Array, N>& tangents,
+         std::source_location loc = std::source_location::current()) {
   using R = detail::traced_result_t<F, N>;
-  auto body = [f](const auto&... pt) {
+  auto body = [f, loc](const auto&... pt) {
     std::vector<Array> all{detail::as_array(pt)...};
     std::vector<Array> p(all.begin(), all.begin() + N), t(all.begin() + N, all.end());
-    detail::SubGraph s =
-        detail::trace_subgraph("jvp", detail::avals_of(p), [&](std::vector<Array>& a) {
+    detail::SubGraph s = detail::trace_subgraph(
+        {"jvp", "fj::jvp", loc}, detail::avals_of(p), [&](std::vector<Array>& a) {
           return detail::call_with(f, a, std::make_index_sequence<N>{});
         });
     auto [outs, touts] = detail::jvp_call(s, p, t);
@@ -322,18 +334,19 @@ auto jvp(const F& f, const std::array<Array, N>& primals, const std::array<Array
     (std::make_index_sequence<N>{});
   };
   if (detail::current_trace()) return run(body);
-  auto r = run(fj::jit(body, "jvp"));
+  auto r = run(fj::jit(body, "jvp", loc));
   return std::make_pair(std::move(std::get<0>(r)), std::move(std::get<1>(r)));
 }
 
 /// Reverse mode: (f(primals...), a function from output cotangents to the primals'
 /// cotangents, returned as a std::array). The forward pass is recomputed by each call of it.
 template <class F, std::size_t N>
-auto vjp(const F& f, const std::array<Array, N>& primals) {
+auto vjp(const F& f, const std::array<Array, N>& primals,
+         std::source_location loc = std::source_location::current()) {
   using R = detail::traced_result_t<F, N>;
-  auto back = [f](const std::vector<Array>& p, const std::vector<Array>& cts) {
-    detail::SubGraph s =
-        detail::trace_subgraph("vjp", detail::avals_of(p), [&](std::vector<Array>& a) {
+  auto back = [f, loc](const std::vector<Array>& p, const std::vector<Array>& cts) {
+    detail::SubGraph s = detail::trace_subgraph(
+        {"vjp", "fj::vjp", loc}, detail::avals_of(p), [&](std::vector<Array>& a) {
           return detail::call_with(f, a, std::make_index_sequence<N>{});
         });
     std::vector<int> wrt(N);
@@ -342,11 +355,11 @@ auto vjp(const F& f, const std::array<Array, N>& primals) {
   };
   auto fwd = [&]<std::size_t... I>(std::index_sequence<I...>) {
     if (detail::current_trace()) return detail::as_array(f(primals[I]...));
-    return detail::as_array(fj::jit(f, "vjp")(primals[I]...));
+    return detail::as_array(fj::jit(f, "vjp", loc)(primals[I]...));
   }
   (std::make_index_sequence<N>{});
   static_assert(!detail::pytree::is_node_v<R>, "fj::vjp: the function must return one array");
-  auto pullback = [back, primals](const Array& ct) {
+  auto pullback = [back, primals, loc](const Array& ct) {
     auto body = [back](const auto&... pc) {
       std::vector<Array> all{detail::as_array(pc)...};
       std::vector<Array> p(all.begin(), all.end() - 1);
@@ -358,7 +371,7 @@ auto vjp(const F& f, const std::array<Array, N>& primals) {
     };
     auto tup = [&]<std::size_t... I>(std::index_sequence<I...>) {
       if (detail::current_trace()) return body(primals[I]..., ct);
-      return fj::jit(body, "vjp")(primals[I]..., ct);
+      return fj::jit(body, "vjp", loc)(primals[I]..., ct);
     }
     (std::make_index_sequence<N>{});
     return std::apply([](auto&&... g) { return std::array<Array, N>{std::move(g)...}; },

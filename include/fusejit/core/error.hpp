@@ -7,9 +7,26 @@
 namespace fj {
 
 /// Base of every error fusejit raises. Nothing in the library aborts the host process.
+/// The message can grow after the throw: a trace the error passes through appends where it
+/// came from (add_trace_note), then rethrows the same object, so its type is kept.
 class Error : public std::runtime_error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit Error(const std::string& msg) : std::runtime_error(msg), msg_(msg) {}
+  explicit Error(const char* msg) : std::runtime_error(msg), msg_(msg) {}
+  const char* what() const noexcept override { return msg_.c_str(); }
+  /// Appends a line to the message.
+  void add_note(const std::string& note) { msg_ += "\n" + note; }
+  /// Appends `note` unless a trace has already noted itself: the innermost trace is the one
+  /// whose function raised, and only it is named.
+  void add_trace_note(const std::string& note) {
+    if (trace_noted_) return;
+    trace_noted_ = true;
+    add_note(note);
+  }
+
+ private:
+  std::string msg_;
+  bool trace_noted_ = false;
 };
 
 /// Incompatible or invalid shapes (broadcasting, item() on a non-scalar, ...). Raised at trace
