@@ -22,6 +22,7 @@
 #include "fusejit/api/cpu_target.cpp"
 #include "fusejit/backend/registry.cpp"
 #include "fusejit/backend/host_callback.cpp"
+#include "fusejit/backend/row_phases.cpp"
 
 // part: transforms (jit, jvp, vjp, vmap, lax control flow, random)
 #include "fusejit/api/jit.cpp"

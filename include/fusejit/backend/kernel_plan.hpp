@@ -10,6 +10,7 @@
 
 #include "fusejit/ir/builder.hpp"
 #include "fusejit/ir/graph.hpp"
+#include "fusejit/ir/passes/row_groups.hpp"
 
 namespace fj::backend::kernel {
 
@@ -33,7 +34,8 @@ struct Node {
   // iota: the index along one dim of an iota's output, map[0] saying how the iteration point
   // gives it; it is computed from the loop indices, never read from memory.
   // part: result `result` of a multi-result op (threefry2x32), whose node is args[0].
-  enum Kind { load, literal, op, iota, part } kind = op;
+  // reduced: in a row kernel, the row's result of reduction phase `result` (one value per row).
+  enum Kind { load, literal, op, iota, part, reduced } kind = op;
   DType dtype = DType::f32;
   int input = -1;  // load: index into the kernel's inputs
   Map map;         // load: how each dim of the (viewed) input is indexed; iota: its one dim
@@ -44,7 +46,19 @@ struct Node {
   ir::Prim prim{};  // op
   const ir::Eqn* eqn = nullptr;
   std::vector<int> args;  // op: operand nodes; part: the multi-result op
-  int result = 0;         // part: which result
+  int result = 0;         // part: which result; reduced: which phase
+};
+
+/// A row kernel's pass over a row: a reduction (its operand node `root` folded with `reduce`
+/// into the node `node`), or, after them, the pass that stores the row's outputs
+/// (reduce == fused), or the one that stores the outputs with one element per row.
+struct Phase {
+  ir::Prim reduce = ir::Prim::fused;
+  int root = -1;  // reduction: the operand node folded over the row
+  int node = -1;  // reduction: its `reduced` node
+  DType dtype = DType::f32;
+  std::vector<int> eval;   // nodes computed at each point of this pass, in order
+  std::vector<int> store;  // nodes first computed here and kept in scratch for later passes
 };
 
 struct Plan {
@@ -55,6 +69,16 @@ struct Plan {
   bool reduction = false;
   ir::Prim reduce{};
   std::vector<int> order;  // iteration dim k walks operand dim order[k]
+  // A row kernel (the fusion pass's row groups): work item t is row t of the iteration space,
+  // whose last rank - outer_rank dims form the row. Phases run in order over the row (the
+  // reductions, then `phases.size() - 2`: the row-shaped outputs, then the per-row outputs);
+  // a node kept for later phases has a scratch slot (`scratch`, -1 for none).
+  bool rows = false;
+  int outer_rank = 0;
+  std::vector<Phase> phases;
+  std::vector<int> scratch;
+  int num_scratch = 0;
+  std::vector<bool> per_row_output;  // rows: output o has one element per row
   std::vector<Node> nodes;
   std::vector<int> outputs;  // node per kernel output
   std::vector<DType> output_dtypes;
@@ -63,6 +87,10 @@ struct Plan {
   std::vector<int> iotas;             // node ids of iotas, in parameter order
   std::string signature;              // everything codegen depends on, nothing it does not
 };
+
+/// A row kernel's phases: which nodes each pass over the row computes, and which are kept in
+/// scratch for later passes (row_phases.cpp).
+void assign_row_phases(Plan& plan);
 
 class Planner {
  public:
@@ -77,9 +105,19 @@ class Planner {
     const ir::Atom root = g_.outvars.at(0);
     const ir::Eqn* last =
         root.is_literal() ? nullptr : producer_[static_cast<std::size_t>(root.var)];
-    plan_.reduction = last && ir::info(last->prim).kind == ir::PrimKind::reduce;
     plan_.num_inputs = static_cast<int>(g_.invars.size());
-    if (plan_.reduction) {
+    // A kernel holding a reduction that is not its one result is a row group (fuse.hpp).
+    const ir::Eqn* first_reduce = nullptr;
+    int reductions = 0;
+    for (auto& e : g_.eqns)
+      if (ir::info(e.prim).kind == ir::PrimKind::reduce)
+        ++reductions, first_reduce = first_reduce ? first_reduce : &e;
+    plan_.rows =
+        reductions > 1 || (reductions == 1 && (g_.outvars.size() > 1 || last != first_reduce));
+    plan_.reduction = !plan_.rows && last && ir::info(last->prim).kind == ir::PrimKind::reduce;
+    if (plan_.rows) {
+      plan_rows(*first_reduce);
+    } else if (plan_.reduction) {
       plan_.reduce = last->prim;
       const Shape& s = g_.aval(last->in[0]).shape;
       const auto& axes = last->params.get<std::vector<std::int64_t>>("axes");
@@ -105,6 +143,12 @@ class Planner {
     std::string& sig = plan_.signature;
     sig += "rank " + std::to_string(plan_.rank) + " inputs " + std::to_string(plan_.num_inputs);
     if (plan_.reduction) sig += " " + std::string(ir::name(plan_.reduce));
+    if (plan_.rows) {
+      sig += " rows " + std::to_string(plan_.outer_rank);
+      for (auto& ph : plan_.phases)
+        sig += " " + std::string(ir::name(ph.reduce)) + " %" + std::to_string(ph.root);
+      for (bool r : plan_.per_row_output) sig += r ? " r" : " s";
+    }
     sig += "\n";
     for (auto& n : plan_.nodes) {
       sig += std::to_string(static_cast<int>(n.kind)) + " " + std::string(short_name(n.dtype));
@@ -116,12 +160,16 @@ class Planner {
         sig += " iter" + std::to_string(n.map[0].iter);
       } else if (n.kind == Node::part) {
         sig += " part " + std::to_string(n.result) + " %" + std::to_string(n.args[0]);
+      } else if (n.kind == Node::reduced) {
+        sig += " reduced " + std::to_string(n.result);
       } else if (n.kind == Node::op) {
         sig += " " + std::string(ir::name(n.prim));
         for (int a : n.args) sig += " %" + std::to_string(a);
         for (auto& p : n.eqn->params.items)
           if (p.name != "shape" && p.name != "broadcast_dimensions") sig += " " + param_str(p);
       }
+      if (plan_.rows && plan_.scratch[static_cast<std::size_t>(&n - plan_.nodes.data())] >= 0)
+        sig += " kept";
       sig += "\n";
     }
     sig += "out";
@@ -130,6 +178,49 @@ class Planner {
   }
 
  private:
+  // A row kernel: iteration space = the reductions' operand shape, row-shaped outputs at the
+  // identity map, per-row outputs at the outer dims (their unit row dims always index 0).
+  void plan_rows(const ir::Eqn& reduce) {
+    const Shape& s = g_.aval(reduce.in[0]).shape;
+    const auto k = static_cast<int>(reduce.params.get<std::vector<std::int64_t>>("axes").size());
+    plan_.rank = s.rank();
+    plan_.outer_rank = s.rank() - k;
+    for (int d = 0; d < s.rank(); ++d) row_identity_.push_back(Dim{d, 1, 0});
+    for (auto& o : g_.outvars) {
+      const ir::Aval av = g_.aval(o);
+      const bool per_row = !(av.shape == s);
+      Map map;
+      for (int d = 0; d < av.shape.rank(); ++d)
+        map.push_back(d < plan_.outer_rank ? Dim{d, 1, 0} : Dim{});
+      plan_.outputs.push_back(value(o, per_row ? map : row_identity_));
+      plan_.output_dtypes.push_back(av.dtype);
+      plan_.per_row_output.push_back(per_row);
+    }
+    assign_row_phases(plan_);
+  }
+
+  // In a row kernel, a reduction's result at its own row: a `reduced` node after a phase that
+  // folds its operand over the row.
+  int reduced_value(const ir::Eqn& e, const ir::Aval& out, const Map& map) {
+    if (!plan_.rows)
+      throw CompileError("kernel planner: a reduction inside a kernel that is not a row group");
+    for (int d = 0; d < plan_.outer_rank; ++d)
+      if (!(map[static_cast<std::size_t>(d)] == Dim{d, 1, 0}))
+        throw CompileError("kernel planner: a reduction's result read at another row");
+    Phase ph;
+    ph.reduce = e.prim;
+    ph.dtype = out.dtype;
+    ph.root = value(e.in[0], row_identity_);
+    Node n;
+    n.kind = Node::reduced;
+    n.dtype = out.dtype;
+    n.eqn = &e;
+    n.result = static_cast<int>(plan_.phases.size());
+    ph.node = add(std::move(n));
+    plan_.phases.push_back(std::move(ph));
+    return plan_.phases.back().node;
+  }
+
   static std::string param_str(const ir::Param& p) {
     if (auto* i = std::get_if<std::int64_t>(&p.value)) return p.name + "=" + std::to_string(*i);
     if (auto* b = std::get_if<bool>(&p.value)) return p.name + "=" + (*b ? "1" : "0");
@@ -221,6 +312,7 @@ class Planner {
       plan_.iotas.push_back(id);
       return id;
     }
+    if (ir::info(e.prim).kind == ir::PrimKind::reduce) return reduced_value(e, out, map);
     const ir::Aval in = g_.aval(e.in[0]);
     Map m;
     // Index maps compose into the operand's map and add no node of their own.
@@ -297,6 +389,7 @@ class Planner {
   std::map<ir::VarId, int> input_index_;
   std::map<std::pair<ir::VarId, Map>, int> memo_;
   std::map<std::pair<const ir::Eqn*, Map>, int> multi_memo_;
+  Map row_identity_;
   Plan plan_;
 };
 

@@ -161,6 +161,10 @@ class KernelSource {
         case Node::op:
           emit_op(os, n, v);
           break;
+        case Node::reduced:
+          // Row kernels come from the fusion pass's row groups, which the CUDA generator does
+          // not ask for (FuseOptions); a plan holding one is a bug.
+          throw CompileError("cuda kernel source: a row kernel's reduced value");
       }
     }
   }

@@ -20,6 +20,7 @@ namespace fj::backend::llvm_kernel {
 using kernel::Dim;
 using kernel::Map;
 using kernel::Node;
+using kernel::Phase;
 using kernel::Plan;
 using kernel::Planner;
 

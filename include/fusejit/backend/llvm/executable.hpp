@@ -153,7 +153,16 @@ inline Launch make_launch(const ir::Eqn& e, bool compile = true) {
   for (auto& o : sub.outvars) l.out_avals.push_back(sub.aval(o));
   // The iteration space: the outputs' shape, or a reduction operand's in kept-then-reduced order.
   Shape space;
-  if (plan.reduction) {
+  std::int64_t row_size = 0;
+  if (plan.rows) {
+    // A row kernel iterates over its reductions' operand shape, a row per work item.
+    const auto red = std::find_if(sub.eqns.begin(), sub.eqns.end(), [](const ir::Eqn& q) {
+      return ir::info(q.prim).kind == ir::PrimKind::reduce;
+    });
+    space = sub.aval(red->in[0]).shape;
+    row_size = 1;
+    for (int d = plan.outer_rank; d < space.rank(); ++d) row_size *= space[d];
+  } else if (plan.reduction) {
     const ir::Eqn& red = sub.eqns.back();
     const Shape& operand = sub.aval(red.in[0]).shape;
     for (int d : plan.order) space.push_back(operand[d]);
@@ -176,7 +185,7 @@ inline Launch make_launch(const ir::Eqn& e, bool compile = true) {
     l.iparams.insert(l.iparams.end(), strides.begin(), strides.end());
     l.iparams.push_back(base);
     const auto space_st = row_major_strides(space);
-    bool at_point = !plan.reduction && n.view == space && base == 0;
+    bool at_point = !plan.reduction && !plan.rows && n.view == space && base == 0;
     for (int k = 0; at_point && k < space.rank(); ++k)
       at_point = strides[static_cast<std::size_t>(k)] == space_st[static_cast<std::size_t>(k)];
     l.load_reads.emplace_back(n.input, at_point);
@@ -186,7 +195,11 @@ inline Launch make_launch(const ir::Eqn& e, bool compile = true) {
     const Dim& d = plan.nodes[static_cast<std::size_t>(id)].map[0];
     l.iparams.insert(l.iparams.end(), {d.iter >= 0 ? d.step : 0, d.offset});
   }
-  if (plan.reduction) {
+  if (plan.rows) {
+    l.iparams.push_back(row_size);
+    l.size = row_size == 0 ? 0 : space.size() / row_size;
+    l.work_per_item = std::max<std::int64_t>(row_size, 1);
+  } else if (plan.reduction) {
     const std::int64_t out_size = l.out_avals[0].shape.size();
     const std::int64_t red_size = out_size == 0 ? 0 : space.size() / out_size;
     l.nblocks = red_size > kReduceBlock ? (red_size + kReduceBlock - 1) / kReduceBlock : 1;
@@ -377,7 +390,9 @@ class LlvmExecutable final : public Executable {
     for (ir::VarId v : l.inputs) bufs.push_back(env[static_cast<std::size_t>(v)].buf->data);
     for (std::size_t o = 0; o < l.outputs.size(); ++o) {
       const ir::Aval& av = l.out_avals[o];
-      auto buf = runtime::allocate(static_cast<std::size_t>(l.size) * size_of(av.dtype));
+      // Block partials fill the work items; any other output has its own shape.
+      const std::int64_t n = l.nblocks > 1 ? l.size : av.shape.size();
+      auto buf = runtime::allocate(static_cast<std::size_t>(n) * size_of(av.dtype));
       bufs.push_back(buf->data);
       env[static_cast<std::size_t>(l.outputs[o])] = {std::move(buf), av};
     }

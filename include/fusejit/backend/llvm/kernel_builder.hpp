@@ -5,6 +5,7 @@
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Module.h>
 
+#include <array>
 #include <functional>
 #include <memory>
 #include <string>
@@ -61,6 +62,11 @@ class KernelBuilder {
     b.SetInsertPoint(entry);
     const int r = plan_.rank;
     const auto n_inputs = static_cast<std::size_t>(plan_.num_inputs);
+    node_param_.assign(plan_.nodes.size(), 0);
+    for (std::size_t li = 0; li < plan_.loads.size(); ++li)
+      node_param_[static_cast<std::size_t>(plan_.loads[li])] = li;
+    for (std::size_t ii = 0; ii < plan_.iotas.size(); ++ii)
+      node_param_[static_cast<std::size_t>(plan_.iotas[ii])] = ii;
     for (int k = 0; k < r; ++k)
       extents_.push_back(load_i64(b, arg(1), static_cast<std::size_t>(k)));
     // Constants: loaded once, converted from their 8-byte slots to their dtype.
@@ -97,7 +103,9 @@ class KernelBuilder {
     for (std::size_t o = 0; o < plan_.outputs.size(); ++o)
       out_ptr_.push_back(load_ptr(b, n_inputs + o));
     auto* done = llvm::BasicBlock::Create(e.ctx, "done", fn_);
-    if (!plan_.reduction) {
+    if (plan_.rows) {
+      emit_rows(e, iota_params + 2 * plan_.iotas.size());
+    } else if (!plan_.reduction) {
       emit_range(e, arg(3), arg(4));
     } else {
       // Work item t reduces block t % nblocks of output t / nblocks into out[t].
@@ -106,29 +114,16 @@ class KernelBuilder {
       llvm::Value* nblocks = load_i64(b, arg(1), extra + 1);
       llvm::Value* block = load_i64(b, arg(1), extra + 2);
       const DType d = plan_.output_dtypes[0];
-      e.width = lanes_;
-      vec_acc_ = entry_alloca(e.type(d));
-      e.width = 1;
-      scalar_acc_ = entry_alloca(e.type(d));
+      folds_.push_back(make_fold(e, plan_.reduce, d, plan_.outputs[0]));
       counted_loop(e, arg(3), arg(4), 1, [&](llvm::Value* t) {
         llvm::Value* out_index = b.CreateUDiv(t, nblocks);
         llvm::Value* lo = b.CreateMul(b.CreateURem(t, nblocks), block);
         llvm::Value* hi = b.CreateAdd(lo, block);
         hi = b.CreateSelect(b.CreateICmpULT(hi, red_size), hi, red_size);
-        e.width = lanes_;
-        b.CreateStore(identity(e, d), vec_acc_);
-        e.width = 1;
-        b.CreateStore(identity(e, d), scalar_acc_);
+        start_fold(e, folds_[0]);
         llvm::Value* base = b.CreateMul(out_index, red_size);
         emit_range(e, b.CreateAdd(base, lo), b.CreateAdd(base, hi));
-        // Lanes combine in order, then the tail: a fixed order whatever the thread count.
-        e.width = lanes_;
-        llvm::Value* lanes = b.CreateLoad(e.type(d), vec_acc_);
-        e.width = 1;
-        llvm::Value* acc = b.CreateExtractElement(lanes, std::uint64_t{0});
-        for (unsigned i = 1; i < lanes_; ++i)
-          acc = combine(e, acc, b.CreateExtractElement(lanes, std::uint64_t{i}));
-        acc = combine(e, acc, b.CreateLoad(e.type(d), scalar_acc_));
+        llvm::Value* acc = finish_fold(e, folds_[0]);
         store_element(e, d, out_ptr_[0], t, acc);
       });
     }
@@ -198,7 +193,20 @@ class KernelBuilder {
         b.CreateSelect(b.CreateICmpSLT(b.CreateSub(ncols, col), b.CreateSub(end, pos)),
                        b.CreateSub(ncols, col), b.CreateSub(end, pos));
     llvm::Value* vec_end = b.CreateSub(seg, b.CreateURem(seg, b.getInt64(lanes_)));
-    counted_loop(e, b.getInt64(0), vec_end, lanes_,
+    llvm::Value* vec_start = b.getInt64(0);
+    if (folding()) {
+      // kAccumulators vectors a step, each into its own accumulator.
+      const unsigned step = lanes_ * kAccumulators;
+      vec_start = b.CreateSub(seg, b.CreateURem(seg, b.getInt64(step)));
+      counted_loop(e, b.getInt64(0), vec_start, step, [&](llvm::Value* j) {
+        for (unsigned a = 0; a < kAccumulators; ++a) {
+          accumulator_ = a;
+          emit_point(e, lanes_, col, pos, b.CreateAdd(j, b.getInt64(a * lanes_)));
+        }
+        accumulator_ = 0;
+      });
+    }
+    counted_loop(e, vec_start, vec_end, lanes_,
                  [&](llvm::Value* j) { emit_point(e, lanes_, col, pos, j); });
     counted_loop(e, vec_end, seg, 1, [&](llvm::Value* j) { emit_point(e, 1, col, pos, j); });
     auto* row_latch = b.GetInsertBlock();
@@ -216,11 +224,11 @@ class KernelBuilder {
   }
 
   // The reduction's identity at the emitter's width: 0, 1, -inf / lowest, +inf / highest, all ones.
-  llvm::Value* identity(Emitter& e, DType d) {
+  llvm::Value* identity(Emitter& e, DType d, ir::Prim reduce) {
     llvm::Type* st = e.scalar_type(d);
     llvm::Constant* c = nullptr;
     const bool f = is_float(d), sgn = d == DType::i32 || d == DType::i64;
-    switch (plan_.reduce) {
+    switch (reduce) {
       case ir::Prim::reduce_sum:
         c = llvm::Constant::getNullValue(st);
         break;
@@ -249,9 +257,110 @@ class KernelBuilder {
     return e.splat(c);
   }
 
-  llvm::Value* combine(Emitter& e, llvm::Value* acc, llvm::Value* x) {
-    const Node& n = plan_.nodes[static_cast<std::size_t>(plan_.outputs[0])];
-    return kLowerings[static_cast<int>(plan_.reduce)](e, n, {acc, x}, plan_.output_dtypes[0]);
+  // A reduction being folded: `kAccumulators` independent vector accumulators (so that the
+  // vector loop is not one chain of dependent combines: a max, 5 instructions deep, held a
+  // softmax's max pass at 1 ms over 16 MiB) and one for the scalar tail.
+  static constexpr unsigned kAccumulators = 4;
+  struct Fold {
+    ir::Prim reduce{};
+    DType dtype{};
+    int node = -1;  // the node whose lowering combines (the reduction's output node)
+    std::array<llvm::Value*, kAccumulators> vec{};
+    llvm::Value* scalar = nullptr;
+  };
+
+  Fold make_fold(Emitter& e, ir::Prim reduce, DType d, int node) {
+    Fold f{reduce, d, node, {}, nullptr};
+    e.width = lanes_;
+    for (auto& a : f.vec) a = entry_alloca(e.type(d));
+    e.width = 1;
+    f.scalar = entry_alloca(e.type(d));
+    return f;
+  }
+  void start_fold(Emitter& e, const Fold& f) {
+    e.width = lanes_;
+    for (auto* a : f.vec) e.b.CreateStore(identity(e, f.dtype, f.reduce), a);
+    e.width = 1;
+    e.b.CreateStore(identity(e, f.dtype, f.reduce), f.scalar);
+  }
+  llvm::Value* combine(Emitter& e, const Fold& f, llvm::Value* acc, llvm::Value* x) {
+    const Node& n = plan_.nodes[static_cast<std::size_t>(f.node)];
+    return kLowerings[static_cast<int>(f.reduce)](e, n, {acc, x}, f.dtype);
+  }
+  // Accumulators pairwise, then lanes in order, then the tail: a fixed order whatever the
+  // thread count.
+  llvm::Value* finish_fold(Emitter& e, const Fold& f) {
+    auto& b = e.b;
+    e.width = lanes_;
+    llvm::Type* vt = e.type(f.dtype);
+    std::vector<llvm::Value*> accs;
+    for (auto* a : f.vec) accs.push_back(b.CreateLoad(vt, a));
+    for (std::size_t n = accs.size(); n > 1; n /= 2)
+      for (std::size_t i = 0; i < n / 2; ++i) accs[i] = combine(e, f, accs[2 * i], accs[2 * i + 1]);
+    llvm::Value* lanes = accs[0];
+    e.width = 1;
+    llvm::Value* acc = b.CreateExtractElement(lanes, std::uint64_t{0});
+    for (unsigned i = 1; i < lanes_; ++i)
+      acc = combine(e, f, acc, b.CreateExtractElement(lanes, std::uint64_t{i}));
+    return combine(e, f, acc, b.CreateLoad(e.type(f.dtype), f.scalar));
+  }
+  // Folds `x` into the accumulator the current point uses.
+  void accumulate(Emitter& e, const Fold& f, llvm::Value* x) {
+    llvm::Value* p = e.width == 1 ? f.scalar : f.vec[accumulator_];
+    e.b.CreateStore(combine(e, f, e.b.CreateLoad(e.type(f.dtype), p), x), p);
+  }
+  bool folding() const {
+    return plan_.reduction ||
+           (plan_.rows && static_cast<std::size_t>(phase_) + 2 < plan_.phases.size());
+  }
+
+  // A row kernel: work item t is row t, [t * row, (t + 1) * row) of the iteration space. Each
+  // reduction phase folds its operand over the row exactly as a reduction kernel folds one block
+  // (vector lanes, then the tail, lanes combined in order), so a row's result equals the unfused
+  // kernel's bit for bit; later phases read it as a scalar, and costly values kept by an earlier
+  // phase from the row's scratch. The row stays in cache between the phases.
+  void emit_rows(Emitter& e, std::size_t row_param) {
+    auto& b = e.b;
+    llvm::Value* row = load_i64(b, arg(1), row_param);
+    const std::size_t n_reduce = plan_.phases.size() - 2;
+    for (std::size_t p = 0; p < n_reduce; ++p) {
+      const Phase& ph = plan_.phases[p];
+      folds_.push_back(make_fold(e, ph.reduce, ph.dtype, ph.node));
+    }
+    scratch_.assign(static_cast<std::size_t>(plan_.num_scratch), nullptr);
+    for (std::size_t k = 0; k < plan_.nodes.size(); ++k)
+      if (const int s = plan_.scratch[k]; s >= 0) {
+        llvm::Type* t = llvm::ArrayType::get(e.scalar_type(plan_.nodes[k].dtype),
+                                             static_cast<std::uint64_t>(ir::kMaxFusedRow));
+        auto* a = llvm::cast<llvm::AllocaInst>(entry_alloca(t));
+        a->setAlignment(llvm::Align(64));
+        scratch_[static_cast<std::size_t>(s)] = a;
+      }
+    reduced_.assign(n_reduce, nullptr);
+    const bool row_outputs =
+        std::count(plan_.per_row_output.begin(), plan_.per_row_output.end(), false) > 0;
+    const bool per_row_outputs =
+        std::count(plan_.per_row_output.begin(), plan_.per_row_output.end(), true) > 0;
+    counted_loop(e, arg(3), arg(4), 1, [&](llvm::Value* t) {
+      row_index_ = t;
+      row_base_ = b.CreateMul(t, row);
+      llvm::Value* row_end = b.CreateAdd(row_base_, row);
+      for (std::size_t p = 0; p < n_reduce; ++p) {
+        phase_ = static_cast<int>(p);
+        start_fold(e, folds_[p]);
+        emit_range(e, row_base_, row_end);
+        reduced_[p] = finish_fold(e, folds_[p]);
+      }
+      if (row_outputs) {
+        phase_ = static_cast<int>(n_reduce);
+        emit_range(e, row_base_, row_end);
+      }
+      if (per_row_outputs) {
+        // Values with one element per row, taken at the row's first point.
+        phase_ = static_cast<int>(n_reduce + 1);
+        emit_range(e, row_base_, b.CreateAdd(row_base_, b.getInt64(1)));
+      }
+    });
   }
 
   void store_element(Emitter& e, DType d, llvm::Value* base, llvm::Value* index, llvm::Value* x) {
@@ -313,80 +422,110 @@ class KernelBuilder {
     return n.dtype == DType::i64 ? x : b.CreateTrunc(x, t);
   }
 
-  // Computes every node at points [pos + j, pos + j + width) and stores the outputs.
+  // Computes every node at points [pos + j, pos + j + width) and stores the outputs (in a row
+  // kernel, the nodes of the current phase, and that phase's accumulation or outputs).
   void emit_point(Emitter& e, unsigned width, llvm::Value* col, llvm::Value* pos, llvm::Value* j) {
     auto& b = e.b;
     e.width = width;
     std::vector<llvm::Value*> v(plan_.nodes.size());
-    std::size_t li = 0, ii = 0;
-    for (std::size_t k = 0; k < plan_.nodes.size(); ++k) {
-      const Node& n = plan_.nodes[k];
-      if (n.kind == Node::literal) {
-        v[k] = e.splat(literal_values_[static_cast<std::size_t>(n.slot)]);
-      } else if (n.kind == Node::iota) {
-        v[k] = iota_value(e, n, ii++, j);
-      } else if (n.kind == Node::part) {
-        v[k] = b.CreateExtractValue(v[static_cast<std::size_t>(n.args[0])],
-                                    {static_cast<unsigned>(n.result)});
-      } else if (n.kind == Node::load) {
-        if (n.inner == Node::broadcast) {
-          v[k] = e.splat(broadcast_scalar_[li]);
-        } else if (n.inner == Node::contiguous) {
-          llvm::Value* index = b.CreateAdd(row_offset_[li], b.CreateAdd(col, j));
-          llvm::Type* mt = e.vec(e.memory_type(n.dtype));
-          llvm::Value* p = b.CreateInBoundsGEP(e.memory_type(n.dtype), load_ptr_[li], index);
-          llvm::Value* x = b.CreateAlignedLoad(mt, p, llvm::Align(size_of(n.dtype)));
-          v[k] = n.dtype == DType::bool_ ? b.CreateICmpNE(x, llvm::Constant::getNullValue(mt)) : x;
-        } else if (n.inner == Node::reversed) {
-          // A rev along the innermost dim: the lanes' elements are adjacent, backwards in
-          // memory; one vector load from the lowest address, then the lanes reversed.
-          llvm::Value* index = b.CreateSub(row_offset_[li], b.CreateAdd(col, j));
-          if (width > 1) index = b.CreateSub(index, b.getInt64(width - 1));
-          llvm::Type* mt = e.vec(e.memory_type(n.dtype));
-          llvm::Value* p = b.CreateInBoundsGEP(e.memory_type(n.dtype), load_ptr_[li], index);
-          llvm::Value* x = b.CreateAlignedLoad(mt, p, llvm::Align(size_of(n.dtype)));
-          if (width > 1) {
-            std::vector<int> rev_mask;
-            for (unsigned lane = 0; lane < width; ++lane)
-              rev_mask.push_back(static_cast<int>(width - 1 - lane));
-            x = b.CreateShuffleVector(x, rev_mask);
-          }
-          v[k] = n.dtype == DType::bool_ ? b.CreateICmpNE(x, llvm::Constant::getNullValue(mt)) : x;
-        } else {
-          // A strided walk (a reduction over a non-last axis): one scalar load per lane.
-          llvm::Value* stride = load_strides_[li].back();
-          llvm::Value* x = width == 1 ? nullptr : llvm::PoisonValue::get(e.type(n.dtype));
-          for (unsigned lane = 0; lane < width; ++lane) {
-            llvm::Value* c = b.CreateAdd(col, b.CreateAdd(j, b.getInt64(lane)));
-            llvm::Value* s = load_element(e, n.dtype, load_ptr_[li],
-                                          b.CreateAdd(row_offset_[li], b.CreateMul(c, stride)));
-            x = width == 1 ? s : b.CreateInsertElement(x, s, std::uint64_t{lane});
-          }
-          v[k] = x;
-        }
-        ++li;
-      } else {
-        std::vector<llvm::Value*> args;
-        for (int a : n.args) args.push_back(v[static_cast<std::size_t>(a)]);
-        const DType arg_dtype = plan_.nodes[static_cast<std::size_t>(n.args.at(0))].dtype;
-        const DType operand_dtype = n.prim == ir::Prim::select_n
-                                        ? plan_.nodes[static_cast<std::size_t>(n.args.at(1))].dtype
-                                        : arg_dtype;
-        v[k] = kLowerings[static_cast<int>(n.prim)](e, n, args, operand_dtype);
-      }
-    }
-    if (plan_.reduction) {
-      llvm::Value* acc_ptr = width == 1 ? scalar_acc_ : vec_acc_;
-      llvm::Type* t = e.type(plan_.output_dtypes[0]);
-      b.CreateStore(
-          combine(e, b.CreateLoad(t, acc_ptr), v[static_cast<std::size_t>(plan_.outputs[0])]),
-          acc_ptr);
-      return;
-    }
+    if (plan_.rows) return emit_row_point(e, v, col, pos, j);
+    for (std::size_t k = 0; k < plan_.nodes.size(); ++k) v[k] = node_value(e, k, v, col, j);
+    if (plan_.reduction)
+      return accumulate(e, folds_[0], v[static_cast<std::size_t>(plan_.outputs[0])]);
     llvm::Value* flat = b.CreateAdd(pos, j);
     for (std::size_t o = 0; o < plan_.outputs.size(); ++o)
       store_element(e, plan_.output_dtypes[o], out_ptr_[o], flat,
                     v[static_cast<std::size_t>(plan_.outputs[o])]);
+  }
+
+  void emit_row_point(Emitter& e, std::vector<llvm::Value*>& v, llvm::Value* col, llvm::Value* pos,
+                      llvm::Value* j) {
+    auto& b = e.b;
+    const Phase& ph = plan_.phases[static_cast<std::size_t>(phase_)];
+    llvm::Value* flat = b.CreateAdd(pos, j);
+    llvm::Value* in_row = b.CreateSub(flat, row_base_);
+    for (int k : ph.eval) {
+      const auto ku = static_cast<std::size_t>(k);
+      const int s = plan_.scratch[ku];
+      const bool kept_here = std::find(ph.store.begin(), ph.store.end(), k) != ph.store.end();
+      llvm::Value* slot = nullptr;
+      if (s >= 0)
+        slot = b.CreateInBoundsGEP(e.scalar_type(plan_.nodes[ku].dtype),
+                                   scratch_[static_cast<std::size_t>(s)], in_row);
+      if (s >= 0 && !kept_here) {
+        v[ku] = b.CreateAlignedLoad(e.type(plan_.nodes[ku].dtype), slot,
+                                    llvm::Align(size_of(plan_.nodes[ku].dtype)));
+        continue;
+      }
+      v[ku] = node_value(e, ku, v, col, j);
+      if (kept_here) b.CreateAlignedStore(v[ku], slot, llvm::Align(size_of(plan_.nodes[ku].dtype)));
+    }
+    const std::size_t n_reduce = plan_.phases.size() - 2;
+    const auto p = static_cast<std::size_t>(phase_);
+    if (p < n_reduce) return accumulate(e, folds_[p], v[static_cast<std::size_t>(ph.root)]);
+    for (std::size_t o = 0; o < plan_.outputs.size(); ++o)
+      if (plan_.per_row_output[o] == (p == n_reduce + 1))
+        store_element(e, plan_.output_dtypes[o], out_ptr_[o],
+                      plan_.per_row_output[o] ? row_index_ : flat,
+                      v[static_cast<std::size_t>(plan_.outputs[o])]);
+  }
+
+  // Node k's value at points [pos + j, pos + j + width), its operands' values in `v`.
+  llvm::Value* node_value(Emitter& e, std::size_t k, const std::vector<llvm::Value*>& v,
+                          llvm::Value* col, llvm::Value* j) {
+    auto& b = e.b;
+    const unsigned width = e.width;
+    const Node& n = plan_.nodes[k];
+    if (n.kind == Node::literal) return e.splat(literal_values_[static_cast<std::size_t>(n.slot)]);
+    if (n.kind == Node::reduced) return e.splat(reduced_[static_cast<std::size_t>(n.result)]);
+    if (n.kind == Node::iota) return iota_value(e, n, node_param_[k], j);
+    if (n.kind == Node::part)
+      return b.CreateExtractValue(v[static_cast<std::size_t>(n.args[0])],
+                                  {static_cast<unsigned>(n.result)});
+    if (n.kind == Node::load) {
+      const std::size_t li = node_param_[k];
+      if (n.inner == Node::broadcast) return e.splat(broadcast_scalar_[li]);
+      if (n.inner == Node::contiguous) {
+        llvm::Value* index = b.CreateAdd(row_offset_[li], b.CreateAdd(col, j));
+        llvm::Type* mt = e.vec(e.memory_type(n.dtype));
+        llvm::Value* p = b.CreateInBoundsGEP(e.memory_type(n.dtype), load_ptr_[li], index);
+        llvm::Value* x = b.CreateAlignedLoad(mt, p, llvm::Align(size_of(n.dtype)));
+        return n.dtype == DType::bool_ ? b.CreateICmpNE(x, llvm::Constant::getNullValue(mt)) : x;
+      }
+      if (n.inner == Node::reversed) {
+        // A rev along the innermost dim: the lanes' elements are adjacent, backwards in
+        // memory; one vector load from the lowest address, then the lanes reversed.
+        llvm::Value* index = b.CreateSub(row_offset_[li], b.CreateAdd(col, j));
+        if (width > 1) index = b.CreateSub(index, b.getInt64(width - 1));
+        llvm::Type* mt = e.vec(e.memory_type(n.dtype));
+        llvm::Value* p = b.CreateInBoundsGEP(e.memory_type(n.dtype), load_ptr_[li], index);
+        llvm::Value* x = b.CreateAlignedLoad(mt, p, llvm::Align(size_of(n.dtype)));
+        if (width > 1) {
+          std::vector<int> rev_mask;
+          for (unsigned lane = 0; lane < width; ++lane)
+            rev_mask.push_back(static_cast<int>(width - 1 - lane));
+          x = b.CreateShuffleVector(x, rev_mask);
+        }
+        return n.dtype == DType::bool_ ? b.CreateICmpNE(x, llvm::Constant::getNullValue(mt)) : x;
+      }
+      // A strided walk (a reduction over a non-last axis): one scalar load per lane.
+      llvm::Value* stride = load_strides_[li].back();
+      llvm::Value* x = width == 1 ? nullptr : llvm::PoisonValue::get(e.type(n.dtype));
+      for (unsigned lane = 0; lane < width; ++lane) {
+        llvm::Value* c = b.CreateAdd(col, b.CreateAdd(j, b.getInt64(lane)));
+        llvm::Value* s = load_element(e, n.dtype, load_ptr_[li],
+                                      b.CreateAdd(row_offset_[li], b.CreateMul(c, stride)));
+        x = width == 1 ? s : b.CreateInsertElement(x, s, std::uint64_t{lane});
+      }
+      return x;
+    }
+    std::vector<llvm::Value*> args;
+    for (int a : n.args) args.push_back(v[static_cast<std::size_t>(a)]);
+    const DType arg_dtype = plan_.nodes[static_cast<std::size_t>(n.args.at(0))].dtype;
+    const DType operand_dtype = n.prim == ir::Prim::select_n
+                                    ? plan_.nodes[static_cast<std::size_t>(n.args.at(1))].dtype
+                                    : arg_dtype;
+    return kLowerings[static_cast<int>(n.prim)](e, n, args, operand_dtype);
   }
 
   const Plan& plan_;
@@ -397,9 +536,16 @@ class KernelBuilder {
   std::vector<llvm::Value*> extents_, literal_values_, load_ptr_, out_ptr_, row_offset_,
       broadcast_scalar_;
   std::vector<llvm::Value*> iota_step_, iota_offset_, row_iota_;
-  llvm::Value* vec_acc_ = nullptr;
-  llvm::Value* scalar_acc_ = nullptr;
+  std::vector<Fold> folds_;   // the reduction kernel's one, or a row kernel's per phase
+  unsigned accumulator_ = 0;  // which vector accumulator the point being emitted folds into
   std::vector<std::vector<llvm::Value*>> load_strides_;
+  std::vector<std::size_t> node_param_;  // per load or iota node: its index among them
+  // Row kernels: the current phase, the row's index and first point, each reduction phase's
+  // accumulators and result, and each kept node's row of scratch.
+  int phase_ = 0;
+  llvm::Value* row_index_ = nullptr;
+  llvm::Value* row_base_ = nullptr;
+  std::vector<llvm::Value*> reduced_, scratch_;
 };
 
 }  // namespace fj::backend::llvm_kernel

@@ -20,8 +20,9 @@ class LlvmBackend final : public Backend {
 
 namespace llvm_kernel {
 std::shared_ptr<const Executable> compile_graph(const ir::GraphPtr& graph, bool kernels) {
-  auto fused =
-      std::make_shared<const ir::Graph>(ir::fuse(ir::fold_dot_transpose(ir::inline_jit(*graph))));
+  const ir::FuseOptions options{.row_groups = ir::row_fusion_enabled().load()};
+  auto fused = std::make_shared<const ir::Graph>(
+      ir::fuse(ir::fold_dot_transpose(ir::inline_jit(*graph)), options));
   return std::make_shared<LlvmExecutable>(std::move(fused), kernels);
 }
 }  // namespace llvm_kernel

@@ -5,13 +5,17 @@
 // of its own between kernels; the remaining outputs
 // form one kernel per shape. Broadcasts, transposes and slices are index maps inside kernels.
 // Nothing else is written to memory between kernels: every other intermediate is recomputed
-// inside the kernel that needs it.
+// inside the kernel that needs it. With row groups on, a reduction over trailing axes whose
+// readers are kernels over its operand's shape joins them (row_groups.hpp): one kernel then
+// computes a row's reductions and their broadcast uses while the row is in cache.
 #pragma once
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <vector>
 
 #include "fusejit/ir/passes/inline_jit.hpp"
+#include "fusejit/ir/passes/row_groups.hpp"
 
 namespace fj::ir {
 
@@ -27,7 +31,114 @@ inline bool is_fusion_boundary(Prim p) {
   return k == PrimKind::library || k == PrimKind::callback || is_lax_control(p);
 }
 
-inline Graph fuse(const Graph& original) {
+namespace fuse_detail {
+
+// A kernel to emit: its roots, and `at`: the equation it runs after (the graph's end for the
+// remaining outputs), so that it runs before the first boundary equation that follows.
+struct Unit {
+  std::vector<VarId> roots;
+  std::size_t at = 0;
+  int merged_into = -1;  // row groups: the unit this one's roots joined
+};
+
+using KernelEqns = std::function<std::vector<bool>(const std::vector<VarId>&, std::vector<bool>&)>;
+
+// Whether a merged kernel would read a value computed, by other kernels, from its own results
+// (a gradient's reduction reshaped and reduced again feeds the kernel that made it): a cycle.
+inline bool reads_own_result(const Graph& g, const std::vector<int>& producer,
+                             const std::vector<bool>& materialized, const std::vector<bool>& needed,
+                             const std::vector<bool>& live, const std::vector<VarId>& roots) {
+  std::vector<bool> from_kernel(g.avals.size(), false);
+  for (VarId v : roots) from_kernel[static_cast<std::size_t>(v)] = true;
+  for (std::size_t k = 0; k < g.eqns.size(); ++k) {
+    const Eqn& e = g.eqns[k];
+    const bool tainted = needed[k] || std::any_of(e.in.begin(), e.in.end(), [&](const Atom& a) {
+                           return !a.is_literal() && from_kernel[static_cast<std::size_t>(a.var)];
+                         });
+    if (tainted)
+      for (VarId v : e.out) from_kernel[static_cast<std::size_t>(v)] = true;
+  }
+  for (std::size_t v = 0; v < g.avals.size(); ++v) {
+    const bool source =
+        producer[v] >= 0 && materialized[v] && !needed[static_cast<std::size_t>(producer[v])];
+    if (live[v] && source && from_kernel[v]) return true;
+  }
+  return false;
+}
+
+// Merges each reduction over trailing axes into the kernels that read it, when together they
+// form a row group (row_group_space). A merged reduction is no longer written to memory unless
+// it is a graph output; the merged kernel runs where the last of them ran, so no boundary
+// equation may lie between them.
+inline void merge_row_groups(const Graph& g, const std::vector<int>& producer,
+                             std::vector<bool>& materialized, std::vector<Unit>& units,
+                             const KernelEqns& kernel_eqns) {
+  std::vector<bool> is_output(g.avals.size(), false), boundary_reads(g.avals.size(), false);
+  for (const Atom& o : g.outvars)
+    if (!o.is_literal()) is_output[static_cast<std::size_t>(o.var)] = true;
+  std::vector<std::size_t> boundaries;
+  for (std::size_t k = 0; k < g.eqns.size(); ++k) {
+    if (!is_fusion_boundary(g.eqns[k].prim)) continue;
+    boundaries.push_back(k);
+    for (const Atom& a : g.eqns[k].in)
+      if (!a.is_literal()) boundary_reads[static_cast<std::size_t>(a.var)] = true;
+  }
+  // What each unit's kernel reads (its `live` values), kept up to date as units merge.
+  std::vector<std::vector<bool>> reads(units.size());
+  for (std::size_t u = 0; u < units.size(); ++u) kernel_eqns(units[u].roots, reads[u]);
+  auto find = [&](std::size_t u) {
+    while (units[u].merged_into >= 0) u = static_cast<std::size_t>(units[u].merged_into);
+    return u;
+  };
+  for (std::size_t i = 0; i < units.size(); ++i) {
+    if (units[i].roots.size() != 1) continue;  // each reduction starts as a unit of its own
+    const VarId m = units[i].roots[0];
+    const auto mi = static_cast<std::size_t>(m);
+    if (boundary_reads[mi] ||
+        !row_reduction_space(g, g.eqns[static_cast<std::size_t>(producer[mi])]))
+      continue;
+    const std::size_t home = find(i);
+    std::vector<std::size_t> group{home};
+    for (std::size_t j = 0; j < units.size(); ++j)
+      if (units[j].merged_into < 0 && j != home && reads[j][mi]) group.push_back(j);
+    std::sort(group.begin(), group.end());
+    const std::size_t first_at = units[group.front()].at, last_at = units[group.back()].at;
+    if (std::any_of(boundaries.begin(), boundaries.end(),
+                    [&](std::size_t b) { return first_at < b && b < last_at; }))
+      continue;
+    std::vector<VarId> roots;
+    for (std::size_t u : group)
+      for (VarId v : units[u].roots)
+        if (v != m || is_output[mi]) roots.push_back(v);
+    if (roots.empty() || (group.size() == 1 && roots.size() == units[home].roots.size())) continue;
+    materialized[mi] = is_output[mi];
+    std::vector<bool> live;
+    const std::vector<bool> needed = kernel_eqns(roots, live);
+    std::vector<std::size_t> eqns;
+    for (std::size_t k = 0; k < needed.size(); ++k)
+      if (needed[k]) eqns.push_back(k);
+    if (!row_group_space(g, eqns, roots) ||
+        reads_own_result(g, producer, materialized, needed, live, roots)) {
+      materialized[mi] = true;
+      continue;
+    }
+    const std::size_t survivor = group.back();
+    units[survivor].roots = std::move(roots);
+    reads[survivor] = std::move(live);
+    for (std::size_t u : group)
+      if (u != survivor) units[u].merged_into = static_cast<int>(survivor);
+  }
+}
+
+}  // namespace fuse_detail
+
+struct FuseOptions {
+  // Merge row reductions into the kernels that read them (row_groups.hpp); the LLVM backend's
+  // kernels run such groups, the CUDA generator's do not yet.
+  bool row_groups = false;
+};
+
+inline Graph fuse(const Graph& original, FuseOptions options = {}) {
   const Graph g = inline_jit(original);
   std::vector<int> producer(g.avals.size(), -1);
   for (std::size_t k = 0; k < g.eqns.size(); ++k)
@@ -70,14 +181,11 @@ inline Graph fuse(const Graph& original) {
     return producer[static_cast<std::size_t>(v)] < 0 || materialized[static_cast<std::size_t>(v)];
   };
 
-  Graph out;
-  out.avals = g.avals;
-  out.constvars = g.constvars;
-  out.invars = g.invars;
-  out.outvars = g.outvars;
-  // Emits one kernel computing `roots`; a reduction root includes its own equation.
-  auto add_kernel = [&](const std::vector<VarId>& roots) {
-    std::vector<bool> needed(g.eqns.size(), false), live(g.avals.size(), false);
+  // The equations a kernel computing `roots` holds (a reduction root includes its own), and
+  // the values it reads: walking back from the roots to the sources.
+  auto kernel_eqns = [&](const std::vector<VarId>& roots, std::vector<bool>& live) {
+    std::vector<bool> needed(g.eqns.size(), false);
+    live.assign(g.avals.size(), false);
     for (VarId v : roots) live[static_cast<std::size_t>(v)] = true;
     for (int k = static_cast<int>(g.eqns.size()) - 1; k >= 0; --k) {
       const Eqn& e = g.eqns[static_cast<std::size_t>(k)];
@@ -90,6 +198,18 @@ inline Graph fuse(const Graph& original) {
       for (auto& a : e.in)
         if (!a.is_literal()) live[static_cast<std::size_t>(a.var)] = true;
     }
+    return needed;
+  };
+
+  Graph out;
+  out.avals = g.avals;
+  out.constvars = g.constvars;
+  out.invars = g.invars;
+  out.outvars = g.outvars;
+  // Emits one kernel computing `roots`.
+  auto add_kernel = [&](const std::vector<VarId>& roots) {
+    std::vector<bool> live;
+    const std::vector<bool> needed = kernel_eqns(roots, live);
     Graph sub;
     std::map<VarId, VarId> remap;
     std::vector<Atom> kernel_in;
@@ -124,32 +244,41 @@ inline Graph fuse(const Graph& original) {
     out.eqns.push_back(Eqn{Prim::fused, std::move(kernel_in), roots, std::move(p)});
   };
 
-  std::size_t next = 0;
-  for (std::size_t k = 0; k < g.eqns.size(); ++k) {
-    if (!is_fusion_boundary(g.eqns[k].prim)) continue;
-    for (; next < materialize_order.size() &&
-           producer[static_cast<std::size_t>(materialize_order[next])] < static_cast<int>(k);
-         ++next)
-      add_kernel({materialize_order[next]});
-    out.eqns.push_back(g.eqns[k]);
-  }
-  for (; next < materialize_order.size(); ++next) add_kernel({materialize_order[next]});
-
-  // Remaining outputs computed by elementwise equations, grouped by shape in order of appearance.
-  std::vector<std::vector<VarId>> groups;
+  // The kernels: one per materialized value, in order, then the remaining outputs computed by
+  // elementwise equations, grouped by shape in order of appearance. A kernel runs at `at`: just
+  // before the first boundary equation after its last root's equation (the end for outputs).
+  using fuse_detail::Unit;
+  std::vector<Unit> units;
+  for (VarId v : materialize_order)
+    units.push_back({{v}, static_cast<std::size_t>(producer[static_cast<std::size_t>(v)])});
+  const std::size_t first_output_unit = units.size();
   std::vector<VarId> seen;
   for (auto& o : g.outvars) {
     if (o.is_literal() || is_source(o.var)) continue;
     if (std::find(seen.begin(), seen.end(), o.var) != seen.end()) continue;
     seen.push_back(o.var);
-    auto it = std::find_if(groups.begin(), groups.end(),
-                           [&](auto& grp) { return g.aval(grp[0]).shape == g.aval(o.var).shape; });
-    if (it == groups.end())
-      groups.push_back({o.var});
+    auto it =
+        std::find_if(units.begin() + static_cast<std::ptrdiff_t>(first_output_unit), units.end(),
+                     [&](Unit& u) { return g.aval(u.roots[0]).shape == g.aval(o.var).shape; });
+    if (it == units.end())
+      units.push_back({{o.var}, g.eqns.size()});
     else
-      it->push_back(o.var);
+      it->roots.push_back(o.var);
   }
-  for (auto& grp : groups) add_kernel(grp);
+  if (options.row_groups)
+    fuse_detail::merge_row_groups(g, producer, materialized, units, kernel_eqns);
+
+  std::size_t next = 0;
+  auto emit_units_before = [&](std::size_t k) {
+    for (; next < units.size() && units[next].at < k; ++next)
+      if (units[next].merged_into < 0) add_kernel(units[next].roots);
+  };
+  for (std::size_t k = 0; k < g.eqns.size(); ++k) {
+    if (!is_fusion_boundary(g.eqns[k].prim)) continue;
+    emit_units_before(k);
+    out.eqns.push_back(g.eqns[k]);
+  }
+  emit_units_before(g.eqns.size() + 1);
   return out;
 }
 
