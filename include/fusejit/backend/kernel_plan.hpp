@@ -3,6 +3,9 @@
 // Shared by the code generators: LLVM (backend/llvm/kernel_builder.hpp) and CUDA (backend/cuda/).
 #pragma once
 #include <algorithm>
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
 #include <tuple>
 #include <map>
 #include <string>
@@ -79,6 +82,9 @@ struct Plan {
   std::vector<int> scratch;
   int num_scratch = 0;
   std::vector<bool> per_row_output;  // rows: output o has one element per row
+  // Elementwise outputs too large for the last-level cache are written with non-temporal
+  // stores (set by the LLVM backend's launch, with " stream" added to the signature).
+  bool stream = false;
   std::vector<Node> nodes;
   std::vector<int> outputs;  // node per kernel output
   std::vector<DType> output_dtypes;
@@ -87,6 +93,37 @@ struct Plan {
   std::vector<int> iotas;             // node ids of iotas, in parameter order
   std::string signature;              // everything codegen depends on, nothing it does not
 };
+
+/// The last-level cache of one core's share: Linux's sysfs size of cpu0's highest cache (what
+/// lscpu prints; sysconf's _SC_LEVEL3_CACHE_SIZE gives the whole host's in a VM), 0 if unknown.
+inline std::int64_t last_level_cache_bytes() {
+  for (int index = 4; index >= 2; --index) {
+    const std::string path =
+        "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(index) + "/size";
+    std::FILE* f = std::fopen(path.c_str(), "r");
+    if (!f) continue;
+    long long n = 0;
+    char unit = 0;
+    const int got = std::fscanf(f, "%lld%c", &n, &unit);
+    std::fclose(f);
+    if (got >= 1 && n > 0) return n << (unit == 'K' ? 10 : unit == 'M' ? 20 : unit == 'G' ? 30 : 0);
+  }
+  return 0;
+}
+
+/// Elementwise kernels whose outputs take at least this many bytes store them non-temporally:
+/// half the last-level cache (8 MiB if unknown), or FUSEJIT_STREAM_BYTES, read once; tests set
+/// it. Below it the next kernel, or the next call, finds the output in cache; above it a cached
+/// store would first read each line from memory and evict the inputs.
+inline std::atomic<std::int64_t>& stream_bytes() {
+  static std::atomic<std::int64_t> bytes{[] {
+    if (const char* v = std::getenv("FUSEJIT_STREAM_BYTES"); v && *v)
+      return static_cast<std::int64_t>(std::atoll(v));
+    const std::int64_t llc = last_level_cache_bytes();
+    return llc > 0 ? llc / 2 : std::int64_t{8} << 20;
+  }()};
+  return bytes;
+}
 
 /// A row kernel's phases: which nodes each pass over the row computes, and which are kept in
 /// scratch for later passes (row_phases.cpp).

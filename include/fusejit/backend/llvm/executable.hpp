@@ -7,6 +7,7 @@
 
 #include <atomic>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <mutex>
 #include <unordered_map>
@@ -145,7 +146,13 @@ inline constexpr std::int64_t kReduceBlock = std::int64_t{1} << 12;
 
 inline Launch make_launch(const ir::Eqn& e, bool compile = true) {
   const ir::Graph& sub = *e.params.get<ir::GraphPtr>("jaxpr");
-  const Plan plan = Planner(sub).run();
+  Plan plan = Planner(sub).run();
+  if (!plan.reduction && !plan.rows) {
+    std::int64_t bytes = 0;
+    for (auto& o : sub.outvars) bytes += sub.aval(o).shape.size() * size_of(sub.aval(o).dtype);
+    plan.stream = bytes >= kernel::stream_bytes().load(std::memory_order_relaxed);
+    if (plan.stream) plan.signature += "\nstream";
+  }
   Launch l;
   if (compile) l.kernel = KernelCache::get().kernel(plan);
   for (auto& a : e.in) l.inputs.push_back(a.var);

@@ -129,6 +129,9 @@ class KernelBuilder {
     }
     b.CreateBr(done);
     b.SetInsertPoint(done);
+    // Non-temporal stores are weakly ordered: a fence makes them visible before the kernel
+    // returns, and so before another thread reads the output.
+    if (plan_.stream) b.CreateFence(llvm::AtomicOrdering::SequentiallyConsistent);
     b.CreateRetVoid();
   }
 
@@ -192,8 +195,18 @@ class KernelBuilder {
     llvm::Value* seg =
         b.CreateSelect(b.CreateICmpSLT(b.CreateSub(ncols, col), b.CreateSub(end, pos)),
                        b.CreateSub(ncols, col), b.CreateSub(end, pos));
-    llvm::Value* vec_end = b.CreateSub(seg, b.CreateURem(seg, b.getInt64(lanes_)));
     llvm::Value* vec_start = b.getInt64(0);
+    if (plan_.stream) {
+      // Single points until the output index is a multiple of the vector width, so that the
+      // vector loop's stores are aligned, as non-temporal stores must be.
+      llvm::Value* lanes = b.getInt64(lanes_);
+      llvm::Value* to_aligned = b.CreateURem(b.CreateSub(lanes, b.CreateURem(pos, lanes)), lanes);
+      vec_start = b.CreateSelect(b.CreateICmpULT(to_aligned, seg), to_aligned, seg);
+      counted_loop(e, b.getInt64(0), vec_start, 1,
+                   [&](llvm::Value* j) { emit_point(e, 1, col, pos, j); });
+    }
+    llvm::Value* vec_end =
+        b.CreateSub(seg, b.CreateURem(b.CreateSub(seg, vec_start), b.getInt64(lanes_)));
     if (folding()) {
       // kAccumulators vectors a step, each into its own accumulator.
       const unsigned step = lanes_ * kAccumulators;
@@ -363,12 +376,20 @@ class KernelBuilder {
     });
   }
 
-  void store_element(Emitter& e, DType d, llvm::Value* base, llvm::Value* index, llvm::Value* x) {
+  // A store of the emitter's width; `stream`: a non-temporal one, at an index that is a multiple
+  // of the width (the buffers are 64-byte aligned), bypassing the caches for outputs larger than
+  // the last-level cache: no read of the line before the write, no eviction of the inputs.
+  void store_element(Emitter& e, DType d, llvm::Value* base, llvm::Value* index, llvm::Value* x,
+                     bool stream = false) {
     auto& b = e.b;
     llvm::Type* mt = e.vec(e.memory_type(d));
     if (d == DType::bool_) x = b.CreateZExt(x, mt);
-    b.CreateAlignedStore(x, b.CreateInBoundsGEP(e.memory_type(d), base, index),
-                         llvm::Align(size_of(d)));
+    const std::uint64_t align = stream ? size_of(d) * e.width : size_of(d);
+    auto* st = b.CreateAlignedStore(x, b.CreateInBoundsGEP(e.memory_type(d), base, index),
+                                    llvm::Align(std::min<std::uint64_t>(align, 64)));
+    if (stream)
+      st->setMetadata(llvm::LLVMContext::MD_nontemporal,
+                      llvm::MDNode::get(e.ctx, llvm::ConstantAsMetadata::get(b.getInt32(1))));
   }
 
   llvm::Value* load_ptr(llvm::IRBuilder<>& b, std::size_t i) {
@@ -435,7 +456,7 @@ class KernelBuilder {
     llvm::Value* flat = b.CreateAdd(pos, j);
     for (std::size_t o = 0; o < plan_.outputs.size(); ++o)
       store_element(e, plan_.output_dtypes[o], out_ptr_[o], flat,
-                    v[static_cast<std::size_t>(plan_.outputs[o])]);
+                    v[static_cast<std::size_t>(plan_.outputs[o])], plan_.stream && e.width > 1);
   }
 
   void emit_row_point(Emitter& e, std::vector<llvm::Value*>& v, llvm::Value* col, llvm::Value* pos,
