@@ -80,3 +80,30 @@ TEST_CASE("stream stores: several outputs of several dtypes, every length near t
     CHECK(same_bits(d, rd));
   }
 }
+
+TEST_CASE("stream stores: a row kernel's row-shaped outputs stream, its per-row ones do not") {
+  if (!has_backend("llvm")) return;
+  auto logsumexp_and_probs = [](Tracer x) {
+    Tracer m = fj::max(x, {1}, true);
+    Tracer lse = fj::log(fj::sum(fj::exp(x - m), {1}, true)) + m;
+    return std::make_tuple(lse, fj::exp(x - lse));
+  };
+  for (std::int64_t cols : {37, 1024}) {
+    CAPTURE(cols);
+    const fj::Array x = random_array(fj::f32, fj::Shape{50, cols}, -5, 5, 4);
+    fj::Array lse_s, p_s, lse_c, p_c;
+    std::string text;
+    {
+      StreamAbove on(1);
+      text = fj::jit(logsumexp_and_probs).lower(x).as_text();
+      std::tie(lse_s, p_s) = fj::jit(logsumexp_and_probs)(x);
+    }
+    {
+      StreamAbove off(std::int64_t{1} << 62);
+      std::tie(lse_c, p_c) = fj::jit(logsumexp_and_probs)(x);
+    }
+    CHECK(text.find("!nontemporal") != std::string::npos);
+    CHECK(same_bits(lse_s, lse_c));
+    CHECK(same_bits(p_s, p_c));
+  }
+}

@@ -147,9 +147,11 @@ inline constexpr std::int64_t kReduceBlock = std::int64_t{1} << 12;
 inline Launch make_launch(const ir::Eqn& e, bool compile = true) {
   const ir::Graph& sub = *e.params.get<ir::GraphPtr>("jaxpr");
   Plan plan = Planner(sub).run();
-  if (!plan.reduction && !plan.rows) {
+  if (!plan.reduction) {
     std::int64_t bytes = 0;
-    for (auto& o : sub.outvars) bytes += sub.aval(o).shape.size() * size_of(sub.aval(o).dtype);
+    for (std::size_t o = 0; o < sub.outvars.size(); ++o)
+      if (!plan.rows || !plan.per_row_output[o])
+        bytes += sub.aval(sub.outvars[o]).shape.size() * size_of(sub.aval(sub.outvars[o]).dtype);
     plan.stream = bytes >= kernel::stream_bytes().load(std::memory_order_relaxed);
     if (plan.stream) plan.signature += "\nstream";
   }

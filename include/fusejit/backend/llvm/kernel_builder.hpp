@@ -196,7 +196,7 @@ class KernelBuilder {
         b.CreateSelect(b.CreateICmpSLT(b.CreateSub(ncols, col), b.CreateSub(end, pos)),
                        b.CreateSub(ncols, col), b.CreateSub(end, pos));
     llvm::Value* vec_start = b.getInt64(0);
-    if (plan_.stream) {
+    if (streaming()) {
       // Single points until the output index is a multiple of the vector width, so that the
       // vector loop's stores are aligned, as non-temporal stores must be.
       llvm::Value* lanes = b.getInt64(lanes_);
@@ -321,6 +321,11 @@ class KernelBuilder {
   void accumulate(Emitter& e, const Fold& f, llvm::Value* x) {
     llvm::Value* p = e.width == 1 ? f.scalar : f.vec[accumulator_];
     e.b.CreateStore(combine(e, f, e.b.CreateLoad(e.type(f.dtype), p), x), p);
+  }
+  // Whether the current pass stores outputs non-temporally (a row kernel's row-shaped ones).
+  bool streaming() const {
+    return plan_.stream &&
+           (!plan_.rows || static_cast<std::size_t>(phase_) + 2 == plan_.phases.size());
   }
   bool folding() const {
     return plan_.reduction ||
@@ -488,7 +493,7 @@ class KernelBuilder {
       if (plan_.per_row_output[o] == (p == n_reduce + 1))
         store_element(e, plan_.output_dtypes[o], out_ptr_[o],
                       plan_.per_row_output[o] ? row_index_ : flat,
-                      v[static_cast<std::size_t>(plan_.outputs[o])]);
+                      v[static_cast<std::size_t>(plan_.outputs[o])], streaming() && e.width > 1);
   }
 
   // Node k's value at points [pos + j, pos + j + width), its operands' values in `v`.
