@@ -77,14 +77,18 @@ def floor_section(results, out, floor_isa="?", floor_threads="?", unavailable=No
     for system, why in unavailable.items():
         out.append(f"{system}: {why}.")
     out.append("")
-    cols = [c for c in COLUMNS if any(k[0] == c[0] and k[3] == c[1] for k in med)]
-    out.append("| workload | size | | " + " | ".join(h for _, _, h in cols) + " |")
-    out.append("| --- | --- | --- | " + " | ".join("---:" for _ in cols) + " |")
-    for workload, size in ROWS:
-        out.append(f"| {workload} | {size} | ns/elem | " + " | ".join(
-            _fmt(per_elem(sys_, workload, size, t)) for sys_, t, _ in cols) + " |")
-        out.append("| | | ÷ floor | " + " | ".join(
-            _fmt(vs_floor(sys_, workload, size, t)) for sys_, t, _ in cols) + " |")
+    ran = {k[0] for k in med}  # a system with no figure at all reads "not run"
+
+    def cells(value):
+        return " | ".join(_fmt(value(sys_, t)) if sys_ in ran else "not run"
+                          for sys_, t, _ in COLUMNS)
+
+    out.append("| workload | size | | " + " | ".join(h for _, _, h in COLUMNS) + " |")
+    out.append("| --- | --- | --- | " + " | ".join("---:" for _ in COLUMNS) + " |")
+    for w, size in ROWS:
+        out.append(f"| {w} | {size} | ns/elem | "
+                   + cells(lambda sys_, t: per_elem(sys_, w, size, t)) + " |")
+        out.append("| | | ÷ floor | " + cells(lambda sys_, t: vs_floor(sys_, w, size, t)) + " |")
     out.append("")
 
     out.append("### Issue 20 targets")
