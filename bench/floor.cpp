@@ -19,6 +19,19 @@ namespace fjbench {
 
 namespace {
 
+// The widest vector of the host: load (unaligned) and non-temporal store (aligned).
+#if defined(__AVX512F__)
+using Vec = __m512;
+constexpr std::size_t kLanes = 16;
+inline Vec load(const float* p) { return _mm512_loadu_ps(p); }
+inline void stream(float* p, Vec v) { _mm512_stream_ps(p, v); }
+#elif defined(__AVX2__)
+using Vec = __m256;
+constexpr std::size_t kLanes = 8;
+inline Vec load(const float* p) { return _mm256_loadu_ps(p); }
+inline void stream(float* p, Vec v) { _mm256_stream_ps(p, v); }
+#endif
+
 // One contiguous part: scalar stores up to y's first 64-byte boundary, then 4 vectors per
 // iteration (256 bytes with AVX-512), then single vectors, then a scalar tail.
 void copy_nt(const float* x, float* y, std::size_t n) {
@@ -27,30 +40,18 @@ void copy_nt(const float* x, float* y, std::size_t n) {
     y[i] = x[i];
     ++i;
   }
-#if defined(__AVX512F__)
-  for (; i + 64 <= n; i += 64) {
-    const __m512 a = _mm512_loadu_ps(x + i);
-    const __m512 b = _mm512_loadu_ps(x + i + 16);
-    const __m512 c = _mm512_loadu_ps(x + i + 32);
-    const __m512 d = _mm512_loadu_ps(x + i + 48);
-    _mm512_stream_ps(y + i, a);
-    _mm512_stream_ps(y + i + 16, b);
-    _mm512_stream_ps(y + i + 32, c);
-    _mm512_stream_ps(y + i + 48, d);
+#if defined(__AVX512F__) || defined(__AVX2__)
+  for (; i + 4 * kLanes <= n; i += 4 * kLanes) {
+    const Vec a = load(x + i);
+    const Vec b = load(x + i + kLanes);
+    const Vec c = load(x + i + 2 * kLanes);
+    const Vec d = load(x + i + 3 * kLanes);
+    stream(y + i, a);
+    stream(y + i + kLanes, b);
+    stream(y + i + 2 * kLanes, c);
+    stream(y + i + 3 * kLanes, d);
   }
-  for (; i + 16 <= n; i += 16) _mm512_stream_ps(y + i, _mm512_loadu_ps(x + i));
-#elif defined(__AVX2__)
-  for (; i + 32 <= n; i += 32) {
-    const __m256 a = _mm256_loadu_ps(x + i);
-    const __m256 b = _mm256_loadu_ps(x + i + 8);
-    const __m256 c = _mm256_loadu_ps(x + i + 16);
-    const __m256 d = _mm256_loadu_ps(x + i + 24);
-    _mm256_stream_ps(y + i, a);
-    _mm256_stream_ps(y + i + 8, b);
-    _mm256_stream_ps(y + i + 16, c);
-    _mm256_stream_ps(y + i + 24, d);
-  }
-  for (; i + 8 <= n; i += 8) _mm256_stream_ps(y + i, _mm256_loadu_ps(x + i));
+  for (; i + kLanes <= n; i += kLanes) stream(y + i, load(x + i));
 #endif
   for (; i < n; ++i) y[i] = x[i];
 #if defined(__SSE2__)

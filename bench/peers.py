@@ -221,21 +221,23 @@ class CompileCounter(logging.Handler):
             self.count += 1
 
 
-def jax_functions(jnp):
+def array_functions(xp):
+    """The workloads in a NumPy-like namespace: jax.numpy, or mlx.core (the same names)."""
+
     def selu(x):
-        return 1.05 * jnp.where(x > 0, x, 1.67 * jnp.exp(x) - 1.67)
+        return 1.05 * xp.where(x > 0, x, 1.67 * xp.exp(x) - 1.67)
 
     def sum_sq_sin(x):
-        return jnp.sum(x**2 + jnp.sin(x))
+        return xp.sum(x**2 + xp.sin(x))
 
     def softmax(x):
-        e = jnp.exp(x - jnp.max(x, axis=-1, keepdims=True))
-        return e / jnp.sum(e, axis=-1, keepdims=True)
+        e = xp.exp(x - xp.max(x, axis=-1, keepdims=True))
+        return e / xp.sum(e, axis=-1, keepdims=True)
 
     def layernorm(x):
-        mu = jnp.mean(x, axis=-1, keepdims=True)
-        var = jnp.mean((x - mu) ** 2, axis=-1, keepdims=True)
-        return (x - mu) / jnp.sqrt(var + 1e-5)
+        mu = xp.mean(x, axis=-1, keepdims=True)
+        var = xp.mean((x - mu) ** 2, axis=-1, keepdims=True)
+        return (x - mu) / xp.sqrt(var + 1e-5)
 
     return {"selu": selu, "sum_sq_sin": sum_sq_sin, "softmax": softmax, "layernorm": layernorm}
 
@@ -259,7 +261,7 @@ def run_jax(xs, x2d, checker, threads="all", full=True):
     jax_logger.propagate = False  # count the records, print none of them
     jax_logger.setLevel(logging.DEBUG)
 
-    fns = jax_functions(jnp)
+    fns = array_functions(jnp)
     tnote = "" if threads == "all" else f"XLA_FLAGS={XLA_1THREAD}"
     for workload, size, x in elementwise_cases(xs, x2d):
         xd = jax.device_put(x).block_until_ready()
@@ -471,25 +473,6 @@ def run_drjit(xs, x2d, checker):
 # --- MLX -------------------------------------------------------------------------------------
 
 
-def mlx_functions(mx):
-    def selu(x):
-        return 1.05 * mx.where(x > 0, x, 1.67 * mx.exp(x) - 1.67)
-
-    def sum_sq_sin(x):
-        return mx.sum(x**2 + mx.sin(x))
-
-    def softmax(x):
-        e = mx.exp(x - mx.max(x, axis=-1, keepdims=True))
-        return e / mx.sum(e, axis=-1, keepdims=True)
-
-    def layernorm(x):
-        mu = mx.mean(x, axis=-1, keepdims=True)
-        var = mx.mean((x - mu) ** 2, axis=-1, keepdims=True)
-        return (x - mu) / mx.sqrt(var + 1e-5)
-
-    return {"selu": selu, "sum_sq_sin": sum_sq_sin, "softmax": softmax, "layernorm": layernorm}
-
-
 def run_mlx(xs, x2d, checker):
     """MLX on its CPU device (the mlx-cpu wheel): mx.compile'd functions, warm, each call forced
     with mx.eval (MLX builds a lazy graph until then). Its default configuration, so threads
@@ -498,7 +481,7 @@ def run_mlx(xs, x2d, checker):
     import mlx.core as mx
 
     mx.set_default_device(mx.cpu)
-    fns = mlx_functions(mx)
+    fns = array_functions(mx)
     note = "mx.compile, mx.eval each call, CPU device"
     for workload, size, x in elementwise_cases(xs, x2d):
         xd = mx.array(x)
@@ -531,7 +514,7 @@ def cold_child(system):
         import jax.numpy as jnp
         xd = jax.device_put(x).block_until_ready()  # the client exists before timing
         t0 = time.perf_counter()
-        y = jax.jit(jax_functions(jnp)["selu"])(xd).block_until_ready()
+        y = jax.jit(array_functions(jnp)["selu"])(xd).block_until_ready()
         first = time.perf_counter() - t0
         out = np.asarray(y)
     elif system == "mlx":
@@ -540,7 +523,7 @@ def cold_child(system):
         xd = mx.array(x)
         mx.eval(xd)
         t0 = time.perf_counter()
-        y = mx.compile(mlx_functions(mx)["selu"])(xd)
+        y = mx.compile(array_functions(mx)["selu"])(xd)
         mx.eval(y)
         first = time.perf_counter() - t0
         out = np.array(y)
@@ -582,6 +565,33 @@ def run_cold(system, runs=REPEATS):
 
 
 # --- main ------------------------------------------------------------------------------------
+
+
+def probe_drjit():
+    from drjit.llvm.ad import Float
+    Float([1.0]).numpy()  # initializes the LLVM backend: fails here if libLLVM is missing
+
+
+def probe_mlx():
+    import mlx.core as mx
+    mx.eval(mx.ones((1,)) + 1)  # loads libmlx: fails here without the mlx-cpu wheel
+
+
+def run_peer(system, probe, run, args, unavailable, cold_note):
+    """One peer: probe() (its import and a tiny computation), run(*args) (its rows), then its
+    cold first calls in fresh processes. A failure goes under unavailable[system]; the run goes
+    on with the next peer."""
+    try:
+        probe()
+    except Exception as e:
+        unavailable[system] = f"{type(e).__name__}: {e}"[:300]
+        return
+    try:
+        run(*args)
+        t, note = run_cold(system)
+        record(system, "cold_compile", "1M", t, "all", join(cold_note, note))
+    except Exception as e:
+        unavailable[system] = f"failed while running: {type(e).__name__}: {e}"[:300]
 
 
 def isa_name():
@@ -654,35 +664,11 @@ def main():
                 else:
                     unavailable["jax_1thread"] = p.stderr.strip()[-300:]
 
-    try:
-        import drjit  # noqa: F401
-        from drjit.llvm.ad import Float
-        Float([1.0]).numpy()  # initializes the LLVM backend: fails here if libLLVM is missing
-    except Exception as e:
-        unavailable["drjit"] = f"{type(e).__name__}: {e}"[:300]
-    else:
-        try:
-            run_drjit(xs, x2d, checker)
-            t, note = run_cold("drjit")
-            record("drjit", "cold_compile", "1M", t, "all",
-                   join("fresh python -c process each, fresh HOME (no ~/.drjit kernel cache)", note))
-        except Exception as e:
-            unavailable["drjit"] = f"failed while running: {type(e).__name__}: {e}"[:300]
-
-    try:
-        import mlx.core as mx
-        mx.eval(mx.ones((1,)) + 1)  # loads libmlx: fails here without the mlx-cpu wheel
-    except Exception as e:
-        unavailable["mlx"] = f"{type(e).__name__}: {e}"[:300]
-    else:
-        try:
-            run_mlx(xs, x2d, checker)
-            t, note = run_cold("mlx")
-            record("mlx", "cold_compile", "1M", t, "all",
-                   join("fresh python -c process each, fresh TMPDIR (no $TMPDIR/mlx kernel "
-                        "cache); mx.compile(selu)(x) first call, input already evaluated", note))
-        except Exception as e:
-            unavailable["mlx"] = f"failed while running: {type(e).__name__}: {e}"[:300]
+    run_peer("drjit", probe_drjit, run_drjit, (xs, x2d, checker), unavailable,
+             "fresh python -c process each, fresh HOME (no ~/.drjit kernel cache)")
+    run_peer("mlx", probe_mlx, run_mlx, (xs, x2d, checker), unavailable,
+             "fresh python -c process each, fresh TMPDIR (no $TMPDIR/mlx kernel cache); "
+             "mx.compile(selu)(x) first call, input already evaluated")
 
     doc = {
         "machine": {"cpu": cpu_name(), "cores": os.cpu_count()},
