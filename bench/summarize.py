@@ -293,6 +293,13 @@ def fusejit_figures(results_dir, rows, cold):
     wl, _ = load_rows(results_dir / "workloads_1thread.json", "1")
     wl_all, _ = load_rows(results_dir / "workloads_allthreads.json", "all")
     wl.update(wl_all)
+    # The floor measured again after the peers (scripts/bench), to show the bandwidth's drift.
+    again, _ = load_rows(results_dir / "floor_after_peers_elementwise.json", "1")
+    again.update(load_rows(results_dir / "floor_after_peers_workloads.json", "1")[0])
+    for (w, col, size), e in sorted(again.items()):
+        if col in ("floor_nt_1thread@1", "floor_nt@1"):
+            add("floor_nt_after_peers", w, size, "1" if col == "floor_nt_1thread@1" else "all",
+                e, floor_note + ", measured again after bench/peers.py")
     for w in ("softmax", "layernorm"):
         for t in ("1", "all"):
             add("fusejit_jit", w, "4096x1024", t, wl.get((w, f"fusejit_jit@{t}", "4096x1024")))

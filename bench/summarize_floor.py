@@ -21,6 +21,9 @@ COLUMNS = [
     ("drjit", "1", "Dr.Jit, 1 thread"),
     ("drjit", "all", "Dr.Jit, all threads"),
     ("mlx", "all", "MLX (mx.compile)"),
+    # The floor again after the peers: ÷ floor is then the drift of the memory bandwidth.
+    ("floor_nt_after_peers", "1", "floor after the peers, 1 thread"),
+    ("floor_nt_after_peers", "all", "floor after the peers, all threads"),
 ]
 ELEMENTWISE_LIMIT = 1.15  # selu within 1.15 x the floor at the same thread count
 ROWWISE_LIMIT = 2.0  # softmax, layernorm within 2 x the floor
@@ -73,7 +76,9 @@ def floor_section(results, out, floor_isa="?", floor_threads="?", unavailable=No
                "under it, ÷ floor divides by the floor at the column's thread count. At 1M both "
                "arrays fit in the last-level cache, where a cached copy (memcpy) beats "
                "non-temporal stores: there the floor is no lower bound. Every figure is from this "
-               "run (`results.json`).")
+               "run (`results.json`); the peers ran minutes after the C++ rows, so the floor was "
+               "measured again after them: its last two columns' ÷ floor is how far the memory "
+               "bandwidth drifted in between (below 1: faster later).")
     for system, why in unavailable.items():
         out.append(f"{system}: {why}.")
     out.append("")
