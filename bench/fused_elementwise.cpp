@@ -2,7 +2,7 @@
 //
 // Rows are named <workload>/<column>/<size>:
 //   selu/<column>/{1M,16M}, column: fusejit_jit fusejit_reference eigen_select eigen_maxmin
-//                                   hand memcpy
+//                                   hand memcpy floor_nt floor_nt_1thread
 //   sumsq_sin/<column>/{1M,16M}, column: fusejit_jit fusejit_reference (only once fj::sum
 //                                exists) eigen hand read
 //   dispatch/fusejit_jit/1: a jitted x + 1 on one element, the cost of a warm call
@@ -10,6 +10,10 @@
 // and the counter ns_per_elem. fusejit's thread count is read from FUSEJIT_NUM_THREADS when the
 // process starts: scripts/bench runs the fusejit_jit rows once with FUSEJIT_NUM_THREADS=1 and
 // once with it unset; the value is recorded in the JSON context.
+//
+// floor_nt is the bandwidth floor (floor.cpp): the same bytes as memcpy (n floats read, n written)
+// with vector loads and non-temporal stores, on all hardware threads (a persistent pool, whatever
+// FUSEJIT_NUM_THREADS says) and, floor_nt_1thread, on the calling thread alone; counter threads.
 //
 // Before running, the binary checks that every column computes the same values and exits with
 // status 1 if one does not. The hand loops and Eigen forms live in hand_loops.cpp, compiled
@@ -30,6 +34,7 @@
 #include <vector>
 
 #include "bench_common.hpp"
+#include "floor.hpp"
 
 namespace fjbench {  // hand_loops.cpp
 void hand_selu(const float* x, float* y, std::size_t n);
@@ -212,6 +217,17 @@ void BM_memcpy(benchmark::State& state, std::int64_t n) {
   report(state, n, 8, start);
 }
 
+void BM_floor_nt(benchmark::State& state, std::int64_t n, int threads) {
+  const Input& in = input(n);
+  const auto start = Clock::now();
+  for (auto _ : state) {
+    fjbench::floor_nt(in.px(), in.out.get(), static_cast<std::size_t>(n), threads);
+    benchmark::ClobberMemory();
+  }
+  report(state, n, 8, start);
+  state.counters["threads"] = threads;
+}
+
 // --- sum(x**2 + sin(x)) ------------------------------------------------------------------------
 
 // A is fj::Array: being a template parameter keeps these bodies unchecked until fj::sum exists.
@@ -309,6 +325,15 @@ void register_all() {
     add("selu/eigen_maxmin" + s, BM_selu_eigen_maxmin, n);
     add("selu/hand" + s, BM_selu_hand, n);
     add("selu/memcpy" + s, BM_memcpy, n);
+    add(
+        "selu/floor_nt" + s,
+        [](benchmark::State& st, std::int64_t m) {
+          BM_floor_nt(st, m, fjbench::floor_all_threads());
+        },
+        n);
+    add(
+        "selu/floor_nt_1thread" + s,
+        [](benchmark::State& st, std::int64_t m) { BM_floor_nt(st, m, 1); }, n);
   }
   for (const std::int64_t n : kSizes) {
     const std::string s = "/" + size_label(n);
@@ -379,6 +404,15 @@ bool check(std::int64_t n) {
   compare("eigen_select", fjbench::eigen_out(*in.eigen));
   fjbench::eigen_selu_maxmin(*in.eigen);
   compare("eigen_maxmin", fjbench::eigen_out(*in.eigen));
+  // The floor copies: its output must be x itself.
+  for (const int threads : {1, fjbench::floor_all_threads()}) {
+    std::memset(in.out.get(), 0, un * sizeof(float));
+    fjbench::floor_nt(in.px(), in.out.get(), un, threads);
+    const bool same = std::memcmp(in.out.get(), in.px(), un * sizeof(float)) == 0;
+    std::fprintf(stderr, "check copy floor_nt, %d thread(s) %s\n", threads,
+                 same ? "ok" : "MISMATCH");
+    ok = ok && same;
+  }
 
   // Sums: float accumulation in different orders differs by far more than selu's rounding, so
   // the reference here is a double sum and the tolerance is loose.
@@ -410,7 +444,10 @@ int main(int argc, char** argv) {
     benchmark::AddCustomContext("fusejit_backend", backend_name());
     benchmark::AddCustomContext("fusejit_num_threads", env_or("FUSEJIT_NUM_THREADS", "unset"));
     benchmark::AddCustomContext("fusejit_has_sum", HasSum<fj::Array> ? "yes" : "no");
-    benchmark::AddCustomContext("baselines_compiled_with", "-O3 -march=native (hand_loops.cpp)");
+    benchmark::AddCustomContext("baselines_compiled_with",
+                                "-O3 -march=native (hand_loops.cpp, floor.cpp)");
+    benchmark::AddCustomContext("floor_isa", fjbench::floor_isa());
+    benchmark::AddCustomContext("floor_threads", std::to_string(fjbench::floor_all_threads()));
     if (!check(kSizes[0])) {
       std::fprintf(stderr, "a column computes something else: not benchmarking\n");
       return 1;

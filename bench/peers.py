@@ -1,4 +1,4 @@
-"""The Python peers of fusejit's benchmarks (issue 8): JAX (jit and eager), NumPy and Dr.Jit.
+"""The Python peers of fusejit's benchmarks (issues 8, 20): JAX (jit, eager), NumPy, Dr.Jit, MLX.
 
 Runs the same workloads as bench/fused_elementwise.cpp, bench/matmul.cpp and
 bench/cold_start.cpp, plus softmax, layernorm and the JAX tutorial's "jit in a loop", on the
@@ -16,6 +16,7 @@ per call.
 
 import argparse
 import functools
+import importlib
 import json
 import logging
 import os
@@ -220,21 +221,23 @@ class CompileCounter(logging.Handler):
             self.count += 1
 
 
-def jax_functions(jnp):
+def array_functions(xp):
+    """The workloads in a NumPy-like namespace: jax.numpy, or mlx.core (the same names)."""
+
     def selu(x):
-        return 1.05 * jnp.where(x > 0, x, 1.67 * jnp.exp(x) - 1.67)
+        return 1.05 * xp.where(x > 0, x, 1.67 * xp.exp(x) - 1.67)
 
     def sum_sq_sin(x):
-        return jnp.sum(x**2 + jnp.sin(x))
+        return xp.sum(x**2 + xp.sin(x))
 
     def softmax(x):
-        e = jnp.exp(x - jnp.max(x, axis=-1, keepdims=True))
-        return e / jnp.sum(e, axis=-1, keepdims=True)
+        e = xp.exp(x - xp.max(x, axis=-1, keepdims=True))
+        return e / xp.sum(e, axis=-1, keepdims=True)
 
     def layernorm(x):
-        mu = jnp.mean(x, axis=-1, keepdims=True)
-        var = jnp.mean((x - mu) ** 2, axis=-1, keepdims=True)
-        return (x - mu) / jnp.sqrt(var + 1e-5)
+        mu = xp.mean(x, axis=-1, keepdims=True)
+        var = xp.mean((x - mu) ** 2, axis=-1, keepdims=True)
+        return (x - mu) / xp.sqrt(var + 1e-5)
 
     return {"selu": selu, "sum_sq_sin": sum_sq_sin, "softmax": softmax, "layernorm": layernorm}
 
@@ -258,7 +261,7 @@ def run_jax(xs, x2d, checker, threads="all", full=True):
     jax_logger.propagate = False  # count the records, print none of them
     jax_logger.setLevel(logging.DEBUG)
 
-    fns = jax_functions(jnp)
+    fns = array_functions(jnp)
     tnote = "" if threads == "all" else f"XLA_FLAGS={XLA_1THREAD}"
     for workload, size, x in elementwise_cases(xs, x2d):
         xd = jax.device_put(x).block_until_ready()
@@ -411,25 +414,13 @@ def run_drjit(xs, x2d, checker):
         return y
 
     note = "drjit.llvm.ad, dr.eval + dr.sync_thread each call (kernel replayed from its cache)"
-    for size, n in SIZES.items():
-        x = force(Float(xs[size]))
-        out = force(drjit_selu(dr, x))
-        record("drjit", "selu", size, bench(lambda: force(drjit_selu(dr, x))), "all",
-               join(note, checker("selu", size, out.numpy())))
-    for size, n in SIZES.items():
-        x = force(Float(xs[size]))
-        out = force(dr.sum(x * x + dr.sin(x)))
-        record("drjit", "sum_sq_sin", size, bench(lambda: force(dr.sum(x * x + dr.sin(x)))),
-               "all", join(note, checker("sum_sq_sin", size, out.numpy())))
-
-    # Softmax and layernorm on a TensorXf: reductions along axis 1, broadcast back by
-    # reshaping the (rows,) result to (rows, 1).
-    t = force(TensorXf(x2d))
     size2d = f"{ROWS}x{COLS}"
 
     def col(v):
         return dr.reshape(TensorXf, v, (ROWS, 1))
 
+    # Softmax and layernorm on a TensorXf: reductions along axis 1, broadcast back by
+    # reshaping the (rows,) result to (rows, 1).
     def softmax(x):
         e = dr.exp(x - col(dr.max(x, axis=1)))
         return e / col(dr.sum(e, axis=1))
@@ -440,13 +431,31 @@ def run_drjit(xs, x2d, checker):
         var = col(dr.mean(d * d, axis=1))
         return d / dr.sqrt(var + 1e-5)
 
-    for workload, f in [("softmax", softmax), ("layernorm", layernorm)]:
-        try:
-            out = force(f(t))
-            record("drjit", workload, size2d, bench(lambda: force(f(t))), "all",
-                   join(note, checker(workload, size2d, out.numpy())))
-        except Exception as e:  # an API this version lacks: say so, carry on
-            skip("drjit", workload, size2d, f"{type(e).__name__}: {e}"[:200])
+    # Each workload on Dr.Jit's default pool (all threads), then with dr.set_thread_count(1):
+    # no worker threads, every kernel runs on the calling thread.
+    default_threads = dr.thread_count()
+    for threads in ("all", "1"):
+        dr.set_thread_count(default_threads if threads == "all" else 1)
+        tnote = join(note, "" if threads == "all" else "dr.set_thread_count(1)")
+        for size, n in SIZES.items():
+            x = force(Float(xs[size]))
+            out = force(drjit_selu(dr, x))
+            record("drjit", "selu", size, bench(lambda: force(drjit_selu(dr, x))), threads,
+                   join(tnote, checker("selu", size, out.numpy())))
+        for size, n in SIZES.items():
+            x = force(Float(xs[size]))
+            out = force(dr.sum(x * x + dr.sin(x)))
+            record("drjit", "sum_sq_sin", size, bench(lambda: force(dr.sum(x * x + dr.sin(x)))),
+                   threads, join(tnote, checker("sum_sq_sin", size, out.numpy())))
+        t = force(TensorXf(x2d))
+        for workload, f in [("softmax", softmax), ("layernorm", layernorm)]:
+            try:
+                out = force(f(t))
+                record("drjit", workload, size2d, bench(lambda: force(f(t))), threads,
+                       join(tnote, checker(workload, size2d, out.numpy())))
+            except Exception as e:  # an API this version lacks: say so, carry on
+                skip("drjit", workload, size2d, f"{type(e).__name__}: {e}"[:200], threads)
+    dr.set_thread_count(default_threads)
 
     for n in MATMUL_NS:
         for mode in ("matmul_eager", "matmul_cold", "matmul_warm"):
@@ -459,6 +468,35 @@ def run_drjit(xs, x2d, checker):
     dr.make_opaque(x1)
     record("drjit", "dispatch", "1", bench(lambda: force(x1 + 1)), "all",
            "x + 1 on an opaque Float of size 1, dr.eval + dr.sync_thread (trace, kernel cache lookup, launch)")
+
+
+# --- MLX -------------------------------------------------------------------------------------
+
+
+def run_mlx(xs, x2d, checker):
+    """MLX on its CPU device (the mlx-cpu wheel): mx.compile'd functions, warm, each call forced
+    with mx.eval (MLX builds a lazy graph until then). Its default configuration, so threads
+    "all"; its compiled CPU kernels (C++ it generates and builds with the system compiler, a
+    scalar loop per fused graph) ran on one thread in our runs (process CPU time <= wall time)."""
+    import mlx.core as mx
+
+    mx.set_default_device(mx.cpu)
+    fns = array_functions(mx)
+    note = "mx.compile, mx.eval each call, CPU device"
+    for workload, size, x in elementwise_cases(xs, x2d):
+        xd = mx.array(x)
+        mx.eval(xd)
+        f = mx.compile(fns[workload])
+        out = f(xd)
+        mx.eval(out)
+        record("mlx", workload, size, bench(lambda: mx.eval(f(xd))), "all",
+               join(note, checker(workload, size, np.array(out))))
+    x1 = mx.ones((1,), dtype=mx.float32)
+    mx.eval(x1)
+    inc = mx.compile(lambda v: v + 1)
+    mx.eval(inc(x1))
+    record("mlx", "dispatch", "1", bench(lambda: mx.eval(inc(x1))), "all",
+           "mx.compile(lambda v: v + 1)(x), x f32[1], mx.eval each call")
 
 
 # --- cold compile in fresh processes ---------------------------------------------------------
@@ -476,9 +514,19 @@ def cold_child(system):
         import jax.numpy as jnp
         xd = jax.device_put(x).block_until_ready()  # the client exists before timing
         t0 = time.perf_counter()
-        y = jax.jit(jax_functions(jnp)["selu"])(xd).block_until_ready()
+        y = jax.jit(array_functions(jnp)["selu"])(xd).block_until_ready()
         first = time.perf_counter() - t0
         out = np.asarray(y)
+    elif system == "mlx":
+        import mlx.core as mx
+        mx.set_default_device(mx.cpu)
+        xd = mx.array(x)
+        mx.eval(xd)
+        t0 = time.perf_counter()
+        y = mx.compile(array_functions(mx)["selu"])(xd)
+        mx.eval(y)
+        first = time.perf_counter() - t0
+        out = np.array(y)
     else:
         import drjit as dr
         from drjit.llvm.ad import Float
@@ -500,9 +548,11 @@ def run_cold(system, runs=REPEATS):
     for _ in range(runs):
         env = dict(os.environ)
         with tempfile.TemporaryDirectory() as home:
-            # Dr.Jit keeps compiled kernels in ~/.drjit: a fresh HOME makes the first call
-            # compile instead of loading. JAX's persistent cache is off by default.
+            # Dr.Jit keeps compiled kernels in ~/.drjit and MLX its compiled CPU kernels (C++
+            # built by the system compiler) in $TMPDIR/mlx: a fresh HOME and TMPDIR make the
+            # first call compile instead of loading. JAX's persistent cache is off by default.
             env["HOME"] = home
+            env["TMPDIR"] = home
             p = subprocess.run([sys.executable, "-c", COLD_CHILD.format(here=HERE, system=system)],
                                env=env, capture_output=True, text=True, timeout=300)
         if p.returncode != 0:
@@ -515,6 +565,33 @@ def run_cold(system, runs=REPEATS):
 
 
 # --- main ------------------------------------------------------------------------------------
+
+
+def probe_drjit():
+    from drjit.llvm.ad import Float
+    Float([1.0]).numpy()  # initializes the LLVM backend: fails here if libLLVM is missing
+
+
+def probe_mlx():
+    import mlx.core as mx
+    mx.eval(mx.ones((1,)) + 1)  # loads libmlx: fails here without the mlx-cpu wheel
+
+
+def run_peer(system, probe, run, args, unavailable, cold_note):
+    """One peer: probe() (its import and a tiny computation), run(*args) (its rows), then its
+    cold first calls in fresh processes. A failure goes under unavailable[system]; the run goes
+    on with the next peer."""
+    try:
+        probe()
+    except Exception as e:
+        unavailable[system] = f"{type(e).__name__}: {e}"[:300]
+        return
+    try:
+        run(*args)
+        t, note = run_cold(system)
+        record(system, "cold_compile", "1M", t, "all", join(cold_note, note))
+    except Exception as e:
+        unavailable[system] = f"failed while running: {type(e).__name__}: {e}"[:300]
 
 
 def isa_name():
@@ -544,7 +621,7 @@ def cpu_name():
 
 def version_of(module):
     try:
-        return __import__(module).__version__
+        return importlib.import_module(module).__version__
     except Exception:
         return None
 
@@ -587,26 +664,17 @@ def main():
                 else:
                     unavailable["jax_1thread"] = p.stderr.strip()[-300:]
 
-    try:
-        import drjit  # noqa: F401
-        from drjit.llvm.ad import Float
-        Float([1.0]).numpy()  # initializes the LLVM backend: fails here if libLLVM is missing
-    except Exception as e:
-        unavailable["drjit"] = f"{type(e).__name__}: {e}"[:300]
-    else:
-        try:
-            run_drjit(xs, x2d, checker)
-            t, note = run_cold("drjit")
-            record("drjit", "cold_compile", "1M", t, "all",
-                   join("fresh python -c process each, fresh HOME (no ~/.drjit kernel cache)", note))
-        except Exception as e:
-            unavailable["drjit"] = f"failed while running: {type(e).__name__}: {e}"[:300]
+    run_peer("drjit", probe_drjit, run_drjit, (xs, x2d, checker), unavailable,
+             "fresh python -c process each, fresh HOME (no ~/.drjit kernel cache)")
+    run_peer("mlx", probe_mlx, run_mlx, (xs, x2d, checker), unavailable,
+             "fresh python -c process each, fresh TMPDIR (no $TMPDIR/mlx kernel cache); "
+             "mx.compile(selu)(x) first call, input already evaluated")
 
     doc = {
         "machine": {"cpu": cpu_name(), "cores": os.cpu_count()},
         "versions": {"python": platform.python_version(), "jax": version_of("jax"),
                      "jaxlib": version_of("jaxlib"), "numpy": np.__version__,
-                     "drjit": version_of("drjit")},
+                     "drjit": version_of("drjit"), "mlx": version_of("mlx.core")},
         "unavailable": unavailable,
         "results": RESULTS,
     }

@@ -12,13 +12,15 @@ Reads, from RESULTS_DIR:
   matmul_allthreads.json             bench_matmul's jit and eigen_tensor rows, all threads
   workloads_1thread.json             bench_workloads, every row, FUSEJIT_NUM_THREADS=1
   workloads_allthreads.json          bench_workloads' fusejit_jit rows, all threads
-  peers.json                         optional: JAX, NumPy and Dr.Jit (bench/peers.py)
+  peers.json                         optional: JAX, NumPy, Dr.Jit, MLX (bench/peers.py)
 and prints Markdown: one table per workload (ns per element, and each column's time divided by
 the bandwidth floor and by the best Eigen column), the cold start and dispatch numbers, the
 matmul tables (ms per call and GFLOP/s per size and column, jit warm / Eigen), and the issue's
 targets, then a side-by-side table (one row per workload and size, one column per system:
-fusejit 1 thread and all threads, JAX jit, JAX eager, NumPy, Dr.Jit, Eigen, with each peer's time
-divided by fusejit's) and issue 8's targets. Each benchmark value is the median over its
+fusejit 1 thread and all threads, JAX jit, JAX eager, NumPy, Dr.Jit, MLX, Eigen, with each peer's
+time divided by fusejit's) and issue 8's targets, and last (bench/summarize_floor.py) selu,
+softmax and layernorm of every system against the bandwidth floor (bench/floor.cpp) at the same
+thread count, and issue 20's targets. Each benchmark value is the median over its
 repetitions. Also writes RESULTS_DIR/results.json: every figure (fusejit's and Eigen's from the
 Google Benchmark JSONs, the peers' from peers.json, in peers.json's schema), the machine's CPU
 model and core count, and the versions.
@@ -29,6 +31,8 @@ import json
 import statistics
 import sys
 from pathlib import Path
+
+from summarize_floor import floor_section  # bench/, the directory of this script
 
 # Workload -> (title, [(row key, column header)], floor key, [Eigen keys]).
 WORKLOADS = {
@@ -42,6 +46,8 @@ WORKLOADS = {
             ("eigen_maxmin@1", "Eigen max/min"),
             ("hand@1", "hand loop"),
             ("memcpy@1", "memcpy"),
+            ("floor_nt_1thread@1", "floor, 1 thread"),
+            ("floor_nt@1", "floor, all threads"),
         ],
         "memcpy@1",
         ["eigen_select@1", "eigen_maxmin@1"],
@@ -61,6 +67,10 @@ WORKLOADS = {
     ),
 }
 SIZES = ["1M", "16M"]
+# The bandwidth floor of a workload's table (bench/floor.cpp), at 1 thread and at all threads;
+# its rows all come from the FUSEJIT_NUM_THREADS=1 process, whatever their own thread count.
+FLOOR_KEYS = {"selu": ("floor_nt_1thread@1", "floor_nt@1")}
+ALL_THREADS_KEYS = {"fusejit_jit@all", "floor_nt@1"}  # the columns divided by the all-threads floor
 TARGETS = {"selu16_memcpy": 1.15, "cold_ms": 10.0, "dispatch_ns": 300.0, "select_speedup": 10.0,
            "matmul_vs_eigen": 1.10}
 
@@ -231,7 +241,7 @@ def matmul_section(results_dir, out, load=""):
 # --- side by side with JAX, NumPy, Dr.Jit (peers.json from bench/peers.py) and Eigen ----------
 
 PEER_SYSTEMS = [("jax_jit", "JAX jit"), ("jax_eager", "JAX eager"), ("numpy", "NumPy"),
-                ("drjit", "Dr.Jit")]
+                ("drjit", "Dr.Jit"), ("mlx", "MLX")]
 # (workload, size) rows of the side-by-side table, in order.
 SIDE_ROWS = ([("selu", s) for s in SIZES] + [("sum_sq_sin", s) for s in SIZES]
              + [("softmax", "4096x1024"), ("layernorm", "4096x1024")]
@@ -272,14 +282,32 @@ def fusejit_figures(results_dir, rows, cold):
                     "Eigen max/min form" if ours == "selu" else "")
     for t in ("1", "all"):
         add("fusejit_jit", "dispatch", "1", t, rows.get(("dispatch", f"fusejit_jit@{t}", "1")))
+    floor_note = "bench/floor.cpp: vector loads, non-temporal stores, the same bytes"
+    for size in SIZES:
+        add("memcpy", "selu", size, "1", rows.get(("selu", "memcpy@1", size)),
+            "std::memcpy of the same bytes")
+        add("floor_nt", "selu", size, "1", rows.get(("selu", "floor_nt_1thread@1", size)),
+            floor_note)
+        add("floor_nt", "selu", size, "all", rows.get(("selu", "floor_nt@1", size)), floor_note)
 
     wl, _ = load_rows(results_dir / "workloads_1thread.json", "1")
     wl_all, _ = load_rows(results_dir / "workloads_allthreads.json", "all")
     wl.update(wl_all)
+    # The floor measured again after the peers (scripts/bench), to show the bandwidth's drift.
+    again, _ = load_rows(results_dir / "floor_after_peers_elementwise.json", "1")
+    again.update(load_rows(results_dir / "floor_after_peers_workloads.json", "1")[0])
+    for (w, col, size), e in sorted(again.items()):
+        if col in ("floor_nt_1thread@1", "floor_nt@1"):
+            add("floor_nt_after_peers", w, size, "1" if col == "floor_nt_1thread@1" else "all",
+                e, floor_note + ", measured again after bench/peers.py")
     for w in ("softmax", "layernorm"):
         for t in ("1", "all"):
             add("fusejit_jit", w, "4096x1024", t, wl.get((w, f"fusejit_jit@{t}", "4096x1024")))
         add("eigen", w, "4096x1024", "1", wl.get((w, "eigen@1", "4096x1024")))
+        add("floor_nt", w, "4096x1024", "1", wl.get((w, "floor_nt_1thread@1", "4096x1024")),
+            floor_note)
+        add("floor_nt", w, "4096x1024", "all", wl.get((w, "floor_nt@1", "4096x1024")),
+            floor_note)
     for v in ("partial", "lambda", "normal"):
         for t in ("1", "all"):
             e = wl.get(("jit_in_loop", f"fusejit_jit@{t}", v))
@@ -348,11 +376,11 @@ def side_by_side(results_dir, rows, cold, args, backend, out):
             return "not run"
         return unavailable.get(system, "no results in peers.json")
 
-    out.append("### Side by side: fusejit, JAX, NumPy, Dr.Jit, Eigen")
+    out.append("### Side by side: fusejit, JAX, NumPy, Dr.Jit, MLX, Eigen")
     out.append("")
     if peers is None:
-        out.append("No `peers.json` (bench/peers.py was not run): the JAX, NumPy and Dr.Jit "
-                   "columns read \"not run\".")
+        out.append("No `peers.json` (bench/peers.py was not run): the JAX, NumPy, Dr.Jit and "
+                   "MLX columns read \"not run\".")
     else:
         m = peers.get("machine", {})
         vers = ", ".join(f"{k} {v}" for k, v in peers.get("versions", {}).items())
@@ -451,7 +479,8 @@ def side_by_side(results_dir, rows, cold, args, backend, out):
         "versions": versions,
         "fusejit_backend": backend,
         "unavailable": unavailable if peers else {"jax_jit": "not run", "jax_eager": "not run",
-                                                  "numpy": "not run", "drjit": "not run"},
+                                                  "numpy": "not run", "drjit": "not run",
+                                                  "mlx": "not run"},
         "results": ours + theirs,
     }
     return doc
@@ -527,6 +556,11 @@ def main():
             if floor:
                 out.append(f"| | ÷ {dict(cols)[floor_key]} | " + " | ".join(
                     fmt(vals[k] / floor if vals[k] is not None else None) for k, _ in cols) + " |")
+            f1, fall = (vals.get(k) for k in FLOOR_KEYS.get(workload, (None, None)))
+            if f1 and fall:
+                out.append("| | ÷ floor (same thread count) | " + " | ".join(
+                    fmt(ratio(vals[k], fall if k in ALL_THREADS_KEYS else f1)) for k, _ in cols)
+                    + " |")
             if best_eigen:
                 out.append("| | ÷ best Eigen | " + " | ".join(
                     fmt(vals[k] / best_eigen if vals[k] is not None else None) for k, _ in cols)
@@ -612,6 +646,8 @@ def main():
     out.append("")
 
     doc = side_by_side(args.results, rows, cold, args, backend, out)
+    floor_section(doc["results"], out, ctx.get("floor_isa", "?"), ctx.get("floor_threads", "?"),
+                  doc["unavailable"])
     (args.results / "results.json").write_text(results_json_text(doc))
     print("\n".join(out))
 

@@ -7,7 +7,10 @@
 //   layernorm/<column>/4096x1024  (x - mean) * rsqrt(var + 1e-5), mean and var over the last
 //                                 axis (keepdims), no affine parameters
 //     column: fusejit_jit (fj::jit, warm: compiled before timing), eigen (row by row, compiled
-//     -O3 -march=native in workloads_eigen.cpp, single-threaded)
+//     -O3 -march=native in workloads_eigen.cpp, single-threaded), floor_nt and floor_nt_1thread
+//     (the bandwidth floor, floor.cpp: the same bytes, 16 MiB read and 16 MiB written, copied
+//     with vector loads and non-temporal stores on all hardware threads, whatever
+//     FUSEJIT_NUM_THREADS says, or on one; counter threads)
 //   jit_in_loop/fusejit_jit/{partial,lambda,normal}: JAX's "jit in a loop" example,
 //     g_inner_jitted_<variant>(x, n) with (x, n) = (10, 20): n calls of a freshly made
 //     jit(loop body) (through a partial-like wrapper, a fresh lambda, or the named function), then
@@ -38,6 +41,7 @@
 #include <vector>
 
 #include "bench_common.hpp"
+#include "floor.hpp"
 
 namespace fjbench {  // workloads_eigen.cpp
 void eigen_softmax(const float* x, float* y, std::size_t rows, std::size_t cols);
@@ -178,6 +182,18 @@ void BM_eigen(benchmark::State& state, bool is_softmax) {
   report(state, start);
 }
 
+void BM_floor_nt(benchmark::State& state, int threads) {
+  const Input& in = input();
+  float* out = const_cast<float*>(in.out.data());
+  const auto start = Clock::now();
+  for (auto _ : state) {
+    fjbench::floor_nt(in.v.data(), out, in.v.size(), threads);
+    benchmark::ClobberMemory();
+  }
+  report(state, start);
+  state.counters["threads"] = threads;
+}
+
 void BM_jit_in_loop(benchmark::State& state, LoopFn g) {
   const fj::Array x = fj::array(kLoopX);
   fj::Array y;
@@ -214,6 +230,11 @@ void register_all() {
       "layernorm/fusejit_jit" + size,
       [](benchmark::State& s, int) { BM_fusejit_jit(s, layernorm, "layernorm"); }, 0);
   add("layernorm/eigen" + size, BM_eigen, false);
+  // The same floor under each workload's name, so that each table divides by a row of its own.
+  for (const char* workload : {"softmax", "layernorm"}) {
+    add(workload + std::string("/floor_nt") + size, BM_floor_nt, fjbench::floor_all_threads());
+    add(workload + std::string("/floor_nt_1thread") + size, BM_floor_nt, 1);
+  }
   const std::pair<const char*, LoopFn> loops[] = {{"partial", g_inner_jitted_partial},
                                                   {"lambda", g_inner_jitted_lambda},
                                                   {"normal", g_inner_jitted_normal}};
@@ -312,7 +333,9 @@ int main(int argc, char** argv) {
     benchmark::AddCustomContext("fusejit_backend", backend_name());
     benchmark::AddCustomContext("fusejit_num_threads", env_or("FUSEJIT_NUM_THREADS", "unset"));
     benchmark::AddCustomContext("baselines_compiled_with",
-                                "-O3 -march=native (workloads_eigen.cpp)");
+                                "-O3 -march=native (workloads_eigen.cpp, floor.cpp)");
+    benchmark::AddCustomContext("floor_isa", fjbench::floor_isa());
+    benchmark::AddCustomContext("floor_threads", std::to_string(fjbench::floor_all_threads()));
     if (!check()) {
       std::fprintf(stderr, "a column computes something else: not benchmarking\n");
       return 1;
