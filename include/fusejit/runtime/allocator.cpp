@@ -7,10 +7,22 @@
 #include <new>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "fusejit/runtime/buffer.hpp"
 #include "fusejit/runtime/fault_injection.hpp"
+
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/asan_interface.h>
+// A pooled block is poisoned while it waits in its class (all but the free-list link), so a
+// use after the last reference is gone is still an ASan report, as it was with malloc.
+#define FJ_POOL_POISON(p, n) ASAN_POISON_MEMORY_REGION(p, n)
+#define FJ_POOL_UNPOISON(p, n) ASAN_UNPOISON_MEMORY_REGION(p, n)
+#else
+#define FJ_POOL_POISON(p, n) ((void)(p), (void)(n))
+#define FJ_POOL_UNPOISON(p, n) ((void)(p), (void)(n))
+#endif
 
 namespace fj::runtime {
 
@@ -120,6 +132,7 @@ void* pool_take(std::size_t bytes) {
     if (FreeBlock* b = sc.head) {
       sc.head = b->next;
       --sc.count;
+      FJ_POOL_UNPOISON(b, class_bytes(c));
       return b;
     }
   }
@@ -134,6 +147,7 @@ void pool_give(void* p, std::size_t bytes) noexcept {
     if (sc.count < kPoolBytesPerClass / class_bytes(c)) {
       sc.head = ::new (p) FreeBlock{sc.head};
       ++sc.count;
+      FJ_POOL_POISON(sc.head + 1, class_bytes(c) - sizeof(FreeBlock));
       return;
     }
   }
@@ -239,16 +253,16 @@ std::size_t host_cached_bytes() {
 
 void host_trim() {
   std::vector<void*> blocks;
-  for (SizeClass& sc : g_classes) {
+  for (int c = 0; c < kClasses; ++c) {
     FreeBlock* b = nullptr;
     {
-      SpinGuard lock(sc.busy);
-      b = sc.head;
-      sc.head = nullptr;
-      sc.count = 0;
+      SpinGuard lock(g_classes[c].busy);
+      b = std::exchange(g_classes[c].head, nullptr);
+      g_classes[c].count = 0;
     }
     while (b) {
       FreeBlock* next = b->next;
+      FJ_POOL_UNPOISON(b, class_bytes(c));  // the allocator may write into what it frees
       ::operator delete (b, std::align_val_t{kAlignment});
       b = next;
     }
