@@ -15,8 +15,8 @@
 
 #if defined(__SANITIZE_ADDRESS__)
 #include <sanitizer/asan_interface.h>
-// A pooled block is poisoned while it waits in its class (all but the free-list link), so a
-// use after the last reference is gone is still an ASan report, as it was with malloc.
+// A pooled block is poisoned while it waits in its class (all but its free-list link, its last
+// word), so a use after the last reference is gone is still an ASan report, as with malloc.
 #define FJ_POOL_POISON(p, n) ASAN_POISON_MEMORY_REGION(p, n)
 #define FJ_POOL_UNPOISON(p, n) ASAN_UNPOISON_MEMORY_REGION(p, n)
 #else
@@ -60,15 +60,17 @@ constexpr int kClasses = kMaxClassLog - kMinClassLog + 1;
 constexpr std::size_t kMaxPooledBytes = std::size_t{1} << kMaxClassLog;
 constexpr std::size_t kPoolBytesPerClass = std::size_t{1} << 20;
 
+// A waiting block's link to the next one is its last word: the data at its start stays
+// poisoned under ASan (the link must not be, or LeakSanitizer would not follow the list).
 struct FreeBlock {
-  FreeBlock* next;
+  void* next;
 };
 // A spin lock, not a mutex: the critical section is a push or a pop, and an uncontended
 // std::mutex costs two more atomic operations per call. A waiter yields, so a holder preempted
 // on a busy machine gets its CPU back.
 struct alignas(64) SizeClass {
   std::atomic_flag busy;
-  FreeBlock* head = nullptr;
+  void* head = nullptr;
   std::size_t count = 0;
 };
 // Constant-initialized and trivially destructible: usable from any static's constructor or
@@ -95,6 +97,10 @@ int class_of(std::size_t bytes) {
              : static_cast<int>(std::bit_width(bytes - 1)) - kMinClassLog;
 }
 constexpr std::size_t class_bytes(int c) { return std::size_t{1} << (c + kMinClassLog); }
+FreeBlock* link_of(void* block, int c) {
+  return reinterpret_cast<FreeBlock*>(static_cast<char*>(block) + class_bytes(c) -
+                                      sizeof(FreeBlock));
+}
 
 [[noreturn]] void throw_out_of_memory(std::size_t bytes, const char* why) {
   throw DeviceError("fj::runtime::allocate: out of host memory allocating " +
@@ -129,10 +135,10 @@ void* pool_take(std::size_t bytes) {
   SizeClass& sc = g_classes[c];
   {
     SpinGuard lock(sc.busy);
-    if (FreeBlock* b = sc.head) {
-      sc.head = b->next;
-      --sc.count;
+    if (void* b = sc.head) {
+      sc.head = link_of(b, c)->next;
       FJ_POOL_UNPOISON(b, class_bytes(c));
+      --sc.count;
       return b;
     }
   }
@@ -145,9 +151,10 @@ void pool_give(void* p, std::size_t bytes) noexcept {
     SizeClass& sc = g_classes[c];
     SpinGuard lock(sc.busy);
     if (sc.count < kPoolBytesPerClass / class_bytes(c)) {
-      sc.head = ::new (p) FreeBlock{sc.head};
+      FJ_POOL_POISON(p, class_bytes(c) - sizeof(FreeBlock));
+      ::new (link_of(p, c)) FreeBlock{sc.head};
+      sc.head = p;
       ++sc.count;
-      FJ_POOL_POISON(sc.head + 1, class_bytes(c) - sizeof(FreeBlock));
       return;
     }
   }
@@ -254,15 +261,15 @@ std::size_t host_cached_bytes() {
 void host_trim() {
   std::vector<void*> blocks;
   for (int c = 0; c < kClasses; ++c) {
-    FreeBlock* b = nullptr;
+    void* b = nullptr;
     {
       SpinGuard lock(g_classes[c].busy);
       b = std::exchange(g_classes[c].head, nullptr);
       g_classes[c].count = 0;
     }
     while (b) {
-      FreeBlock* next = b->next;
-      FJ_POOL_UNPOISON(b, class_bytes(c));  // the allocator may write into what it frees
+      void* next = link_of(b, c)->next;
+      FJ_POOL_UNPOISON(b, class_bytes(c));
       ::operator delete (b, std::align_val_t{kAlignment});
       b = next;
     }
