@@ -28,7 +28,7 @@ void log_trace(const std::string& name, const std::string& reason) {
   std::cerr << "fusejit: tracing '" << name << "': " << reason << "\n";
 }
 
-std::string miss_reason(const JitState& st, const std::vector<ir::Aval>& avals,
+std::string miss_reason(const JitState& st, std::span<const ir::Aval> avals,
                         const std::vector<PyTreeDef>& trees,
                         const std::vector<std::size_t>& dyn_index,
                         const std::vector<std::string>& static_strs,

@@ -1,5 +1,6 @@
 // fj::jit: trace once per (argument avals, static values), compile, and reuse.
 #pragma once
+#include <algorithm>
 #include <memory>
 #include <mutex>
 #include <source_location>
@@ -57,7 +58,7 @@ std::vector<Array> call_jit(const std::string& name, const SubGraph& sub,
                             const std::vector<Array>& args);
 
 /// Why a call missed the cache, for FUSEJIT_LOG_COMPILES.
-std::string miss_reason(const JitState& st, const std::vector<ir::Aval>& avals,
+std::string miss_reason(const JitState& st, std::span<const ir::Aval> avals,
                         const std::vector<PyTreeDef>& trees,
                         const std::vector<std::size_t>& dyn_index,
                         const std::vector<std::string>& static_strs,
@@ -104,7 +105,7 @@ class Jitted {
     using R = checked_result_t<Args...>;
     const detail::CollectedArgs c = detail::collect_args<Statics, false>(args...);
     return Lowered<R>(detail::trace_function<Statics>(f_, st_->site(), c.avals, c.trees, args...),
-                      c.avals, c.trees, st_->name);
+                      {c.avals.begin(), c.avals.end()}, c.trees, st_->name);
   }
 
   /// How many times the function has been traced (once per new cache key).
@@ -197,8 +198,8 @@ class Jitted {
     std::shared_ptr<const detail::JitEntry> hit;
     for (auto& slot : st_->entries) {
       const auto& e = slot.entry;
-      if (e->static_hash != static_hash || e->avals != avals || e->arg_types != arg_types ||
-          !detail::args_match<Statics>(e->trees, args...))
+      if (e->static_hash != static_hash || !std::ranges::equal(e->avals, avals) ||
+          e->arg_types != arg_types || !detail::args_match<Statics>(e->trees, args...))
         continue;
       if constexpr (Statics::count > 0) {
         if (e->statics_type != &typeid(StaticTuple) ||
@@ -215,7 +216,7 @@ class Jitted {
       stats.misses.fetch_add(1, std::memory_order_relaxed);
       const std::vector<PyTreeDef> trees = detail::arg_trees<Statics>(args...);
       auto e = std::make_shared<detail::JitEntry>();
-      e->avals = avals;
+      e->avals.assign(avals.begin(), avals.end());
       e->trees = trees;
       e->arg_types = arg_types;
       e->static_hash = static_hash;

@@ -130,7 +130,8 @@ std::vector<Array> stage_or_run(
   c.name = "fj::lax." + name;
   std::vector<backend::Value> values;
   for (std::size_t i = 0; i < inputs.size(); ++i) values.push_back(arg_value(inputs[i], avals[i]));
-  return run_compiled(c, values);
+  ArrayList outs = run_compiled(c, values);
+  return {std::make_move_iterator(outs.begin()), std::make_move_iterator(outs.end())};
 }
 
 std::vector<Array> emit_cond(const Array& pred, const SubGraph& true_g, const SubGraph& false_g,

@@ -38,11 +38,12 @@ PyTreeDef flatten_output(LowerCtx& ctx, const T& r, std::vector<ir::Atom>& outs)
   return tree_structure(r);
 }
 
-/// The result of a traced function returning R, rebuilt from its flat outputs: R's structure
-/// with every leaf an fj::Array.
-template <class R>
-traced_t<R> unflatten_result(const PyTreeDef& def, std::vector<Array>&& outs) {
-  return unflatten_arrays<R>(def, outs);
+/// The result of a traced function returning R, rebuilt from its flat outputs (a vector or an
+/// ArrayList, whose arrays it moves): R's structure with every leaf an fj::Array.
+template <class R, class List>
+traced_t<R> unflatten_result(const PyTreeDef& def, List&& outs) {
+  std::size_t pos = 0;
+  return unflatten_arrays<R>(def, std::span<Array>(outs.data(), outs.size()), pos);
 }
 
 /// The abstract value a dynamic argument is traced with. C++ scalars are weakly typed, like
@@ -128,8 +129,8 @@ decltype(auto) call_traced(const F& f, const std::vector<Array>& tracers,
 /// The dynamic arguments' leaves (avals and values, for a top-level call) and structures, and a
 /// hash of the static ones.
 struct CollectedArgs {
-  std::vector<ir::Aval> avals;
-  std::vector<backend::Value> values;
+  SmallVector<ir::Aval, 4> avals;  // inline: a warm jitted call allocates no argument list
+  SmallVector<backend::Value, 4> values;
   std::vector<PyTreeDef> trees;
   std::size_t static_hash = 0x9e3779b97f4a7c15ull;
 };
@@ -237,7 +238,7 @@ auto run_trace(const TraceSite& site, Body&& body) {
 /// Traces f once. `avals` are the avals of the dynamic arguments' leaves, in order; `trees` the
 /// dynamic arguments' structures.
 template <class Statics, class F, class... Args>
-TraceResult trace_function(const F& f, const TraceSite& site, const std::vector<ir::Aval>& avals,
+TraceResult trace_function(const F& f, const TraceSite& site, std::span<const ir::Aval> avals,
                            const std::vector<PyTreeDef>& trees, const Args&... args) {
   return run_trace(site, [&](TraceScope& scope) {
     TraceState& ts = scope.state();

@@ -6,6 +6,7 @@
 #include <string_view>
 #include <vector>
 
+#include "fusejit/core/small_vector.hpp"
 #include "fusejit/ir/graph.hpp"
 #include "fusejit/runtime/buffer.hpp"
 
@@ -17,12 +18,20 @@ struct Value {
   ir::Aval aval;
 };
 
+/// A run's outputs, inline up to four: the warm path of a jitted call allocates no list.
+using ValueList = SmallVector<Value, 4>;
+
 /// A compiled graph. run() is thread-safe: one executable serves concurrent callers.
 class Executable {
  public:
   virtual ~Executable() = default;
   /// inputs are the graph's constvars followed by its invars; returns one Value per outvar.
   virtual std::vector<Value> run(std::span<const Value> inputs) const = 0;
+  /// The same, appending the outputs to `out`: what jit's calls use. A backend whose run can
+  /// avoid allocating overrides it (the LLVM backend); this default goes through run().
+  virtual void run_into(std::span<const Value> inputs, ValueList& out) const {
+    for (Value& v : run(inputs)) out.push_back(std::move(v));
+  }
   /// What was compiled, for inspection (fused graph, generated code); empty if nothing to say.
   virtual std::string describe() const { return {}; }
 };

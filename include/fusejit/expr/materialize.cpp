@@ -114,19 +114,19 @@ std::shared_ptr<const Compiled> ExprCache::get(const std::vector<ir::Aval>& aval
   return c;
 }
 
-std::vector<Array> run_compiled(const Compiled& c, std::vector<backend::Value>& args) {
-  std::vector<backend::Value> outs;
+ArrayList run_compiled(const Compiled& c, std::span<const backend::Value> args) {
+  backend::ValueList outs;
   if (c.consts.empty()) {
-    outs = c.exe->run(args);
+    c.exe->run_into(args, outs);
   } else {
-    std::vector<backend::Value> all(c.consts);
-    all.insert(all.end(), args.begin(), args.end());
-    outs = c.exe->run(all);
+    SmallVector<backend::Value, 8> all;
+    all.append(c.consts.begin(), c.consts.end());
+    all.append(args.begin(), args.end());
+    c.exe->run_into(all, outs);
   }
   if (debug_nans()) [[unlikely]]
     check_nans(c, args, outs);
-  std::vector<Array> res;
-  res.reserve(outs.size());
+  ArrayList res;
   for (auto& o : outs) res.push_back(Array::from_buffer(std::move(o.buf), std::move(o.aval)));
   return res;
 }

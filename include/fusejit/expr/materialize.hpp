@@ -54,8 +54,10 @@ backend::Value leaf_value(T v) {
   return {std::move(buf), ir::Aval{dtype_of_v<S>, Shape{}, !std::is_same_v<T, bool>}};
 }
 
-/// Runs a compiled graph on its inputs (constants first) and wraps the outputs.
-std::vector<Array> run_compiled(const Compiled& c, std::vector<backend::Value>& args);
+/// A call's outputs, inline up to four (jit's warm path allocates no list).
+using ArrayList = SmallVector<Array, 4>;
+/// Runs a compiled graph on its inputs (the constants are prepended) and wraps the outputs.
+ArrayList run_compiled(const Compiled& c, std::span<const backend::Value> args);
 /// A concrete rank-0 array holding a literal; it lowers back to the same literal when traced.
 Array literal_array(const ir::Literal& l);
 /// Lowers one output of a traced function into the active trace.
@@ -90,7 +92,7 @@ Array evaluate(const E& e) {
     finish_eager_graph(b, e.lower(ctx));
     return std::move(b.graph);
   });
-  return run_compiled(*c, args)[0];
+  return std::move(run_compiled(*c, args)[0]);
 }
 
 template <class E>

@@ -15,7 +15,8 @@ inline constexpr std::size_t kAlignment = 64;
 /// from the OS costs 16k page faults on first touch, more than the kernel that fills it.
 void* host_allocate(std::size_t bytes);
 void host_release(void* p, std::size_t bytes) noexcept;
-/// Bytes held by the allocator's cache, and a way to give them back to the OS.
+/// Bytes held by the allocator's caches (large blocks by size, the small-block pool), and a way
+/// to give them back to the OS.
 std::size_t host_cached_bytes();
 void host_trim();
 
@@ -23,8 +24,9 @@ void host_trim();
 struct Buffer {
   void* data = nullptr;
   std::size_t bytes = 0;
-  std::shared_ptr<const void>
-      owner;  // keeps foreign memory (an Eigen object's) alive; null if owned
+  std::shared_ptr<const void> owner;  // keeps foreign memory (an Eigen object's) alive
+  // Whether `data` came from host_allocate and goes back to it; false for views and for small
+  // buffers, whose data lives in the pooled block that holds this Buffer.
   bool owned = false;
   Buffer() = default;
   Buffer(const Buffer&) = delete;
@@ -35,22 +37,13 @@ struct Buffer {
 };
 using BufferPtr = std::shared_ptr<Buffer>;
 
-/// A new uninitialized buffer; running out of memory raises fj::DeviceError, never UB.
-inline BufferPtr allocate(std::size_t bytes) {
-  auto b = std::make_shared<Buffer>();
-  b->data = host_allocate(bytes ? bytes : 1);
-  b->bytes = bytes;
-  b->owned = true;
-  return b;
-}
+/// A new uninitialized buffer; running out of memory raises fj::DeviceError, never UB. A small
+/// buffer is one block of the size-class pool holding its data, the Buffer and the shared_ptr
+/// control block (no heap allocation once the pool holds a released block of that class); a
+/// larger one takes its data from host_allocate and the rest from the pool.
+BufferPtr allocate(std::size_t bytes);
 
 /// A buffer over memory owned elsewhere; `owner` (may be null) is kept alive with it.
-inline BufferPtr wrap(void* data, std::size_t bytes, std::shared_ptr<const void> owner) {
-  auto b = std::make_shared<Buffer>();
-  b->data = data;
-  b->bytes = bytes;
-  b->owner = std::move(owner);
-  return b;
-}
+BufferPtr wrap(void* data, std::size_t bytes, std::shared_ptr<const void> owner);
 
 }  // namespace fj::runtime

@@ -1,6 +1,7 @@
 // Pytrees of arrays, as the transformations see them: flattened to fj::Array leaves and rebuilt
 // with every leaf an fj::Array (a tracer inside a trace).
 #pragma once
+#include <span>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -62,15 +63,25 @@ std::vector<Array> flatten_arrays(const T& t) {
   return out;
 }
 
-/// traced_t<T> of structure `def` from the leaves at leaves[pos...]; advances pos.
-template <class T>
-traced_t<T> unflatten_arrays(const PyTreeDef& def, const std::vector<Array>& leaves,
-                             std::size_t& pos) {
+/// traced_t<T> of structure `def` from the leaves at leaves[pos...]; advances pos. Leaves of a
+/// span of const arrays are copied, those of a span of arrays moved out.
+template <class T, class Leaf>
+traced_t<T> unflatten_arrays(const PyTreeDef& def, std::span<Leaf> leaves, std::size_t& pos) {
   if (pos + def.num_leaves() > leaves.size())
     throw ValueError("fj: internal: " + std::to_string(leaves.size() - pos) +
                      " arrays for the structure " + def.str());
-  return pytree::build_tree<traced_t<T>>(
-      def, [&](std::type_identity<Array>, const PyTreeDef&) { return leaves[pos++]; });
+  return pytree::build_tree<traced_t<T>>(def,
+                                         [&](std::type_identity<Array>, const PyTreeDef&) -> Array {
+                                           if constexpr (std::is_const_v<Leaf>)
+                                             return leaves[pos++];
+                                           else
+                                             return std::move(leaves[pos++]);
+                                         });
+}
+template <class T>
+traced_t<T> unflatten_arrays(const PyTreeDef& def, const std::vector<Array>& leaves,
+                             std::size_t& pos) {
+  return unflatten_arrays<T>(def, std::span<const Array>(leaves), pos);
 }
 template <class T>
 traced_t<T> unflatten_arrays(const PyTreeDef& def, const std::vector<Array>& leaves) {

@@ -336,6 +336,9 @@ inline Value literal_value(const ir::Literal& lit) {
 
 class LlvmExecutable final : public Executable {
  public:
+  using Env = SmallVector<runtime::BufferPtr, 16>;
+  using Bufs = SmallVector<void*, 16>;
+
   explicit LlvmExecutable(ir::GraphPtr fused, bool kernels = true) : fused_(std::move(fused)) {
     for (auto& e : fused_->eqns) {
       if (e.prim == ir::Prim::fused) {
@@ -351,12 +354,22 @@ class LlvmExecutable final : public Executable {
   }
 
   std::vector<Value> run(std::span<const Value> inputs) const override {
+    ValueList out;
+    run_into(inputs, out);
+    return {std::make_move_iterator(out.begin()), std::make_move_iterator(out.end())};
+  }
+
+  // The warm path of a jitted call: the environment, the kernels' buffer lists and the outputs
+  // are inline vectors, and buffers come from the runtime's pool, so a small graph runs without
+  // a heap allocation.
+  void run_into(std::span<const Value> inputs, ValueList& out) const override {
     const ir::Graph& g = *fused_;
-    std::vector<Value> env(g.avals.size());
+    Env env;  // per var of the fused graph its buffer; its aval is the graph's
+    env.resize(g.avals.size());
     std::size_t next = 0;
-    for (ir::VarId v : g.constvars) env[static_cast<std::size_t>(v)] = inputs[next++];
-    for (ir::VarId v : g.invars) env[static_cast<std::size_t>(v)] = inputs[next++];
-    std::vector<void*> bufs;
+    for (ir::VarId v : g.constvars) env[static_cast<std::size_t>(v)] = inputs[next++].buf;
+    for (ir::VarId v : g.invars) env[static_cast<std::size_t>(v)] = inputs[next++].buf;
+    Bufs bufs;
     for (std::size_t li = 0; li < launches_.size(); ++li) {
       const Launch& l = launches_[li];
       if (l.library) {
@@ -380,40 +393,40 @@ class LlvmExecutable final : public Executable {
                               [&](std::int64_t lo, std::int64_t hi) { fn(b, ip, sc, lo, hi); });
       }
       if (partials) {
-        Value& v = env[static_cast<std::size_t>(l.outputs[0])];
-        const std::int64_t n_out = v.aval.shape.size();
-        auto final_buf = runtime::allocate(static_cast<std::size_t>(n_out) * size_of(v.aval.dtype));
-        combine_partials(l.reduce, v.aval.dtype, v.buf->data, final_buf->data, n_out, l.nblocks);
-        v.buf = std::move(final_buf);
+        runtime::BufferPtr& buf = env[static_cast<std::size_t>(l.outputs[0])];
+        const ir::Aval& av = l.out_avals[0];
+        const std::int64_t n_out = av.shape.size();
+        auto final_buf = runtime::allocate(static_cast<std::size_t>(n_out) * size_of(av.dtype));
+        combine_partials(l.reduce, av.dtype, buf->data, final_buf->data, n_out, l.nblocks);
+        buf = std::move(final_buf);
       }
     }
-    std::vector<Value> out;
     for (auto& o : g.outvars)
-      out.push_back(o.is_literal() ? literal_value(o.lit) : env[static_cast<std::size_t>(o.var)]);
-    return out;
+      out.push_back(o.is_literal() ? literal_value(o.lit)
+                                   : Value{env[static_cast<std::size_t>(o.var)], g.aval(o.var)});
   }
 
   // Points `bufs` at a kernel's inputs, then at freshly allocated outputs (bound in env).
-  static void bind(const Launch& l, std::vector<Value>& env, std::vector<void*>& bufs) {
+  static void bind(const Launch& l, Env& env, Bufs& bufs) {
     bufs.clear();
-    for (ir::VarId v : l.inputs) bufs.push_back(env[static_cast<std::size_t>(v)].buf->data);
+    for (ir::VarId v : l.inputs) bufs.push_back(env[static_cast<std::size_t>(v)]->data);
     for (std::size_t o = 0; o < l.outputs.size(); ++o) {
       const ir::Aval& av = l.out_avals[o];
       // Block partials fill the work items; any other output has its own shape.
       const std::int64_t n = l.nblocks > 1 ? l.size : av.shape.size();
       auto buf = runtime::allocate(static_cast<std::size_t>(n) * size_of(av.dtype));
       bufs.push_back(buf->data);
-      env[static_cast<std::size_t>(l.outputs[o])] = {std::move(buf), av};
+      env[static_cast<std::size_t>(l.outputs[o])] = std::move(buf);
     }
   }
 
   // A library call; `epilogue` (after a dot_general) runs on each panel of the product.
-  static void run_library(const Launch& l, std::vector<Value>& env, const Launch* epilogue,
-                          std::vector<void*>& bufs) {
+  static void run_library(const Launch& l, Env& env, const Launch* epilogue, Bufs& bufs) {
     std::vector<Value> in, out;
     for (std::size_t i = 0; i < l.atoms.size(); ++i)
-      in.push_back(l.atoms[i].is_literal() ? l.literals[i]
-                                           : env[static_cast<std::size_t>(l.atoms[i].var)]);
+      in.push_back(l.atoms[i].is_literal()
+                       ? l.literals[i]
+                       : Value{env[static_cast<std::size_t>(l.atoms[i].var)], l.in_avals[i]});
     if (l.native) {
       out = run_native_loop(l, in);
     } else if (!l.control.empty()) {
@@ -423,14 +436,14 @@ class LlvmExecutable final : public Executable {
     }
     if (!l.control.empty()) {
       for (std::size_t o = 0; o < l.outputs.size(); ++o)
-        env[static_cast<std::size_t>(l.outputs[o])] = std::move(out[o]);
+        env[static_cast<std::size_t>(l.outputs[o])] = std::move(out[o].buf);
       return;
     }
     for (const ir::Aval& av : l.out_avals)
       out.push_back(
           {runtime::allocate(static_cast<std::size_t>(av.shape.size()) * size_of(av.dtype)), av});
     for (std::size_t o = 0; o < l.outputs.size(); ++o)
-      env[static_cast<std::size_t>(l.outputs[o])] = out[o];
+      env[static_cast<std::size_t>(l.outputs[o])] = out[o].buf;
     if (!l.dot) {
       l.host(*l.library, in.data(), out.data());
       return;
