@@ -6,12 +6,15 @@
 #include <llvm/ADT/StringMap.h>
 #include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
 #include <llvm/MC/MCSubtargetInfo.h>
+#include <llvm/MC/TargetRegistry.h>
+#include <llvm/Support/TargetSelect.h>
 #include <llvm/Target/TargetMachine.h>
 #include <llvm/TargetParser/Host.h>
 #include <llvm/TargetParser/Triple.h>
 #include <llvm/TargetParser/X86TargetParser.h>
 
 #include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
 
@@ -23,13 +26,38 @@ namespace fj::backend::llvm_kernel {
 inline std::string llvm_error_text(llvm::Error e) { return llvm::toString(std::move(e)); }
 
 /// A resolved target. Kernels built for it carry `cpu` and `features` as function attributes and
-/// are compiled by `tm`; `key()` names it in every cache key.
+/// are compiled by `machine()`; `key()` names it in every cache key.
 struct JitTarget {
+  JitTarget(std::string t, llvm::orc::JITTargetMachineBuilder b)
+      : triple(std::move(t)), builder(std::move(b)) {}
   CpuTarget info;
   std::string triple;
   llvm::orc::JITTargetMachineBuilder builder;  // the ORC JIT's own builder (host only)
-  std::unique_ptr<llvm::TargetMachine> tm;
   std::string key() const { return triple + " " + info.cpu + " " + info.features; }
+
+  /// The machine that compiles for this target, created on first use: a process whose kernels
+  /// all come from the disk cache never creates one (a few hundred microseconds). Objects are
+  /// position independent with the small code model, as the JIT's linker expects of objects it
+  /// may place anywhere.
+  llvm::TargetMachine& machine() const {
+    std::call_once(tm_once_, [this] {
+      llvm::InitializeNativeTarget();  // idempotent; the session registered only the MC layer
+      llvm::InitializeNativeTargetAsmPrinter();
+      llvm::orc::JITTargetMachineBuilder codegen = builder;
+      codegen.setRelocationModel(llvm::Reloc::PIC_);
+      codegen.setCodeModel(llvm::CodeModel::Small);
+      auto tm = codegen.createTargetMachine();
+      if (!tm)  // call_once runs the next call again
+        throw CompileError("llvm backend: no target machine for " + info.cpu + ": " +
+                           llvm::toString(tm.takeError()));
+      tm_ = std::move(*tm);
+    });
+    return *tm_;
+  }
+
+ private:
+  mutable std::once_flag tm_once_;
+  mutable std::unique_ptr<llvm::TargetMachine> tm_;
 };
 
 namespace target_detail {
@@ -59,7 +87,7 @@ inline std::unique_ptr<JitTarget> resolve_target(std::string_view name, const st
   if (!host)
     throw CompileError("llvm backend: cannot detect the host: " +
                        llvm_error_text(host.takeError()));
-  auto t = std::make_unique<JitTarget>(JitTarget{{}, host->getTargetTriple().str(), *host, {}});
+  auto t = std::make_unique<JitTarget>(host->getTargetTriple().str(), *host);
   t->builder.setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
   if (target_detail::is_native(name)) {
     t->info = {"native", t->builder.getCPU(), t->builder.getFeatures().getString(), 0};
@@ -79,19 +107,15 @@ inline std::unique_ptr<JitTarget> resolve_target(std::string_view name, const st
     t->builder.getFeatures() = llvm::SubtargetFeatures();
     t->info = {cpu, cpu, "", 0};
   }
-  // Objects are compiled by this machine (SimpleCompiler), not by the JIT's compile layer:
-  // position independent and small code model, as the JIT's linker expects of objects it may
-  // place anywhere.
-  llvm::orc::JITTargetMachineBuilder codegen = t->builder;
-  codegen.setRelocationModel(llvm::Reloc::PIC_);
-  codegen.setCodeModel(llvm::CodeModel::Small);
-  auto tm = codegen.createTargetMachine();
-  if (!tm)
-    throw CompileError("llvm backend: no target machine for " + t->info.cpu + ": " +
-                       llvm_error_text(tm.takeError()));
-  t->tm = std::move(*tm);
-  const llvm::MCSubtargetInfo& sti = *t->tm->getMCSubtargetInfo();
-  t->info.lanes = sti.checkFeatures("+avx512f") ? 16 : sti.checkFeatures("+avx") ? 8 : 4;
+  // The vector width from the subtarget's features (those the CPU implies, then the explicit
+  // ones), as the target machine would see them, without creating one.
+  std::string err;
+  const llvm::Target* target = llvm::TargetRegistry::lookupTarget(t->triple, err);
+  if (!target) throw CompileError("llvm backend: no LLVM target for " + t->triple + ": " + err);
+  const std::unique_ptr<const llvm::MCSubtargetInfo> sti(target->createMCSubtargetInfo(
+      t->triple, t->builder.getCPU(), t->builder.getFeatures().getString()));
+  if (!sti) throw CompileError("llvm backend: no subtarget for " + t->info.cpu);
+  t->info.lanes = sti->checkFeatures("+avx512f") ? 16 : sti->checkFeatures("+avx") ? 8 : 4;
   return t;
 }
 
