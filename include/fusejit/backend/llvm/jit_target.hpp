@@ -64,10 +64,17 @@ namespace target_detail {
 
 inline bool is_native(std::string_view name) { return name.empty() || name == "native"; }
 
-// The ISA features `cpu` implies that this host lacks (x86 only). Features the host detector
-// does not report at all (x87) are there on every x86-64.
-inline std::string missing_features(const std::string& cpu) {
-  const llvm::StringMap<bool> host = llvm::sys::getHostCPUFeatures();
+// The host's features as detected ("+avx2", "-avx512f", ...), by name.
+inline llvm::StringMap<bool> feature_map(const llvm::SubtargetFeatures& detected) {
+  llvm::StringMap<bool> m;
+  for (const std::string& f : detected.getFeatures())
+    if (f.size() > 1) m[llvm::StringRef(f).drop_front()] = f[0] == '+';
+  return m;
+}
+
+// The ISA features `cpu` implies that this host (`host`, as detected) lacks (x86 only). Features
+// the host detector does not report at all (x87) are there on every x86-64.
+inline std::string missing_features(const std::string& cpu, const llvm::StringMap<bool>& host) {
   llvm::SmallVector<llvm::StringRef, 64> wanted;
   llvm::X86::getFeaturesForCPU(cpu, wanted, /*NeedPlus=*/false);
   std::string missing;
@@ -89,6 +96,9 @@ inline std::unique_ptr<JitTarget> resolve_target(std::string_view name, const st
                        llvm_error_text(host.takeError()));
   auto t = std::make_unique<JitTarget>(host->getTargetTriple().str(), *host);
   t->builder.setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
+  // Detected once (host detection is a few hundred CPUID instructions, each a trap to the
+  // hypervisor in a virtual machine).
+  const llvm::StringMap<bool> host_features = target_detail::feature_map(t->builder.getFeatures());
   if (target_detail::is_native(name)) {
     t->info = {"native", t->builder.getCPU(), t->builder.getFeatures().getString(), 0};
   } else {
@@ -100,15 +110,22 @@ inline std::unique_ptr<JitTarget> resolve_target(std::string_view name, const st
       throw ValueError(what + ": \"" + cpu +
                        "\" is not an x86-64 CPU LLVM knows; use native, x86-64-v2, x86-64-v3, "
                        "x86-64-v4 or a CPU name such as haswell or skylake-avx512");
-    if (const std::string missing = target_detail::missing_features(cpu); !missing.empty())
+    if (const std::string missing = target_detail::missing_features(cpu, host_features);
+        !missing.empty())
       throw DeviceError(what + ": this host (" + t->builder.getCPU() + ") cannot run code for " +
                         cpu + "; it lacks " + missing);
     t->builder.setCPU(cpu);
     t->builder.getFeatures() = llvm::SubtargetFeatures();
     t->info = {cpu, cpu, "", 0};
   }
-  // The vector width from the subtarget's features (those the CPU implies, then the explicit
-  // ones), as the target machine would see them, without creating one.
+  // The vector width. The host's detected features name every ISA extension explicitly, so
+  // they decide it alone; a named CPU implies its own, which its subtarget info lists (as the
+  // target machine would see them, without creating one).
+  if (target_detail::is_native(name) && !host_features.empty()) {
+    auto has = [&](const char* f) { return host_features.lookup(f); };
+    t->info.lanes = has("avx512f") ? 16 : has("avx") ? 8 : 4;
+    return t;
+  }
   std::string err;
   const llvm::Target* target = llvm::TargetRegistry::lookupTarget(t->triple, err);
   if (!target) throw CompileError("llvm backend: no LLVM target for " + t->triple + ": " + err);
