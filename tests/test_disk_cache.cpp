@@ -620,7 +620,7 @@ TEST_CASE("disk cache: a second process loads the kernel from disk, compiling no
 }
 
 TEST_CASE(
-    "disk cache: on by default in XDG_CACHE_HOME, else HOME; FUSEJIT_CACHE_DIR= turns it off") {
+    "disk cache: on by default in XDG_CACHE_HOME, else HOME, and FUSEJIT_CACHE_DIR= turns it off") {
   if (!llvm_available()) return;
   TempDir tmp;
   const std::string xdg = tmp.path + "/xdg", home = tmp.path + "/home";
