@@ -7,7 +7,8 @@ Usage: bench/summarize.py RESULTS_DIR [--cpu "model"] [--date "..."] [--load "..
 Reads, from RESULTS_DIR:
   fused_elementwise_1thread.json     every row, FUSEJIT_NUM_THREADS=1 (Google Benchmark JSON)
   fused_elementwise_allthreads.json  the fusejit_jit rows, FUSEJIT_NUM_THREADS unset
-  cold_start.jsonl                   one line per fresh process of bench_cold_start
+  cold_start.jsonl                   one line per fresh process of bench_cold_start (disk cache
+                                     off, or pairs on a fresh disk cache: the second one loads)
   matmul_1thread.json                bench_matmul, every row, FUSEJIT_NUM_THREADS=1
   matmul_allthreads.json             bench_matmul's jit and eigen_tensor rows, all threads
   workloads_1thread.json             bench_workloads, every row, FUSEJIT_NUM_THREADS=1
@@ -575,10 +576,14 @@ def main():
                        "are n/a.")
         out.append("")
 
-    cold = []
+    cold_lines = []
     cold_path = args.results / "cold_start.jsonl"
     if cold_path.exists():
-        cold = [json.loads(l) for l in cold_path.read_text().splitlines() if l.strip()]
+        cold_lines = [json.loads(l) for l in cold_path.read_text().splitlines() if l.strip()]
+    # Processes with the disk cache off (lines without cache_dir predate it: off too) compile;
+    # a second process on a directory the first one filled loads (disk_hits).
+    cold = [c for c in cold_lines if not c.get("cache_dir")]
+    disk_warm = [c for c in cold_lines if c.get("cache_dir") and c.get("disk_hits", 0) > 0]
     # Warm dispatch in the default configuration (all threads), else with one thread.
     dispatch_threads = "unset" if ("dispatch", "fusejit_jit@all", "1") in rows else "1"
     dispatch = rows.get(("dispatch", "fusejit_jit@all", "1")) or rows.get(
@@ -589,12 +594,19 @@ def main():
     out.append("")
     out.append("| measure | median | range |")
     out.append("| --- | ---: | ---: |")
-    if cold:
-        for key, label in [("first_call_ms", "cold first call of jit(selu), 1M f32 (trace + "
-                            "compile + run)"), ("warm_call_ms", "warm call of the same, in the "
-                            "same process"), ("compile_ms", "cold first call − warm call (trace "
-                                              "+ compile)")]:
-            v = [c[key] for c in cold]
+    latency_rows = [
+        (cold, "first_call_ms", "cold first call of jit(selu), 1M f32 (trace + compile + run), "
+         "disk cache off"),
+        (cold, "first_call_cpu_ms", "the same, CPU time of the calling thread"),
+        (cold, "warm_call_ms", "warm call of the same, in the same process"),
+        (cold, "compile_ms", "cold first call − warm call (trace + compile)"),
+        (disk_warm, "first_call_ms", "first call, disk cache warm (second process)"),
+        (disk_warm, "first_call_cpu_ms", "the same, CPU time of the calling thread"),
+        (disk_warm, "compile_ms", "first call, disk cache warm − warm call (trace + load)"),
+    ]
+    for lines, key, label in latency_rows:
+        v = [c[key] for c in lines if key in c]
+        if v:
             out.append(f"| {label} | {statistics.median(v):.2f} ms | "
                        f"{min(v):.2f}–{max(v):.2f} ms ({len(v)} processes) |")
     if dispatch:

@@ -9,9 +9,12 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <fusejit/backend/llvm/disk_cache.hpp>
 #include <fusejit/fusejit.hpp>
 #include <string>
@@ -388,6 +391,43 @@ TEST_CASE(
   CHECK(scope.warnings.empty());
 }
 
+namespace {
+
+// Starts this test executable on one test case, with the environment changed by `set` (NAME=value)
+// and `unset` (NAME), and returns its pid.
+pid_t spawn_case(const std::string& test_case, const std::vector<std::string>& set,
+                 const std::vector<std::string>& unset = {}) {
+  auto named = [](std::string_view var, std::string_view name) {
+    return var.substr(0, var.find('=')) == name;
+  };
+  std::vector<std::string> env_strings;
+  for (char** e = environ; *e; ++e) {
+    bool keep = true;
+    for (const auto& v : set) keep = keep && !named(*e, v.substr(0, v.find('=')));
+    for (const auto& v : unset) keep = keep && !named(*e, v);
+    if (keep) env_strings.push_back(*e);
+  }
+  env_strings.insert(env_strings.end(), set.begin(), set.end());
+  std::vector<char*> envp;
+  for (auto& v : env_strings) envp.push_back(v.data());
+  envp.push_back(nullptr);
+  std::string exe = "/proc/self/exe", filter = "--test-case=" + test_case;
+  std::string minimal = "--minimal";  // a child prints only its failures
+  char* argv[] = {exe.data(), filter.data(), minimal.data(), nullptr};
+  pid_t pid = 0;
+  REQUIRE(::posix_spawn(&pid, exe.c_str(), nullptr, nullptr, argv, envp.data()) == 0);
+  return pid;
+}
+// Waits for a spawned child: it must exit with status 0.
+void check_exit(pid_t pid) {
+  int status = 0;
+  REQUIRE(::waitpid(pid, &status, 0) == pid);
+  CHECK(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 0);
+}
+
+}  // namespace
+
 // Run by the next test case as a separate process (FUSEJIT_DISK_TEST_CHILD names the directory);
 // does nothing in a normal run.
 TEST_CASE("disk cache: child process writing entries") {
@@ -403,30 +443,12 @@ TEST_CASE("disk cache: child process writing entries") {
 TEST_CASE("disk cache: processes writing the same entries at once") {
   if (!llvm_available()) return;
   TempDir dir;
-  std::vector<std::string> env_strings;
-  for (char** e = environ; *e; ++e)
-    if (std::string_view(*e).rfind("FUSEJIT_DISK_TEST_CHILD=", 0) != 0) env_strings.push_back(*e);
-  env_strings.push_back("FUSEJIT_DISK_TEST_CHILD=" + dir.path);
-  std::vector<char*> envp;
-  for (auto& s : env_strings) envp.push_back(s.data());
-  envp.push_back(nullptr);
-  std::string exe = "/proc/self/exe",
-              filter = "--test-case=disk cache: child process writing entries";
-  std::string minimal = "--minimal";  // a child prints only its failures
-  char* argv[] = {exe.data(), filter.data(), minimal.data(), nullptr};
   constexpr int kChildren = 4;
   std::vector<pid_t> pids;
-  for (int i = 0; i < kChildren; ++i) {
-    pid_t pid = 0;
-    REQUIRE(::posix_spawn(&pid, exe.c_str(), nullptr, nullptr, argv, envp.data()) == 0);
-    pids.push_back(pid);
-  }
-  for (pid_t pid : pids) {
-    int status = 0;
-    REQUIRE(::waitpid(pid, &status, 0) == pid);
-    CHECK(WIFEXITED(status));
-    CHECK(WEXITSTATUS(status) == 0);
-  }
+  for (int i = 0; i < kChildren; ++i)
+    pids.push_back(spawn_case("disk cache: child process writing entries",
+                              {"FUSEJIT_DISK_TEST_CHILD=" + dir.path}));
+  for (pid_t pid : pids) check_exit(pid);
   // Every entry is whole and valid, and no temporary file is left.
   const auto es = entries(dir.path);
   CHECK(es.size() == 10);
@@ -467,4 +489,180 @@ TEST_CASE("disk cache: each CPU target has entries of its own (FUSEJIT_CPU, set_
   }
   CHECK(fj::cache_stats().disk_hits - s1.disk_hits == 1);
   CHECK(scope.warnings.empty());
+}
+
+// The default directory: FUSEJIT_CACHE_DIR when set (set and empty: off), else XDG_CACHE_HOME's
+// fusejit (an absolute path only, as the XDG specification says), else HOME's .cache/fusejit.
+TEST_CASE("disk cache: the default directory follows FUSEJIT_CACHE_DIR, XDG_CACHE_HOME, HOME") {
+  using fj::detail::default_cache_dir;
+  CHECK(default_cache_dir("/x/cache", "/home/u") == "/x/cache/fusejit");
+  CHECK(default_cache_dir(nullptr, "/home/u") == "/home/u/.cache/fusejit");
+  CHECK(default_cache_dir("", "/home/u") == "/home/u/.cache/fusejit");
+  CHECK(default_cache_dir("relative/cache", "/home/u") == "/home/u/.cache/fusejit");
+  CHECK(default_cache_dir(nullptr, nullptr).empty());
+  CHECK(default_cache_dir(nullptr, "").empty());
+  CHECK(default_cache_dir("/x/cache", nullptr) == "/x/cache/fusejit");
+
+  // cache_dir_from_env() reads the variables now (the process's own directory was read once).
+  struct SavedEnv {
+    std::vector<std::pair<std::string, std::optional<std::string>>> vars;
+    SavedEnv() {
+      for (const char* n : {"FUSEJIT_CACHE_DIR", "XDG_CACHE_HOME", "HOME"}) {
+        const char* v = std::getenv(n);
+        vars.emplace_back(n, v ? std::optional<std::string>(v) : std::nullopt);
+      }
+    }
+    ~SavedEnv() {
+      for (auto& [n, v] : vars) v ? ::setenv(n.c_str(), v->c_str(), 1) : ::unsetenv(n.c_str());
+    }
+  } saved;
+  ::unsetenv("FUSEJIT_CACHE_DIR");
+  ::setenv("XDG_CACHE_HOME", "/xdg", 1);
+  ::setenv("HOME", "/home/someone", 1);
+  CHECK(fj::detail::cache_dir_from_env() == "/xdg/fusejit");
+  ::unsetenv("XDG_CACHE_HOME");
+  CHECK(fj::detail::cache_dir_from_env() == "/home/someone/.cache/fusejit");
+  ::setenv("FUSEJIT_CACHE_DIR", "/mine", 1);
+  CHECK(fj::detail::cache_dir_from_env() == "/mine");
+  ::setenv("FUSEJIT_CACHE_DIR", "", 1);
+  CHECK(fj::detail::cache_dir_from_env().empty());
+}
+
+// Run by the next test cases as a separate process, with the environment they choose; does
+// nothing in a normal run. It runs kernel_fn once and writes to FUSEJIT_DISK_TEST_REPORT: the
+// disk hits, disk writes, compiles (kernels the in-memory caches produced), warnings, the cache
+// directory after the call ("-" for none), then the result's bits.
+TEST_CASE("disk cache: child process running one kernel") {
+  const char* report = std::getenv("FUSEJIT_DISK_TEST_REPORT");
+  if (!report || !llvm_available()) return;
+  fusejit_test::BackendScope llvm("llvm");
+  std::size_t warnings = 0;
+  fj::set_warning_handler([&](std::string_view) { ++warnings; });
+  const auto before = fj::cache_stats();
+  const fj::Array y = fj::jit(kernel_fn)(input());
+  const auto after = fj::cache_stats();
+  std::ofstream out(report);
+  const std::string dir = fj::cache_dir();
+  out << after.disk_hits - before.disk_hits << " " << after.disk_writes - before.disk_writes << " "
+      << after.compiles - before.compiles << " " << warnings << " " << (dir.empty() ? "-" : dir);
+  for (std::int64_t i = 0; i < y.size(); ++i) {
+    std::uint32_t bits = 0;
+    std::memcpy(&bits, y.data<float>() + i, sizeof bits);
+    out << " " << bits;
+  }
+  out << "\n";
+  REQUIRE(out.good());
+}
+
+namespace {
+
+// What a child process of the case above reported.
+struct ChildReport {
+  std::uint64_t disk_hits = 0, disk_writes = 0, compiles = 0, warnings = 0;
+  std::string dir;
+  std::vector<std::uint32_t> bits;
+};
+
+// Runs kernel_fn in a new process of this executable with the environment changed as
+// spawn_case() does, and returns its report.
+ChildReport run_child(const TempDir& tmp, const std::vector<std::string>& set,
+                      const std::vector<std::string>& unset = {}) {
+  const std::string report = tmp.path + "/report.txt";
+  std::vector<std::string> env = set;
+  env.push_back("FUSEJIT_DISK_TEST_REPORT=" + report);
+  check_exit(spawn_case("disk cache: child process running one kernel", env, unset));
+  std::ifstream in(report);
+  ChildReport r;
+  in >> r.disk_hits >> r.disk_writes >> r.compiles >> r.warnings >> r.dir;
+  for (std::uint32_t b; in >> b;) r.bits.push_back(b);
+  REQUIRE(r.bits.size() == static_cast<std::size_t>(input().size()));
+  fs::remove(report);
+  return r;
+}
+
+// Every regular file under `dir`, recursively.
+std::vector<std::string> files_under(const std::string& dir) {
+  std::vector<std::string> out;
+  std::error_code ec;
+  for (auto it = fs::recursive_directory_iterator(dir, ec); !ec && it != fs::end(it);
+       it.increment(ec))
+    if (it->is_regular_file()) out.push_back(it->path().string());
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("disk cache: a second process loads the kernel from disk, compiling nothing") {
+  if (!llvm_available()) return;
+  TempDir tmp;
+  const std::string dir = tmp.path + "/kernels";
+  const ChildReport first = run_child(tmp, {"FUSEJIT_CACHE_DIR=" + dir});
+  CHECK(first.disk_writes == 1);
+  CHECK(first.disk_hits == 0);
+  CHECK(first.compiles == 1);
+  CHECK(entries(dir).size() == 1);
+  const ChildReport second = run_child(tmp, {"FUSEJIT_CACHE_DIR=" + dir});
+  CHECK(second.disk_hits == 1);
+  CHECK(second.compiles - second.disk_hits == 0);  // no kernel compiled by LLVM
+  CHECK(second.disk_writes == 0);
+  CHECK(second.warnings == 0);
+  CHECK(second.bits == first.bits);
+  // And both are what this process computes, against the reference.
+  fusejit_test::BackendScope llvm("llvm");
+  DiskScope off("");
+  const fj::Array here = run_kernel();
+  check_result(here);
+  for (std::size_t i = 0; i < first.bits.size(); ++i) {
+    std::uint32_t bits = 0;
+    std::memcpy(&bits, here.data<float>() + i, sizeof bits);
+    CHECK(bits == first.bits[i]);
+  }
+}
+
+TEST_CASE(
+    "disk cache: on by default in XDG_CACHE_HOME, else HOME, and FUSEJIT_CACHE_DIR= turns it off") {
+  if (!llvm_available()) return;
+  TempDir tmp;
+  const std::string xdg = tmp.path + "/xdg", home = tmp.path + "/home";
+  // tests/main.cpp gives every run a directory of its own unless told to keep the environment.
+  const std::string keep = "FUSEJIT_TEST_KEEP_CACHE_ENV=1";
+  const ChildReport in_xdg =
+      run_child(tmp, {keep, "XDG_CACHE_HOME=" + xdg, "HOME=" + home}, {"FUSEJIT_CACHE_DIR"});
+  CHECK(in_xdg.disk_writes == 1);
+  CHECK(in_xdg.dir == xdg + "/fusejit");
+  CHECK(entries(xdg + "/fusejit").size() == 1);
+  const ChildReport in_home =
+      run_child(tmp, {keep, "HOME=" + home}, {"FUSEJIT_CACHE_DIR", "XDG_CACHE_HOME"});
+  CHECK(in_home.disk_writes == 1);
+  CHECK(in_home.dir == home + "/.cache/fusejit");
+  CHECK(entries(home + "/.cache/fusejit").size() == 1);
+  CHECK(in_home.bits == in_xdg.bits);
+
+  // Set and empty: off, although the default directories would be writable.
+  TempDir clean;
+  const std::string xdg2 = clean.path + "/xdg", home2 = clean.path + "/home";
+  const ChildReport off =
+      run_child(tmp, {keep, "FUSEJIT_CACHE_DIR=", "XDG_CACHE_HOME=" + xdg2, "HOME=" + home2});
+  CHECK(off.disk_writes == 0);
+  CHECK(off.disk_hits == 0);
+  CHECK(off.dir == "-");
+  CHECK(files_under(clean.path).empty());
+  CHECK(off.bits == in_xdg.bits);
+}
+
+TEST_CASE("disk cache: a default directory that cannot be created turns the cache off quietly") {
+  if (!llvm_available()) return;
+  TempDir tmp;
+  write_bytes(tmp.path + "/file", "x");  // nobody can create a directory under a regular file
+  const ChildReport r =
+      run_child(tmp, {"FUSEJIT_TEST_KEEP_CACHE_ENV=1", "XDG_CACHE_HOME=" + tmp.path + "/file"},
+                {"FUSEJIT_CACHE_DIR"});
+  CHECK(r.warnings == 0);  // not asked for: no warning
+  CHECK(r.disk_writes == 0);
+  CHECK(r.dir == "-");  // and off for the rest of the process
+  // Named by FUSEJIT_CACHE_DIR, the same directory warns.
+  const ChildReport named = run_child(tmp, {"FUSEJIT_CACHE_DIR=" + tmp.path + "/file/fusejit"});
+  CHECK(named.warnings == 1);
+  CHECK(named.dir == tmp.path + "/file/fusejit");
+  CHECK(named.bits == r.bits);
 }

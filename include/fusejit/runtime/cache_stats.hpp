@@ -52,13 +52,28 @@ inline StatCounters& stat_counters() {
   return c;
 }
 
-// The on-disk cache's directory (empty: off): FUSEJIT_CACHE_DIR, read once, or set_cache_dir().
+/// The on-disk cache's directory when FUSEJIT_CACHE_DIR is not set, where Dr.Jit keeps its own:
+/// `$XDG_CACHE_HOME/fusejit`, else `$HOME/.cache/fusejit`, else none (off). The XDG base
+/// directory specification ignores a relative XDG_CACHE_HOME, and so does this.
+inline std::string default_cache_dir(const char* xdg_cache_home, const char* home) {
+  if (xdg_cache_home && xdg_cache_home[0] == '/') return std::string(xdg_cache_home) + "/fusejit";
+  if (home && *home) return std::string(home) + "/.cache/fusejit";
+  return {};
+}
+/// The directory the environment asks for: FUSEJIT_CACHE_DIR when it is set (set and empty turns
+/// the cache off), else default_cache_dir() of XDG_CACHE_HOME and HOME.
+inline std::string cache_dir_from_env() {
+  if (const char* env = std::getenv("FUSEJIT_CACHE_DIR")) return env;
+  return default_cache_dir(std::getenv("XDG_CACHE_HOME"), std::getenv("HOME"));
+}
+
+// The on-disk cache's directory (empty: off): cache_dir_from_env(), read once, or set_cache_dir().
 struct DiskCacheDir {
   std::mutex mu;
-  std::string dir = [] {
-    const char* env = std::getenv("FUSEJIT_CACHE_DIR");
-    return std::string(env ? env : "");
-  }();
+  std::string dir = cache_dir_from_env();
+  // Whether `dir` is the default, which nobody asked for: if it cannot be written, the cache is
+  // turned off without a warning (one named by FUSEJIT_CACHE_DIR or set_cache_dir warns).
+  bool is_default = std::getenv("FUSEJIT_CACHE_DIR") == nullptr;
   // The entries' size bound: FUSEJIT_CACHE_DIR_MAX_BYTES (decimal), else 1 GiB, about 20 000
   // kernels; 0 is no bound.
   std::atomic<std::uint64_t> max_bytes = [] {
@@ -71,6 +86,15 @@ struct DiskCacheDir {
 inline DiskCacheDir& disk_cache_dir() {
   static DiskCacheDir d;
   return d;
+}
+/// Turns the cache off if `dir` is the default directory still in use, which has proved
+/// unwritable; returns whether it did (if not, the caller warns).
+inline bool turn_off_default_cache_dir(const std::string& dir) {
+  auto& d = disk_cache_dir();
+  std::lock_guard lock(d.mu);
+  if (!d.is_default || d.dir != dir) return false;
+  d.dir.clear();
+  return true;
 }
 }  // namespace detail
 
@@ -112,13 +136,16 @@ inline void set_cache_capacity(std::size_t max_entries) {
 inline std::size_t cache_capacity() { return detail::stat_counters().capacity.load(); }
 
 /// Sets the on-disk kernel cache's directory (created if missing); empty turns the cache off. The
-/// default is FUSEJIT_CACHE_DIR, else off. Compiled kernels are written there and loaded by later
-/// processes instead of compiled again; entries of another fusejit or LLVM version or another
-/// CPU, and damaged ones, are recompiled (one warning: set_warning_handler).
+/// default is FUSEJIT_CACHE_DIR (set and empty: off), else `$XDG_CACHE_HOME/fusejit`, else
+/// `$HOME/.cache/fusejit`; a default directory that cannot be created or written turns the cache
+/// off quietly. Compiled kernels are written there and loaded by later processes instead of
+/// compiled again; entries of another fusejit or LLVM version or another CPU, and damaged ones,
+/// are recompiled (one warning: set_warning_handler).
 inline void set_cache_dir(std::string dir) {
   auto& d = detail::disk_cache_dir();
   std::lock_guard lock(d.mu);
   d.dir = std::move(dir);
+  d.is_default = false;
 }
 inline std::string cache_dir() {
   auto& d = detail::disk_cache_dir();

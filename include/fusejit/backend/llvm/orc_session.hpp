@@ -5,6 +5,7 @@
 #include <llvm/Config/llvm-config.h>
 #include <llvm/ExecutionEngine/Orc/CompileUtils.h>
 #include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
+#include <llvm/ExecutionEngine/Orc/IRCompileLayer.h>
 #include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
 #include <llvm/ExecutionEngine/Orc/ThreadSafeModule.h>
@@ -134,20 +135,17 @@ class OrcSession {
       std::unique_ptr<llvm::LLVMContext>& ctx;
       ~ModuleFirst() { m.reset(), ctx.reset(); }
     } module_first{m, ctx};
-    std::string verify_log;
-    llvm::raw_string_ostream vs(verify_log);
-    if (llvm::verifyModule(*m, &vs))
-      throw CompileError("llvm backend: invalid kernel IR: " + vs.str());
     llvm::Function* f = m->getFunction(fn);
     if (!f) throw CompileError("llvm backend: the module has no function " + fn);
     // Everything that is not code is fixed, so that the module's bitcode is the same in every
     // process for the same kernel: its hash names the kernel's symbol and its disk entry.
     // Bitcode, not IR text: printing the math polynomials' constants in decimal made a disk hit
     // about 15 times slower (12 ms against 0.75 ms per kernel, measured as in the README).
+    // The data layout is set after the hash, by the target machine a compile needs (a disk hit
+    // needs none); the triple, CPU and features in the key decide it.
     f->setName(kEntryName);
     m->setModuleIdentifier("fusejit");
     m->setSourceFileName("fusejit");
-    m->setDataLayout(jit_->getDataLayout());
     set_target_triple(*m, target.triple);
     std::string content = key_prefix(pipeline, target);
     {
@@ -163,26 +161,30 @@ class OrcSession {
     const std::string path = dir.empty() ? std::string() : disk::entry_path(dir, meta.key);
     if (!dir.empty())
       if (auto hit = load_entry(path, meta, symbol)) {
+        take_injected_fault(fn);
         log_kernel(symbol, "loaded from the disk cache (" + path + ")");
         return std::move(*hit);
       }
 
+    // Verified only before a compile: an entry exists only for a module that was verified.
+    std::string verify_log;
+    llvm::raw_string_ostream vs(verify_log);
+    if (llvm::verifyModule(*m, &vs))
+      throw CompileError("llvm backend: invalid kernel IR: " + vs.str());
+    llvm::TargetMachine& tm = target.machine();
+    m->setDataLayout(tm.createDataLayout());
     f->setName(symbol);
-    optimize(*m, pipeline, *target.tm);
+    optimize(*m, pipeline, tm);
     std::string ir;
     llvm::raw_string_ostream is(ir);
     m->print(is, nullptr);
-    auto obj = llvm::orc::SimpleCompiler(*target.tm)(*m);
+    auto obj = llvm::orc::SimpleCompiler(tm)(*m);
     if (!obj)
       throw CompileError("llvm backend: code generation failed: " +
                          llvm_error_text(obj.takeError()));
     std::string object = dir.empty() ? std::string() : std::string((*obj)->getBuffer());
     Loaded loaded = add_object(std::move(*obj), symbol, is.str());
-    // Injected here, with the code loaded, so that a test also exercises the clean-up of code
-    // that is loaded but not handed out (`loaded` unloads it as the exception leaves).
-    if (fj::detail::take_injected_fault(fj::detail::Fault::compile))
-      throw CompileError("llvm backend: compiling " + fn +
-                         " failed: injected by fj::testing::fail_next_compiles");
+    take_injected_fault(fn);
     if (!dir.empty()) {
       disk::Entry e{meta, disk::kFormat, std::move(object), loaded.ir};
       const std::string bytes = disk::encode(e);
@@ -191,7 +193,7 @@ class OrcSession {
         disk::account_write(dir, bytes.size(), fj::cache_dir_limit());
         log_kernel(symbol, "compiled, written to " + path);
         return loaded;
-      } else {
+      } else if (!detail::turn_off_default_cache_dir(dir)) {
         detail::warn_once(detail::WarningKind::disk_unwritable,
                           "kernel cache directory " + dir + " is not writable (" + err +
                               "); kernels are compiled but not saved");
@@ -209,15 +211,42 @@ class OrcSession {
   }
 
  private:
+  // The JIT's compile layer, never used: load() compiles each module with its target's machine.
+  // LLJIT's default would create a target machine (and another one for the data layout) that
+  // the session never uses, a few hundred microseconds of every process's first call.
+  struct NoIRCompiler : llvm::orc::IRCompileLayer::IRCompiler {
+    NoIRCompiler() : IRCompiler(llvm::orc::IRSymbolMapper::ManglingOptions()) {}
+    llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> operator()(llvm::Module&) override {
+      return llvm::make_error<llvm::StringError>("fusejit adds objects, not IR, to its JIT",
+                                                 llvm::inconvertibleErrorCode());
+    }
+  };
+
   OrcSession() {
-    llvm::InitializeNativeTarget();
-    llvm::InitializeNativeTargetAsmPrinter();
+    // Only the MC layer: enough to read the host's subtarget features (the vector width). The
+    // code generator is registered by the first compile (JitTarget::machine()).
+    LLVM_NATIVE_TARGETINFO();
+    LLVM_NATIVE_TARGETMC();
     current_ = resolve("native", "llvm backend");
     native_ = current_;
-    // The JIT links and runs on the host; its own compile layer is not used (load() compiles
-    // each module with its target's machine).
-    llvm::orc::JITTargetMachineBuilder jtmb = current_->builder;
-    auto jit = llvm::orc::LLJITBuilder().setJITTargetMachineBuilder(std::move(jtmb)).create();
+    // The JIT links objects and looks up symbols; of a data layout it uses only the symbol
+    // mangling (no IR goes through it), which the triple's object format decides.
+    const llvm::Triple triple(current_->triple);
+    const char* mangling = triple.isOSBinFormatMachO() ? "e-m:o"
+                           : triple.isOSWindows()
+                               ? (triple.isX86() && !triple.isArch64Bit() ? "e-m:x" : "e-m:w")
+                               : "e-m:e";
+    auto jit =
+        llvm::orc::LLJITBuilder()
+            .setJITTargetMachineBuilder(current_->builder)
+            .setDataLayout(llvm::DataLayout(mangling))
+            .setCompileFunctionCreator(
+                [](llvm::orc::JITTargetMachineBuilder)
+                    -> llvm::Expected<std::unique_ptr<llvm::orc::IRCompileLayer::IRCompiler>> {
+                  return std::make_unique<NoIRCompiler>();
+                })
+            .setPlatformSetUp(llvm::orc::setUpInactivePlatform)
+            .create();
     if (!jit)
       throw CompileError("llvm backend: cannot create the ORC JIT: " +
                          llvm_error_text(jit.takeError()));
@@ -336,6 +365,15 @@ class OrcSession {
       detail::warn_once(detail::WarningKind::disk_corrupt,
                         "kernel cache entry " + path + " is corrupt (" + d.why + "); recompiled");
     return std::nullopt;
+  }
+
+  // A compile fault injected by tests (fj::testing::fail_next_compiles), taken with the code
+  // loaded, compiled or read from the disk cache, so that a test also exercises the clean-up of
+  // code that is loaded but not handed out (the Loaded unloads it as the exception leaves).
+  static void take_injected_fault(const std::string& fn) {
+    if (fj::detail::take_injected_fault(fj::detail::Fault::compile))
+      throw CompileError("llvm backend: compiling " + fn +
+                         " failed: injected by fj::testing::fail_next_compiles");
   }
 
   void optimize(llvm::Module& m, const char* pipeline, llvm::TargetMachine& tm) {
