@@ -32,7 +32,7 @@ bool is_fusable(fj::ir::Prim p) {
 
 }  // namespace
 
-TEST_CASE("devices: the CPU first; without a GPU, fj::gpu says what is missing") {
+TEST_CASE("devices: the CPU first, without a GPU, fj::gpu says what is missing") {
   const std::vector<fj::Device> all = fj::devices();
   REQUIRE(!all.empty());
   CHECK(all.front() == fj::cpu());

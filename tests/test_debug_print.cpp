@@ -143,7 +143,7 @@ TEST_CASE("debug.print: program order, computed operands, an unused result, pytr
   }
 }
 
-TEST_CASE("debug.print: outside a trace it prints at once; the handler can be replaced") {
+TEST_CASE("debug.print: outside a trace it prints at once, the handler can be replaced") {
   std::vector<std::string> got;
   auto prev = fj::debug::set_print_handler([&](std::string_view l) { got.emplace_back(l); });
   fj::debug::print("eager {} {}", fj::array({1, 2}), 3.5f);

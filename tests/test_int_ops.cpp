@@ -208,7 +208,7 @@ TEST_CASE("int ops: &, |, ^, ~ on i32, i64, u32 match plain loops on every backe
   check_bitwise<std::uint32_t>(30);
 }
 
-TEST_CASE("int ops: &, |, ^, ~ on bools are logical; bool & int promotes to int") {
+TEST_CASE("int ops: &, |, ^, ~ on bools are logical, bool & int promotes to int") {
   std::vector<bool> a, b;
   for (int i = 0; i < 37; ++i) a.push_back(i % 3 == 0), b.push_back(i % 2 == 0);
   const fj::Array x = vec(a), y = vec(b);

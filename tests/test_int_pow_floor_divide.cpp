@@ -319,7 +319,7 @@ void check_floor_divide_floats(unsigned seed) {
 
 }  // namespace
 
-TEST_CASE("int ops: floor_divide rounds toward -inf; x // 0 does not trap") {
+TEST_CASE("int ops: floor_divide rounds toward -inf, x // 0 does not trap") {
   check_floor_divide_ints<std::int32_t>(11);
   check_floor_divide_ints<std::int64_t>(12);
   check_floor_divide_ints<std::uint32_t>(13);

@@ -204,7 +204,7 @@ TEST_CASE("native loops: zero-length scan") {
   CHECK(native(text));
 }
 
-TEST_CASE("native loops: bodies with reductions, small and big; dot_general runs natively") {
+TEST_CASE("native loops: bodies with reductions, small and big, dot_general runs natively") {
   if (!fusejit_test::has_backend("llvm")) return;
   auto f = [](Tracer xs) {
     auto [c, ys] = lax::scan(

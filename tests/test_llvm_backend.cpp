@@ -293,7 +293,7 @@ TEST_CASE("llvm backend: an unsupported dtype raises an fj::Error naming the pri
   }
 }
 
-TEST_CASE("llvm backend: lower().as_text() shows the fused graph and LLVM IR; compile() runs") {
+TEST_CASE("llvm backend: lower().as_text() shows the fused graph and LLVM IR, compile() runs") {
   if (!fusejit_test::has_backend("llvm")) return;
   auto selu =
       fj::jit([](Tracer x) { return 1.05f * fj::where(x > 0, x, 1.67f * fj::exp(x) - 1.67f); });

@@ -216,7 +216,7 @@ TEST_CASE("tree_map: a runtime structure mismatch raises fj::ValueError showing 
       {"PyTreeDef({'a': *})", "PyTreeDef({'b': *})"});
 }
 
-TEST_CASE("jit over a std::vector<Layer> and a std::map; the structure is in the cache key") {
+TEST_CASE("jit over a std::vector<Layer> and a std::map, the structure is in the cache key") {
   auto f = fj::jit([](const Params& p, const std::map<std::string, Array>& io) {
     return std::map<std::string, Array>{{"out", predict(p, io.at("x"))},
                                         {"shift", io.at("x") + 1.0f}};

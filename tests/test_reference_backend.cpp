@@ -289,7 +289,7 @@ void check_int_binary() {
   }
 }
 
-TEST_CASE("reference: integer arithmetic wraps; div/rem by zero and INT_MIN/-1 follow XLA") {
+TEST_CASE("reference: integer arithmetic wraps, div/rem by zero and INT_MIN/-1 follow XLA") {
   check_int_binary<std::int32_t>();
   check_int_binary<std::int64_t>();
   check_int_binary<std::uint32_t>();
@@ -407,7 +407,7 @@ TEST_CASE("reference: broadcasting of rank-0 operands and size-1 dims, ranks 0 t
   }
 }
 
-TEST_CASE("reference: literal operands broadcast; unary ops on zero-size and rank-0 arrays") {
+TEST_CASE("reference: literal operands broadcast, unary ops on zero-size and rank-0 arrays") {
   Maker m;
   const Atom x = m.in(f32, Shape{kLen});
   const ir::Aval out{f32, Shape{kLen}, false};
@@ -707,7 +707,7 @@ TEST_CASE("reference: a fused kernel runs its sub-graph, several outputs of one 
   }
 }
 
-TEST_CASE("reference: constvars come before invars; one executable serves threads at once") {
+TEST_CASE("reference: constvars come before invars, one executable serves threads at once") {
   Maker m;
   const auto c = m.g.new_var(ir::Aval{f64, Shape{kLen}, false});
   m.g.constvars.push_back(c);

@@ -372,7 +372,7 @@ TEST_CASE("shape ops: fused with elementwise ops and reductions, llvm against th
   }
 }
 
-TEST_CASE("shape ops: iota is fused into the kernel; a rev of the inner axis is one vector load") {
+TEST_CASE("shape ops: iota is fused into the kernel, a rev of the inner axis is one vector load") {
   if (!fusejit_test::has_backend("llvm")) return;
   fusejit_test::BackendScope scope("llvm");
   auto count = [](const std::string& text, const std::string& what) {
