@@ -13,6 +13,10 @@
 #include "fusejit/runtime/buffer.hpp"
 #include "fusejit/runtime/fault_injection.hpp"
 
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+
 #if defined(__SANITIZE_ADDRESS__)
 #include <sanitizer/asan_interface.h>
 // A pooled block is poisoned while it waits in its class (all but its free-list link, its last
@@ -114,15 +118,32 @@ void check_request(std::size_t bytes) {
     throw_out_of_memory(bytes, " (injected by fj::testing::fail_next_allocations)");
 }
 
+// Blocks of 2 MiB and more are aligned to 2 MiB and advised as transparent huge pages (Linux's
+// THP in "madvise" mode, Debian's default, gives them only on request). An output's first
+// touch then faults 2 MiB at a time instead of 4 KiB: the cold first call of jit(selu) on 1M
+// f32 spent about 1.2 ms of its 3.7 ms (with a warm disk cache) in 1024 page faults of its
+// 4 MiB output, and streaming kernels miss the TLB 512 times less.
+constexpr std::size_t kHugePage = std::size_t{1} << 21;
+std::align_val_t alignment_for(std::size_t bytes) {
+  return std::align_val_t{bytes >= kHugePage ? kHugePage : kAlignment};
+}
+void free_block(void* p, std::size_t bytes) noexcept { ::operator delete(p, alignment_for(bytes)); }
+void* advise_huge_pages(void* p, std::size_t bytes) {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+  if (bytes >= kHugePage) (void)::madvise(p, bytes & ~(kHugePage - 1), MADV_HUGEPAGE);
+#endif
+  return p;
+}
+
 // A fresh aligned block from the C++ heap; on failure the caches are emptied and it is tried
 // once more.
 void* fresh_block(std::size_t bytes) {
   try {
-    return ::operator new (bytes, std::align_val_t{kAlignment});
+    return advise_huge_pages(::operator new(bytes, alignment_for(bytes)), bytes);
   } catch (const std::bad_alloc&) {
     host_trim();  // the caches may hold the memory this needs
     try {
-      return ::operator new (bytes, std::align_val_t{kAlignment});
+      return advise_huge_pages(::operator new(bytes, alignment_for(bytes)), bytes);
     } catch (const std::bad_alloc&) {
       throw_out_of_memory(bytes, "");
     }
@@ -158,7 +179,7 @@ void pool_give(void* p, std::size_t bytes) noexcept {
       return;
     }
   }
-  ::operator delete (p, std::align_val_t{kAlignment});
+  free_block(p, bytes);
 }
 
 // The allocator std::allocate_shared gets: the control block (holding the Buffer) is placed in
@@ -219,7 +240,7 @@ void host_release(void* p, std::size_t bytes) noexcept {
       return;
     }
   }
-  ::operator delete (p, std::align_val_t{kAlignment});
+  free_block(p, bytes);
 }
 
 BufferPtr allocate(std::size_t bytes) {
@@ -259,7 +280,7 @@ std::size_t host_cached_bytes() {
 }
 
 void host_trim() {
-  std::vector<void*> blocks;
+  std::vector<std::pair<void*, std::size_t>> blocks;
   for (int c = 0; c < kClasses; ++c) {
     void* b = nullptr;
     {
@@ -277,11 +298,11 @@ void host_trim() {
   auto& c = cache();
   {
     std::lock_guard lock(c.mu);
-    for (auto& [n, p] : c.free) blocks.push_back(p);
+    for (auto& [n, p] : c.free) blocks.emplace_back(p, n);
     c.free.clear();
     c.held = 0;
   }
-  for (void* p : blocks) ::operator delete (p, std::align_val_t{kAlignment});
+  for (auto [p, n] : blocks) free_block(p, n);
 }
 
 }  // namespace fj::runtime

@@ -39,38 +39,50 @@ inline constexpr double kLog2e32 = 0x1.715476p+0, kLog2e64 = 0x1.71547652b82fep+
 // x*log2e, which the polynomial's fitted range covers).
 struct ExpReduced {
   llvm::Value* r;
-  llvm::Value* k;  // integer, in Fp::ity
+  llvm::Value* kf;  // k as a float
+  llvm::Value* k;   // k as an integer, in Fp::ity
 };
 inline ExpReduced exp_reduce(Fp& f, llvm::Value* x) {
   auto [kf, ki] = f.round_mul(x, f.k(kLog2e32, kLog2e64));
   llvm::Value* nk = f.neg(kf);
   llvm::Value* r = f.fma(nk, f.k(kLn2.hi32, kLn2.hi64), x);
   r = f.fma(nk, f.k(kLn2.lo32, kLn2.lo64), r);
-  return {r, ki};
+  return {r, kf, ki};
 }
 
 inline llvm::Value* expm1_poly(Fp& f, llvm::Value* r) {
   return f.fma(f.mul(r, r), f.poly(r, kExpQ32, kExpQ64), r);
 }
 
-// p * 2^k for |k| up to twice the exponent range, in two exactly representable factors
-// 2^(k>>1) and 2^(k - (k>>1)): results that overflow become inf and subnormal results are
-// rounded once, in the last multiply.
-inline llvm::Value* scale_2k(Fp& f, llvm::Value* p, llvm::Value* k) {
+// p * 2^k for |k| up to twice the exponent range: with AVX-512 one vscalef; elsewhere in two
+// exactly representable factors 2^(k>>1) and 2^(k - (k>>1)). Either way results that overflow
+// become inf and subnormal results are rounded once, so both forms give the same bits.
+inline llvm::Value* scale_2k(Fp& f, llvm::Value* p, llvm::Value* kf, llvm::Value* k) {
+  if (llvm::Value* scaled = f.scalef(p, kf)) return scaled;
   llvm::Value* k1 = f.ashr(k, 1);
   return f.mul(f.mul(p, f.pow2i(k1)), f.pow2i(f.isub(k, k1)));
 }
 
 // exp(x + lo) for a small correction lo (|lo| <= ulp(x)), used by pow; lo may be null.
 // Above `hi` the result is +inf and below `lo_edge` it is +0; both edges are past the point
-// where the arithmetic itself overflows / underflows, so the selects only guard lanes whose k
-// would leave the range scale_2k handles (and +-inf, where the reduction gives inf - inf).
+// where the arithmetic itself overflows / underflows. Without lo, x is clamped to the edges
+// (a NaN passes through: the compares are false), where the reduction and scale_2k give inf
+// and 0 by themselves: two min/max instructions instead of two compares and two blends. With lo
+// (which may be large where x is huge), the edges are applied as selects afterwards.
 inline llvm::Value* exp_impl(Fp& f, llvm::Value* x, llvm::Value* lo = nullptr) {
-  auto [r, k] = exp_reduce(f, x);
+  llvm::Value* hi_edge = f.k(88.8, 709.9);
+  llvm::Value* lo_edge = f.k(-104.0, -745.2);
+  llvm::Value* xr = x;
+  if (!lo) {
+    xr = f.sel(f.gt(x, hi_edge), hi_edge, x);
+    xr = f.sel(f.lt(xr, lo_edge), lo_edge, xr);
+  }
+  auto [r, kf, k] = exp_reduce(f, xr);
   if (lo) r = f.add(r, lo);
-  llvm::Value* res = scale_2k(f, f.add(f.k(1.0), expm1_poly(f, r)), k);
-  res = f.sel(f.gt(x, f.k(88.8, 709.9)), f.inf(), res);
-  return f.sel(f.lt(x, f.k(-104.0, -745.2)), f.k(0.0), res);
+  llvm::Value* res = scale_2k(f, f.add(f.k(1.0), expm1_poly(f, r)), kf, k);
+  if (!lo) return res;
+  res = f.sel(f.gt(x, hi_edge), f.inf(), res);
+  return f.sel(f.lt(x, lo_edge), f.k(0.0), res);
 }
 
 // expm1(x) = 2^k * (1 + expm1(r)) - 1 = 2^k * expm1(r) + (2^k - 1), one rounding in the fma.
@@ -78,7 +90,7 @@ inline llvm::Value* exp_impl(Fp& f, llvm::Value* x, llvm::Value* lo = nullptr) {
 // precision. 2^k is kept normal: k is capped at the top exponent and the last factor of 2 is
 // applied afterwards (there the -1 no longer matters); below -88 / -709 the result is -1.
 inline llvm::Value* expm1_impl(Fp& f, llvm::Value* x) {
-  auto [r, k] = exp_reduce(f, x);
+  auto [r, kf, k] = exp_reduce(f, x);
   llvm::Value* em1 = expm1_poly(f, r);
   llvm::Value* kmax = f.ki(f.bias);
   llvm::Value* s = f.pow2i(f.imin(k, kmax));
