@@ -42,6 +42,7 @@
 
 #include "bench_common.hpp"
 #include "floor.hpp"
+#include "row_workloads.hpp"
 
 namespace fjbench {  // workloads_eigen.cpp
 void eigen_softmax(const float* x, float* y, std::size_t rows, std::size_t cols);
@@ -54,21 +55,13 @@ using fj::Tracer;
 
 constexpr std::int64_t kRows = 4096;
 constexpr std::int64_t kCols = 1024;
-constexpr float kEps = 1e-5f;
+constexpr float kEps = fjbench::kLayernormEps;
 constexpr double kMinTime = 0.2;  // seconds per row (and per repetition)
 
 // --- the functions under test ----------------------------------------------------------------
 
-auto softmax = [](Tracer x) {
-  Tracer e = fj::exp(x - fj::max(x, {1}, true));
-  return e / fj::sum(e, {1}, true);
-};
-
-auto layernorm = [](Tracer x) {
-  Tracer d = x - fj::mean(x, {1}, true);
-  Tracer var = fj::mean(d * d, {1}, true);
-  return d * fj::rsqrt(var + kEps);
-};
+using fjbench::layernorm;
+using fjbench::softmax;
 
 // JAX's "jit in a loop" example (the JIT compilation page of its docs):
 //   def unjitted_loop_body(prev_i): return prev_i + 1

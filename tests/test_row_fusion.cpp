@@ -13,6 +13,7 @@
 #include <fusejit/backend/kernel_plan.hpp>
 #include <fusejit/ir/passes/fuse.hpp>
 
+#include "../bench/row_workloads.hpp"
 #include "backend_compare.hpp"
 
 namespace {
@@ -70,15 +71,8 @@ std::size_t count(const std::string& s, const std::string& what) {
   return n;
 }
 
-auto softmax = [](Tracer x) {
-  Tracer e = fj::exp(x - fj::max(x, {1}, true));
-  return e / fj::sum(e, {1}, true);
-};
-auto layernorm = [](Tracer x) {
-  Tracer d = x - fj::mean(x, {1}, true);
-  Tracer var = fj::mean(d * d, {1}, true);
-  return d * fj::rsqrt(var + 1e-5f);
-};
+using fjbench::layernorm;
+using fjbench::softmax;
 // logsumexp with its per-row result and the row's softmax from it: outputs of both shapes.
 auto logsumexp_and_probs = [](Tracer x) {
   Tracer m = fj::max(x, {1}, true);
