@@ -10,21 +10,13 @@
 #include <string>
 #include <vector>
 
+#include "functions_gamma.hpp"
+#include "functions_hyperbolic.hpp"
+#include "functions_inverse_trig.hpp"
+#include "math_fn.hpp"
 #include "reference.hpp"
 
 namespace fusejit_exhaustive {
-
-struct MathFn {
-  std::string name;
-  std::function<fj::Array(const fj::Array&)> run;  // fj::jit of the one primitive
-  double (*ref32)(double);                         // reference for f32 inputs
-  LD (*ref64)(LD);                                 // reference for f64 inputs
-  double bound32, bound64;                         // docs/MATH.md's "bound f32 / f64"
-  // Where the IR switches branches, clamps or saturates (positive and negative values are both
-  // listed where the code is not symmetric; the sweep adds each value's negation too).
-  std::vector<double> edges32, edges64;
-  double lo, hi;  // the f64 sample's uniform interval: where the function is not constant
-};
 
 // Multiples of pi/4 (the quadrant switches at odd ones, the smallest reductions at even ones) up
 // to 8 pi/4, a few far multiples of pi/2, the Cody-Waite / Payne-Hanek switch (5e5 / 5e12), and
@@ -39,19 +31,12 @@ inline std::vector<double> trig_edges(bool f32) {
   return e;
 }
 
-#define FUSEJIT_EXH_JIT(op)                                                                        \
-  [f = fj::jit([](fj::Tracer x) { return fj::op(x); })](const fj::Array& a) mutable -> fj::Array { \
-    return f(a);                                                                                   \
-  }
-#define FUSEJIT_EXH_REF(expr32, expr64) \
-  [](double x) -> double { return expr32; }, [](LD x) -> LD { return expr64; }
-
 // Bounds: docs/MATH.md's table (the same as tests/test_llvm_math.cpp's); sqrt is not in it: it is
 // llvm.sqrt, IEEE's correctly rounded square root, so 0.5 ulp.
 inline std::vector<MathFn> math_functions() {
   const double ln2h = 0.34657359027997264;  // ln2 / 2: exp's and expm1's reduction switches k
   const double ln2 = 0.69314718055994531;
-  return {
+  std::vector<MathFn> fns{
       {"exp",
        FUSEJIT_EXH_JIT(exp),
        FUSEJIT_EXH_REF(std::exp(x), std::exp(x)),
@@ -161,6 +146,10 @@ inline std::vector<MathFn> math_functions() {
        -1,
        1},
   };
+  // Each group's functions live in a header of their own (functions_*.hpp).
+  for (auto group : {inverse_trig_functions(), hyperbolic_functions(), gamma_functions()})
+    for (auto& f : group) fns.push_back(std::move(f));
+  return fns;
 }
 
 #undef FUSEJIT_EXH_JIT

@@ -4,6 +4,9 @@
 #include <llvm/IR/IRBuilder.h>
 
 #include "fusejit/backend/llvm/math_exp_log.hpp"
+#include "fusejit/backend/llvm/math_gamma.hpp"
+#include "fusejit/backend/llvm/math_hyperbolic.hpp"
+#include "fusejit/backend/llvm/math_inverse_trig.hpp"
 #include "fusejit/backend/llvm/math_special.hpp"
 #include "fusejit/backend/llvm/math_trig.hpp"
 
@@ -23,5 +26,21 @@ inline llvm::Value* erf_inv(B& b, llvm::Value* x) { return llvm_ir::emit_erf_inv
 inline llvm::Value* logistic(B& b, llvm::Value* x) { return llvm_ir::emit_logistic(b, x); }
 inline llvm::Value* rsqrt(B& b, llvm::Value* x) { return llvm_ir::emit_rsqrt(b, x); }
 inline llvm::Value* pow(B& b, llvm::Value* x, llvm::Value* y) { return llvm_ir::emit_pow(b, x, y); }
+inline llvm::Value* asin(B& b, llvm::Value* x) { return llvm_ir::emit_asin(b, x); }
+inline llvm::Value* acos(B& b, llvm::Value* x) { return llvm_ir::emit_acos(b, x); }
+inline llvm::Value* atan(B& b, llvm::Value* x) { return llvm_ir::emit_atan(b, x); }
+inline llvm::Value* sinh(B& b, llvm::Value* x) { return llvm_ir::emit_sinh(b, x); }
+inline llvm::Value* cosh(B& b, llvm::Value* x) { return llvm_ir::emit_cosh(b, x); }
+inline llvm::Value* asinh(B& b, llvm::Value* x) { return llvm_ir::emit_asinh(b, x); }
+inline llvm::Value* acosh(B& b, llvm::Value* x) { return llvm_ir::emit_acosh(b, x); }
+inline llvm::Value* atanh(B& b, llvm::Value* x) { return llvm_ir::emit_atanh(b, x); }
+inline llvm::Value* cbrt(B& b, llvm::Value* x) { return llvm_ir::emit_cbrt(b, x); }
+inline llvm::Value* exp2(B& b, llvm::Value* x) { return llvm_ir::emit_exp2(b, x); }
+inline llvm::Value* erfc(B& b, llvm::Value* x) { return llvm_ir::emit_erfc(b, x); }
+inline llvm::Value* lgamma(B& b, llvm::Value* x) { return llvm_ir::emit_lgamma(b, x); }
+inline llvm::Value* digamma(B& b, llvm::Value* x) { return llvm_ir::emit_digamma(b, x); }
+inline llvm::Value* atan2(B& b, llvm::Value* y, llvm::Value* x) {
+  return llvm_ir::emit_atan2(b, y, x);
+}
 
 }  // namespace fj::backend::llvm_kernel::math

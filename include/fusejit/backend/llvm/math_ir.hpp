@@ -28,5 +28,22 @@ llvm::Value* emit_logistic(llvm::IRBuilderBase& b, llvm::Value* x);
 llvm::Value* emit_rsqrt(llvm::IRBuilderBase& b, llvm::Value* x);
 // C99 Annex F pow, elementwise; x and y have the same type.
 llvm::Value* emit_pow(llvm::IRBuilderBase& b, llvm::Value* x, llvm::Value* y);
+// Inverse trigonometric functions (math_inverse_trig.hpp); atan2(y, x) as lax.atan2.
+llvm::Value* emit_asin(llvm::IRBuilderBase& b, llvm::Value* x);
+llvm::Value* emit_acos(llvm::IRBuilderBase& b, llvm::Value* x);
+llvm::Value* emit_atan(llvm::IRBuilderBase& b, llvm::Value* x);
+llvm::Value* emit_atan2(llvm::IRBuilderBase& b, llvm::Value* y, llvm::Value* x);
+// Hyperbolic functions and their inverses, cube root, base-2 exponential (math_hyperbolic.hpp).
+llvm::Value* emit_sinh(llvm::IRBuilderBase& b, llvm::Value* x);
+llvm::Value* emit_cosh(llvm::IRBuilderBase& b, llvm::Value* x);
+llvm::Value* emit_asinh(llvm::IRBuilderBase& b, llvm::Value* x);
+llvm::Value* emit_acosh(llvm::IRBuilderBase& b, llvm::Value* x);
+llvm::Value* emit_atanh(llvm::IRBuilderBase& b, llvm::Value* x);
+llvm::Value* emit_cbrt(llvm::IRBuilderBase& b, llvm::Value* x);
+llvm::Value* emit_exp2(llvm::IRBuilderBase& b, llvm::Value* x);
+// The complementary error function, log|Gamma| and its derivative digamma (math_gamma.hpp).
+llvm::Value* emit_erfc(llvm::IRBuilderBase& b, llvm::Value* x);
+llvm::Value* emit_lgamma(llvm::IRBuilderBase& b, llvm::Value* x);
+llvm::Value* emit_digamma(llvm::IRBuilderBase& b, llvm::Value* x);
 
 }  // namespace fj::backend::llvm_ir
