@@ -48,11 +48,20 @@ inline llvm::Value* add_to_const(Fp& f, llvm::Value* c_hi, llvm::Value* c_lo, ll
   return f.add(s.hi, f.add(s.lo, f.add(c_lo, lo)));
 }
 
-// The tail of atan t beyond t: t^3 P(t^2) plus the first-order effect of t's own rounding error
-// t_lo (already divided by 1 + t^2, atan's derivative, or close to that).
-inline llvm::Value* atan_tail(Fp& f, llvm::Value* t, llvm::Value* t_lo) {
+// atan t as t + tail: tail = t^3 P(t^2) plus the first-order effect of t's own rounding error
+// t_lo (already divided by 1 + t^2, atan's derivative, or close to that). At t = 1 the pair is
+// pi/4 as hi + lo instead, so that atan(+-1) and atan2(+-inf, +-inf) are pi/4 and 3pi/4 rounded
+// correctly (the polynomial's sum lands 0.67 ulp off pi/4 in f32).
+struct AtanTerms {
+  llvm::Value* t;
+  llvm::Value* tail;
+};
+inline AtanTerms atan_terms(Fp& f, llvm::Value* t, llvm::Value* t_lo) {
   llvm::Value* z = f.mul(t, t);
-  return f.fma(f.mul(t, z), f.poly(z, kAtanP32, kAtanP64), t_lo);
+  llvm::Value* tail = f.fma(f.mul(t, z), f.poly(z, kAtanP32, kAtanP64), t_lo);
+  llvm::Value* one = f.eq(t, f.k(1.0));
+  return {f.sel(one, f.k(kPio2Hi32 / 2, kPio2Hi64 / 2), t),
+          f.sel(one, f.k(kPio2Lo32 / 2, kPio2Lo64 / 2), tail)};
 }
 
 // 1/(1 + z) on [0, 1] within 1% (the quadratic through its Chebyshev nodes).
@@ -70,10 +79,10 @@ inline llvm::Value* atan_impl(Fp& f, llvm::Value* x) {
   llvm::Value* z = f.mul(t, t);
   llvm::Value* d = f.poly(z, kAtanDeriv);
   llvm::Value* t_lo = f.sel(big, f.mul(f.mul(f.fma(f.neg(t), a, one), t), d), zero);
-  llvm::Value* tail = atan_tail(f, t, t_lo);
+  AtanTerms p = atan_terms(f, t, t_lo);
   llvm::Value* r = add_to_const(f, f.sel(big, f.k(kPio2Hi32, kPio2Hi64), zero),
                                 f.sel(big, f.k(kPio2Lo32, kPio2Lo64), zero),
-                                f.sel(big, f.neg(t), t), f.sel(big, f.neg(tail), tail));
+                                f.sel(big, f.neg(p.t), p.t), f.sel(big, f.neg(p.tail), p.tail));
   // +-inf: t = 0 but t_lo = (1 - 0 * inf) 0 = NaN; the limit is pi/2 rounded.
   r = f.sel(f.eq(a, f.inf()), f.k(kPio2Hi32, kPio2Hi64), r);
   return f.copysign(r, x);
@@ -108,7 +117,7 @@ inline llvm::Value* atan2_impl(Fp& f, llvm::Value* y, llvm::Value* x) {
   llvm::Value* t = f.div(mn, mx);
   llvm::Value* rem = f.fma(f.neg(t), mx, mn);  // exact
   llvm::Value* t_lo = f.div(rem, f.fma(mn, t, mx));
-  llvm::Value* tail = atan_tail(f, t, t_lo);
+  AtanTerms p = atan_terms(f, t, t_lo);
 
   llvm::Value* x_neg = f.b.CreateICmpSLT(f.as_int(x), f.ki(0));  // sign bit: -0 counts
   llvm::Value* minus = f.b.CreateXor(swap, x_neg);
@@ -116,8 +125,8 @@ inline llvm::Value* atan2_impl(Fp& f, llvm::Value* y, llvm::Value* x) {
       f.sel(swap, f.k(kPio2Hi32, kPio2Hi64), f.sel(x_neg, f.k(2 * kPio2Hi32, 2 * kPio2Hi64), zero));
   llvm::Value* c_lo =
       f.sel(swap, f.k(kPio2Lo32, kPio2Lo64), f.sel(x_neg, f.k(2 * kPio2Lo32, 2 * kPio2Lo64), zero));
-  llvm::Value* r =
-      add_to_const(f, c_hi, c_lo, f.sel(minus, f.neg(t), t), f.sel(minus, f.neg(tail), tail));
+  llvm::Value* r = add_to_const(f, c_hi, c_lo, f.sel(minus, f.neg(p.t), p.t),
+                                f.sel(minus, f.neg(p.tail), p.tail));
   return f.copysign(r, y);
 }
 
