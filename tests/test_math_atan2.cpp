@@ -18,7 +18,7 @@ namespace {
 
 using LD = long double;
 
-// docs/math/inverse_trig.md: measured 0.98 (f32) / 0.97 (f64) ulp.
+// docs/math/inverse_trig.md: measured 1.00 (f32) / 1.02 (f64) ulp on 2e7 random pairs.
 constexpr double kAtan2Bound = 1.5;
 
 // Selects the "llvm" backend for one test case (skipped where it is not registered).
