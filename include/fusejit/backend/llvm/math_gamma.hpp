@@ -140,7 +140,7 @@ inline llvm::Value* lgamma_pos(Fp& f, llvm::Value* y) {
   llvm::Value* stirling = f.add(s.hi, f.add(f.add(s.lo, pr.lo), f.fma(r, p, f.k(kHalfLog2Pi))));
   llvm::Value* huge = f.mul(y, f.add(f.sub(l.hi, one), l.lo));
   return f.sel(in[3], f.sel(f.gt(y, f.k(0x1p60)), huge, stirling),
-               f.sel(near0, small, f.mul(t, p)));
+               f.sel(near0, small, f.fma(t, p, f.k(0.0))));  // +0 (not -0) at 1
 }
 
 // x < -0.3: lgamma(x) = log(pi / |sin(pi x)|) - lgamma(1 - x), with sin(pi x) from the exact
