@@ -90,8 +90,8 @@ inline constexpr std::array<double, 8> kDigammaAsym = {
     0x1.5555555555555p-4, -0x1.11111111110dfp-7, 0x1.04104103dcfb0p-8, -0x1.1111106fd5075p-8,
     0x1.f07b24fc36f2dp-8, -0x1.59609637f3c51p-6, 0x1.4f05a054f4db8p-4, -0x1.5e57d05c6fc3dp-2};
 
-// sin(pi r) = r P(r^2) and cos(pi r) = Q(r^2) for |r| <= 1/2 (the reflection formulas): degree 8,
-// relative error 3.2e-19, and degree 9, absolute error 6.4e-21.
+// sin(pi r) = r P(r^2) for |r| <= 1/2 and cos(pi r) = Q(r^2) (used for |r| <= 1/4), for the
+// reflection formulas: degree 8, relative error 3.2e-19, and degree 9, absolute error 6.4e-21.
 inline constexpr std::array<double, 9> kSinPi = {
     0x1.921fb54442d18p+1,  -0x1.4abbce625be52p+2,  0x1.466bc6775aa7dp+1,
     -0x1.32d2cce627c86p-1, 0x1.5078348551854p-4,   -0x1.e3074dfaf87afp-8,
@@ -191,10 +191,18 @@ inline llvm::Value* digamma_pos(Fp& f, llvm::Value* y) {
 inline llvm::Value* digamma_impl(Fp& f, llvm::Value* x) {
   llvm::Value* neg = f.lt(x, f.k(0.0));
   llvm::Value* pos = digamma_pos(f, f.sel(neg, f.sub(f.k(1.0), x), x));
+  // cot(pi |r|) = cos / sin of pi s, s = |r|, or sin / cos of pi s, s = 1/2 - |r| (exact) past
+  // 1/4: cos(pi r) from its polynomial would cancel next to r = 1/2 (1 - 4.9 r^2 + ...), an
+  // absolute error of an ulp of 1 where the result may be near 0.
   llvm::Value* r = frac_near(f, x);
-  llvm::Value* z = f.mul(r, r);
-  llvm::Value* pi_cot =
-      f.div(f.mul(f.k(0x1.921fb54442d18p+1), f.poly(z, kCosPi)), f.mul(r, f.poly(z, kSinPi)));
+  llvm::Value* a = f.abs(r);
+  llvm::Value* swap = f.gt(a, f.k(0.25));
+  llvm::Value* s = f.sel(swap, f.sub(f.k(0.5), a), a);
+  llvm::Value* z = f.mul(s, s);
+  llvm::Value* sn = f.mul(s, f.poly(z, kSinPi));
+  llvm::Value* cs = f.poly(z, kCosPi);
+  llvm::Value* pi_cot = f.copysign(
+      f.div(f.mul(f.k(0x1.921fb54442d18p+1), f.sel(swap, sn, cs)), f.sel(swap, cs, sn)), r);
   llvm::Value* res = f.sel(neg, f.sub(pos, pi_cot), pos);
   res = f.sel(f.eq(x, f.inf()), x, res);
   return f.sel(nonpositive_int(f, x), f.nan(), res);
