@@ -40,6 +40,13 @@ def stirling(u):  # (lgamma(x) - (x - 1/2) log x + x - log(2 pi)/2) * x, u = 1/x
     return (mp.loggamma(x) - (x - mp.mpf(1) / 2) * mp.log(x) + x - mp.log(2 * mp.pi) / 2) * x
 
 
+YMIN = mp.loggamma(X0)  # lgamma's minimum, at digamma's root
+
+
+def lg_min(x):  # (lgamma(x) - lgamma(x0)) / (x - x0)^2 next to the minimum
+    return mp.polygamma(1, X0) / 2 if x == X0 else (mp.loggamma(x) - YMIN) / (x - X0) ** 2
+
+
 def dg_over_t(x):  # digamma(x) / (x - x0): the positive root divided out
     return mp.polygamma(1, X0) if x == X0 else mp.digamma(x) / (x - X0)
 
@@ -65,11 +72,13 @@ PIECES = {
     "ec2": (erfcx, 1, 2, 1.5),
     "ec3": (erfcx, 2, 4, 3),
     "ec4": (erfc_tail, 0, mp.mpf(1) / 16, 0),
-    # lgamma(1 + t) / t on t in [-0.3, 0.7] (t = x or x - 1), lgamma(2 + t) / t for t = x - 2 in
-    # [-0.5, 0.5], [0.5, 3], [3, 8] (t exact; centered so that v = t - center is exact too): the
+    # lgamma(1 + t) / t on t in [-0.3, 0.7] (t = x or x - 1), (lgamma(x) - lgamma(x0)) / (x - x0)^2
+    # on [1.25, 1.75] around the minimum, lgamma(2 + t) / t for t = x - 2 in [-0.25, 0.5], [0.5, 3],
+    # [3, 8] (t exact; centered so that v = t - center is exact too): the
     # zeros at 1 and 2 divided out, and every piece a product t * P with P free of cancellation.
     "lg1": (lg_over_t(1), -0.3, 0.7, 0),
-    "lg2": (lg_over_t(2), -0.5, 0.5, 0),
+    "lgm": (lg_min, 1.25, 1.75, X0),
+    "lg2": (lg_over_t(2), -0.25, 0.5, 0),
     "lg3": (lg_over_t(2), 0.5, 3, 1.75),
     "lg4": (lg_over_t(2), 3, 8, 5.5),
     "lgs": (stirling, 0, mp.mpf(1) / 100, 0),

@@ -32,7 +32,7 @@ inline std::vector<MathFn> gamma_functions() {
        FUSEJIT_EXH_JIT(erfc),
        FUSEJIT_EXH_REF(std::erfc(x), std::erfc(x)),
        1,
-       2,
+       2.5,
        // 1 - erf below 0.5, erfcx's pieces at 1, 2, 4; the first subnormal results (f32 9.19,
        // f64 26.55), the last nonzero ones (10.05, 27.22) and the explicit 0 past 27.3
        {0.5, 1, 2, 4, 9.194, 10.05, 27.3},
@@ -47,12 +47,12 @@ inline std::vector<MathFn> gamma_functions() {
        },
        [](LD x) -> LD { return lgamma_nonneg(x); },
        1,
-       2.5,
-       // the pieces (0.7, 1.5, 2.5, 5, 10, Stirling's large-x form at 2^60), the zeros at 1 and 2,
-       // the reflection below -0.3, the first negative zeros, the overflow (f32 4.08e36, f64
+       2,
+       // the pieces (0.7, 1.25, 1.75, 2.5, 5, 10, Stirling's large-x form at 2^60), the zeros at 1
+       // and 2, the reflection below -0.3, the first negative zeros, the overflow (f32 4.08e36, f64
        // 2.55e305)
-       {0.7, 1, 1.5, 2, 2.5, 5, 10, 0.3, 2.4570247, 2.7476826, 4.08e36},
-       {0, 0.7, 1, 1.5, 2, 2.5, 5, 10, 0x1p60, 2.55e305},
+       {0.7, 1, 1.25, 1.75, 2, 2.5, 5, 10, 0.3, 2.4570247, 2.7476826, 4.08e36},
+       {0, 0.7, 1, 1.25, 1.75, 2, 2.5, 5, 10, 0x1p60, 2.55e305},
        0,
        20},
       {"digamma",
@@ -60,7 +60,7 @@ inline std::vector<MathFn> gamma_functions() {
        [](double x) -> double { return digamma_ref(x); },
        [](LD x) -> LD { return x < 0 ? std::numeric_limits<LD>::quiet_NaN() : digamma_ref(x); },
        1,
-       2.5,
+       2,
        // the pieces (1, 2.5, 5, 10), the positive root, -1/x alone below 2^-60, the first
        // negative zero
        {1, 2.5, 5, 10, root, 0x1p-60, 0.5040830},

@@ -42,6 +42,26 @@ inline llvm::Value* select_poly(Fp& f, llvm::Value* v, std::span<llvm::Value* co
   return r;
 }
 
+// c0 + v q(v) as a double-word, c0 + v q being select_poly's polynomial and each piece's
+// constant term hi + lo (hi in its table, lo in `lo`): the rounding of c0 and of the last Horner
+// step would each cost up to 0.5 ulp of the result, and more where c0 and v q cancel.
+inline DoubleWord select_poly_dw(Fp& f, llvm::Value* v, std::span<llvm::Value* const> in,
+                                 std::span<const std::span<const double>> ps,
+                                 std::span<const double> lo) {
+  std::array<std::span<const double>, 8> tails{};
+  assert(ps.size() <= tails.size() && lo.size() == ps.size());
+  for (std::size_t i = 0; i < ps.size(); ++i) tails[i] = ps[i].subspan(1);
+  llvm::Value* q = select_poly(f, v, in, std::span(tails).first(ps.size()));
+  auto pick = [&](auto get) {
+    llvm::Value* c = f.k(get(0));
+    for (std::size_t i = 1; i < ps.size(); ++i) c = f.sel(in[i - 1], f.k(get(i)), c);
+    return c;
+  };
+  llvm::Value* c0 = pick([&](std::size_t i) { return ps[i][0]; });
+  llvm::Value* c0_lo = pick([&](std::size_t i) { return lo[i]; });
+  return two_sum(f, c0, f.fma(v, q, c0_lo));
+}
+
 // erfc x = exp(-x^2) erfcx(x) for x >= 0.5, with erfcx (the scaled function, smooth and between
 // 0.62 and 0.02) from Chebyshev interpolants of our own (scripts/math/fit_gamma.py, 50 digits):
 // in v = x - center on [0.5, 1], [1, 2], [2, 4] (v exact; degrees 14, 17, 19), and past 4 as
@@ -72,8 +92,8 @@ inline constexpr std::array<double, 16> kErfcxTail = {
     0x1.16858e480fa67p+24, -0x1.763e63825e792p+26, 0x1.490a16223ea52p+28, -0x1.16028ed3905d5p+29};
 
 // The constant terms' rounding errors (their low words), for erfcx as a double-word.
-inline constexpr double kErfcxLo[4] = {-0x1.ec2134d851665p-55, 0x1.3a3865ece002dp-56,
-                                       -0x1.99ac9296879fap-58, 0x1.148778b8df9dep-57};
+inline constexpr std::array<double, 4> kErfcxLo = {-0x1.ec2134d851665p-55, 0x1.3a3865ece002dp-56,
+                                                   -0x1.99ac9296879fap-58, 0x1.148778b8df9dep-57};
 
 // exp(-x^2) takes x^2 as a double-word: x^2 is up to 745, so its rounding alone (2^-53 relative,
 // 8e-14 absolute) would cost erfc up to 370 ulp in the tail. 1/x is a double-word too (its
@@ -91,33 +111,24 @@ inline llvm::Value* erfc_impl(Fp& f, llvm::Value* x) {
   llvm::Value* u = f.mul(t, t);
   llvm::Value* in[] = {f.ge(a, one), f.ge(a, f.k(2.0)), tail};
   llvm::Value* center = f.sel(in[0], f.sel(in[1], f.k(3.0), f.k(1.5)), f.k(0.75));
-  // erfcx = c0 + v q(v) as a double-word, c0 = hi + lo: the last Horner step's rounding and
-  // c0's would each cost erfc up to 0.5 ulp.
-  const std::span<const double> pieces[] = {
-      std::span(kErfcx1).subspan(1), std::span(kErfcx2).subspan(1), std::span(kErfcx3).subspan(1),
-      std::span(kErfcxTail).subspan(1)};
-  llvm::Value* v = f.sel(tail, u, f.sub(a, center));
-  llvm::Value* q = select_poly(f, v, in, pieces);
-  auto pick = [&](const double(&c)[4]) {
-    llvm::Value* r = f.k(c[0]);
-    for (int i = 1; i < 4; ++i) r = f.sel(in[i - 1], f.k(c[i]), r);
-    return r;
-  };
-  llvm::Value* c0_hi = pick({kErfcx1[0], kErfcx2[0], kErfcx3[0], kErfcxTail[0]});
-  llvm::Value* c0_lo = pick(kErfcxLo);
-  DoubleWord p = fast_two_sum(f, c0_hi, f.fma(v, q, c0_lo));
+  const std::span<const double> pieces[] = {kErfcx1, kErfcx2, kErfcx3, kErfcxTail};
+  DoubleWord p = select_poly_dw(f, f.sel(tail, u, f.sub(a, center)), in, pieces, kErfcxLo);
   // Past 4, times t + t_lo, keeping the product's rounding error.
   llvm::Value* e_hi = f.sel(tail, f.mul(t, p.hi), p.hi);
   llvm::Value* e_lo = f.add(f.fma(t, p.hi, f.neg(e_hi)), f.fma(t, p.lo, f.mul(t_lo, p.hi)));
   e_lo = f.sel(tail, e_lo, p.lo);
 
-  // exp(-x^2) = 2^k (1 + expm1(r)), exp_impl's steps with the low word of x^2 added to r; the
-  // significand is multiplied by erfcx before scaling: erfcx (1 + em1) = e_hi + (e_hi em1 + e_lo)
-  // rounds once.
+  // exp(-x^2) = 2^k (1 + expm1(r)): exp_reduce's steps on the double-word -x^2, with r kept as a
+  // double-word too (its rounding is 2^-54 relative, a quarter to half an ulp of erfc; the low
+  // word enters expm1 to first order). The significand is multiplied by erfcx before scaling:
+  // erfcx (1 + em1) = e_hi + (e_hi em1 + e_lo) rounds once.
   llvm::Value* sq = f.mul(a, a);
   llvm::Value* sq_lo = f.fma(a, a, f.neg(sq));
-  auto [r, kf, k] = exp_reduce(f, f.neg(sq));
-  llvm::Value* em1 = expm1_poly(f, f.sub(r, sq_lo));
+  auto [kf, k] = f.round_mul(f.neg(sq), f.k(kLog2e32, kLog2e64));
+  llvm::Value* nk = f.neg(kf);
+  llvm::Value* r1 = f.fma(nk, f.k(kLn2.hi32, kLn2.hi64), f.neg(sq));  // exact
+  DoubleWord r = two_sum(f, r1, f.fma(nk, f.k(kLn2.lo32, kLn2.lo64), f.neg(sq_lo)));
+  llvm::Value* em1 = f.add(expm1_poly(f, r.hi), r.lo);
   llvm::Value* big = scale_2k(f, f.add(e_hi, f.fma(e_hi, em1, e_lo)), kf, k);
   // Past 27.3 erfc is below half the smallest subnormal (from 27.23 on); this also keeps
   // x = inf (whose inf * 0 would be NaN) at 0.

@@ -15,7 +15,10 @@ namespace fj::backend::llvm_ir::detail {
 // before rounding the coefficients to double. Both functions run in f64 (f32 via via_f64).
 //
 // lgamma(1 + t) = t P(t), t in [-0.3, 0.7]: degree 26, 4.8e-19.
-// lgamma(2 + t) = t P(t), t in [-0.5, 0.5]: degree 19, 3.0e-19; the same quotient in v = t - 1.75
+// lgamma(x) = lgamma(x0) + w^2 P(w), w = x - x0 on [1.25, 1.75] around the minimum at x0
+// = 1.4616... (digamma's root): degree 15, 7.1e-19; between the zeros neither t P(t) below nor
+// above would do without cancelling (at 1.48, lgamma(1 + t)/t = -0.577 + 0.395 - 0.092 ...).
+// lgamma(2 + t) = t P(t), t in [-0.25, 0.5]: degree 16, 2.7e-19; the same quotient in v = t - 1.75
 // on t in [0.5, 3] (degree 22, 2.5e-19) and in v = t - 5.5 on [3, 8] (degree 21, 7.8e-19): dividing
 // out the zeros at 1 and 2 keeps the relative error small next to them, and P > 0 has no
 // cancellation anywhere (lgamma itself in v = x - center would lose 2 bits to c0 + c1 v).
@@ -29,12 +32,17 @@ inline constexpr std::array<double, 27> kLgamma1 = {
     -0x1.e22d953b932ccp-5, 0x1.c696e0b62b658p-5, -0x1.abf3b7c472a89p-5, 0x1.96b36ad28bcd7p-5,
     -0x1.915996c4f7accp-5, 0x1.974208d469e04p-5, -0x1.80d861b813248p-5, 0x1.26fb2ad42d9adp-5,
     -0x1.42d0148514e64p-6, 0x1.b440f4e02f777p-8, -0x1.0ee0749c80f88p-10};
-inline constexpr std::array<double, 20> kLgamma2 = {
-    0x1.b0ee6072093cep-2,   0x1.4a34cc4a60fa6p-2,  -0x1.13e001a55760ap-4,  0x1.51322ac7d848ap-6,
-    -0x1.e404fc218dbaep-8,  0x1.7add6eadb5317p-9,  -0x1.38ac5c2d48207p-10, 0x1.0b36af8779ca0p-11,
-    -0x1.d3fd4b679c1c4p-13, 0x1.a127afee53e7dp-14, -0x1.78de9ab752b81p-15, 0x1.580e0afa55850p-16,
-    -0x1.3cb3be36ad88bp-17, 0x1.258f3057730fap-18, -0x1.1276ebd557fb0p-19, 0x1.012012be3900ap-20,
-    -0x1.ce17528bcf460p-22, 0x1.b40adb09a1e12p-23, -0x1.2009c1a550d0dp-23, 0x1.11fa5e7c86f7bp-24};
+inline constexpr std::array<double, 16> kLgammaMin = {
+    0x1.ef72bc8ee38acp-2,  -0x1.2e4278dc6bc24p-3,  0x1.08b4294d5035cp-4,  -0x1.0c9a8df512be7p-5,
+    0x1.266e797a15b34p-6,  -0x1.51f9f9514df13p-7,  0x1.8fce029d4e48ep-8,  -0x1.e2f1a2150c3dap-9,
+    0x1.28312853ae96ep-9,  -0x1.6f9843ac7e1fep-10, 0x1.cc6fba481b6acp-11, -0x1.226385e834facp-11,
+    0x1.70fbcc552ec27p-12, -0x1.e0bd2a192544ep-13, 0x1.3b3f0fbf2be63p-13, -0x1.22cd14dec16dap-14};
+inline constexpr std::array<double, 17> kLgamma2 = {
+    0x1.b0ee6072093cep-2,   0x1.4a34cc4a60fa6p-2,  -0x1.13e001a557603p-4,  0x1.51322ac7d85dfp-6,
+    -0x1.e404fc21926a6p-8,  0x1.7add6ead744c1p-9,  -0x1.38ac5c27a2560p-10, 0x1.0b36afabbe6c1p-11,
+    -0x1.d3fd526ba0846p-13, 0x1.a127a6d22dfc3p-14, -0x1.78dc56639cbb2p-15, 0x1.5808c46b7f777p-16,
+    -0x1.3d07c37121ac6p-17, 0x1.276570d046809p-18, -0x1.10e4f9de8977dp-19, 0x1.b5618e4061423p-21,
+    -0x1.9af96a4a16896p-23};
 inline constexpr std::array<double, 23> kLgamma3 = {
     0x1.b2fff0216b62fp-1,   0x1.859f17755f486p-3,  -0x1.5fc983b488b65p-6,  0x1.c4e8d84fb664dp-9,
     -0x1.53d9b44efd5cap-11, 0x1.15e6641a5693ap-13, -0x1.e006f14083b29p-16, 0x1.ae716b29f76c7p-18,
@@ -102,6 +110,14 @@ inline constexpr std::array<double, 10> kCosPi = {
     0x1.209de0f1701fdp-18, -0x1.2084dd432a1bep-23};
 
 inline constexpr double kLogPiHi = 0x1.250d048e7a1bdp+0, kLogPiLo = 0x1.7abf2ad8d5088p-57;
+// The constant terms' low words (c0 = hi + lo; select_poly_dw), 0 for the asymptotic forms.
+inline constexpr std::array<double, 6> kLgammaLo = {0x1.74ce0be4b1374p-58, -0x1.33e65f926fcbdp-56,
+                                                    0x1.69e7100aa3046p-58, 0x1.88bdd3610b064p-55,
+                                                    0x1.c7d8f39c5046dp-55, 0.0};
+inline constexpr std::array<double, 5> kDigammaLo = {0x1.c090815e5e1e4p-61, -0x1.38d378bf0f917p-55,
+                                                     -0x1.6f8e381936166p-56, -0x1.c0591a2c9cdeap-56,
+                                                     0.0};
+inline constexpr double kLgammaMinHi = -0x1.f19b9bcc38a42p-4, kLgammaMinLo = 0x1.f095c88d5a6c1p-59;
 inline constexpr double kHalfLog2Pi = 0x1.d67f1c864beb5p-1;
 inline constexpr double kDigammaRootHi = 0x1.762d86356be3fp+0,
                         kDigammaRootLo = 0x1.b86a722197829p-54;
@@ -123,13 +139,19 @@ inline llvm::Value* nonpositive_int(Fp& f, llvm::Value* x) {
 inline llvm::Value* lgamma_pos(Fp& f, llvm::Value* y) {
   llvm::Value* one = f.k(1.0);
   llvm::Value* near0 = f.lt(y, f.k(0.7));
-  llvm::Value* t = f.sel(near0, y, f.sub(y, f.sel(f.lt(y, f.k(1.5)), one, f.k(2.0))));
-  llvm::Value* in[] = {f.ge(y, f.k(1.5)), f.ge(y, f.k(2.5)), f.ge(y, f.k(5.0)), f.ge(y, f.k(10.0))};
+  llvm::Value* t = f.sel(near0, y, f.sub(y, f.sel(f.lt(y, f.k(1.25)), one, f.k(2.0))));
+  llvm::Value* in[] = {f.ge(y, f.k(1.25)), f.ge(y, f.k(1.75)), f.ge(y, f.k(2.5)), f.ge(y, f.k(5.0)),
+                       f.ge(y, f.k(10.0))};
+  llvm::Value* at_min = f.both(in[0], f.b.CreateNot(in[1]));
+  llvm::Value* w = f.sub(f.sub(y, f.k(kDigammaRootHi)), f.k(kDigammaRootLo));
   llvm::Value* r = f.div(one, y);
-  llvm::Value* mid = f.sel(in[2], f.k(5.5), f.sel(in[1], f.k(1.75), f.k(0.0)));
-  const std::span<const double> pieces[] = {kLgamma1, kLgamma2, kLgamma3, kLgamma4,
-                                            kLgammaStirling};
-  llvm::Value* p = select_poly(f, f.sel(in[3], f.mul(r, r), f.sub(t, mid)), in, pieces);
+  llvm::Value* mid = f.sel(in[3], f.k(5.5), f.sel(in[2], f.k(1.75), f.k(0.0)));
+  llvm::Value* v = f.sel(in[4], f.mul(r, r), f.sel(at_min, w, f.sub(t, mid)));
+  const std::span<const double> pieces[] = {kLgamma1, kLgammaMin, kLgamma2,
+                                            kLgamma3, kLgamma4,   kLgammaStirling};
+  DoubleWord pd = select_poly_dw(f, v, in, pieces, kLgammaLo);
+  llvm::Value* p = pd.hi;
+  llvm::Value* by_min = f.add(f.k(kLgammaMinHi), f.fma(f.mul(w, w), p, f.k(kLgammaMinLo)));
   DoubleWord l = log_dd(f, f.sel(near0, f.abs(y), y));
 
   llvm::Value* small = f.sub(f.fma(t, p, f.neg(l.lo)), l.hi);
@@ -139,8 +161,9 @@ inline llvm::Value* lgamma_pos(Fp& f, llvm::Value* y) {
   DoubleWord s = fast_two_sum(f, pr.hi, f.neg(y));
   llvm::Value* stirling = f.add(s.hi, f.add(f.add(s.lo, pr.lo), f.fma(r, p, f.k(kHalfLog2Pi))));
   llvm::Value* huge = f.mul(y, f.add(f.sub(l.hi, one), l.lo));
-  return f.sel(in[3], f.sel(f.gt(y, f.k(0x1p60)), huge, stirling),
-               f.sel(near0, small, f.fma(t, p, f.k(0.0))));  // +0 (not -0) at 1
+  llvm::Value* prod = f.add(f.fma(t, p, f.mul(t, pd.lo)), f.k(0.0));  // +0 (not -0) at 1
+  return f.sel(in[4], f.sel(f.gt(y, f.k(0x1p60)), huge, stirling),
+               f.sel(near0, small, f.sel(at_min, by_min, prod)));
 }
 
 // x < -0.3: lgamma(x) = log(pi / |sin(pi x)|) - lgamma(1 - x), with sin(pi x) from the exact
@@ -162,28 +185,31 @@ inline llvm::Value* lgamma_impl(Fp& f, llvm::Value* x) {
 
 // digamma on y > 0 (y = x, or 1 - x for the reflection). y < 1: digamma(1 + y) - 1/y with 1/y as
 // a double-word (just -1/y below 2^-60, where 1/y may overflow); [1, 10): (y - x0) P with y - x0
-// to 2^-106 (x0 as hi + lo; y - hi is exact up to 2.9); y >= 10: the asymptotic form with log y
-// as a double-word.
+// as a double-word (x0 as hi + lo), so the product rounds once; y >= 10: the asymptotic form with
+// log y as a double-word.
 inline llvm::Value* digamma_pos(Fp& f, llvm::Value* y) {
   llvm::Value* one = f.k(1.0);
   llvm::Value* in[] = {f.ge(y, one), f.ge(y, f.k(2.5)), f.ge(y, f.k(5.0)), f.ge(y, f.k(10.0))};
-  llvm::Value* t = f.sub(f.sub(y, f.k(kDigammaRootHi)), f.k(kDigammaRootLo));
+  DoubleWord t = two_sum(f, y, f.k(-kDigammaRootHi));  // y - x0 as hi + lo
+  t.lo = f.sub(t.lo, f.k(kDigammaRootLo));
   llvm::Value* r = f.div(one, y);
   llvm::Value* r_lo = f.mul(f.fma(f.neg(r), y, one), r);
   llvm::Value* u = f.mul(r, r);
   llvm::Value* center = f.sel(in[2], f.k(7.5), f.k(3.75));
   llvm::Value* v =
-      f.sel(in[3], u, f.sel(in[1], f.sub(y, center), f.sel(in[0], t, f.sub(y, f.k(0.5)))));
+      f.sel(in[3], u, f.sel(in[1], f.sub(y, center), f.sel(in[0], t.hi, f.sub(y, f.k(0.5)))));
   const std::span<const double> pieces[] = {kDigamma0, kDigamma1, kDigamma2, kDigamma3,
                                             kDigammaAsym};
-  llvm::Value* p = select_poly(f, v, in, pieces);
+  DoubleWord pd = select_poly_dw(f, v, in, pieces, kDigammaLo);
+  llvm::Value* p = pd.hi;
 
   DoubleWord d = fast_two_sum(f, f.neg(r), p);  // |1/y| > 1 > |p|
-  llvm::Value* small = f.add(d.hi, f.sub(d.lo, r_lo));
+  llvm::Value* small = f.add(d.hi, f.add(d.lo, f.sub(pd.lo, r_lo)));
   small = f.sel(f.lt(y, f.k(0x1p-60)), f.neg(r), small);
   DoubleWord l = log_dd(f, y);
   llvm::Value* asym = f.add(l.hi, f.sub(l.lo, f.fma(u, p, f.mul(f.k(0.5), r))));
-  return f.sel(in[3], asym, f.sel(in[0], f.mul(t, p), small));
+  return f.sel(in[3], asym,
+               f.sel(in[0], f.fma(t.hi, p, f.fma(t.hi, pd.lo, f.mul(t.lo, p))), small));
 }
 
 // x < 0: digamma(x) = digamma(1 - x) - pi cot(pi x), cot from sin and cos of pi r, r = x - round(x)
