@@ -160,7 +160,7 @@ inline llvm::Value* lgamma_pos(Fp& f, llvm::Value* y) {
   pr.lo = f.fma(ym, l.lo, pr.lo);
   DoubleWord s = fast_two_sum(f, pr.hi, f.neg(y));
   llvm::Value* stirling = f.add(s.hi, f.add(f.add(s.lo, pr.lo), f.fma(r, p, f.k(kHalfLog2Pi))));
-  llvm::Value* huge = f.mul(y, f.add(f.sub(l.hi, one), l.lo));
+  llvm::Value* huge = f.fma(y, f.sub(l.hi, one), f.mul(y, l.lo));     // l.hi - 1 is exact
   llvm::Value* prod = f.add(f.fma(t, p, f.mul(t, pd.lo)), f.k(0.0));  // +0 (not -0) at 1
   return f.sel(in[4], f.sel(f.gt(y, f.k(0x1p60)), huge, stirling),
                f.sel(near0, small, f.sel(at_min, by_min, prod)));
