@@ -49,7 +49,10 @@ std::vector<double> negative_inputs(const std::vector<double>& zeros) {
   std::mt19937_64 rng(19);
   std::vector<double> x;
   std::uniform_real_distribution<double> u(-30, 0), e(-40, 52);
-  for (int i = 0; i < 20000; ++i) x.push_back(u(rng)), x.push_back(-std::exp2(e(rng)));
+  for (int i = 0; i < 20000; ++i) {
+    x.push_back(u(rng));
+    x.push_back(-std::exp2(e(rng)));
+  }
   for (double z : zeros) {
     double v = z;
     for (int i = 0; i < 2048; ++i) v = std::nextafter(v, 0.0);
