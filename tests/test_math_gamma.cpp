@@ -72,14 +72,14 @@ void check_negative(const char* name, const std::vector<double>& x, const std::v
   for (std::size_t i = 0; i < x.size(); ++i) {
     const LD r = ref(x[i]);
     if (std::isinf(r) || std::isnan(r)) {
-      CHECK_MESSAGE((std::isnan(r) ? std::isnan(got[i]) : got[i] == double(r)), name, " at ", x[i]);
+      CHECK_MESSAGE((std::isnan(r) ? std::isnan(got[i]) : got[i] == double(r)), std::string(name), " at ", x[i]);
       continue;
     }
     const LD tol = 4 * 0x1p-52L * (1 + scale(x[i]));
     const double err = double(std::fabs(LD(got[i]) - r) / tol);
     if (err > worst) worst = err, at = x[i];
   }
-  MESSAGE(name, ": worst error ", worst, " of the tolerance, at ", at);
+  MESSAGE(std::string(name), ": worst error ", worst, " of the tolerance, at ", at);
   CHECK(worst <= 1);
 }
 
