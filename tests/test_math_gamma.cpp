@@ -72,7 +72,8 @@ void check_negative(const char* name, const std::vector<double>& x, const std::v
   for (std::size_t i = 0; i < x.size(); ++i) {
     const LD r = ref(x[i]);
     if (std::isinf(r) || std::isnan(r)) {
-      CHECK_MESSAGE((std::isnan(r) ? std::isnan(got[i]) : got[i] == double(r)), std::string(name), " at ", x[i]);
+      CHECK_MESSAGE((std::isnan(r) ? std::isnan(got[i]) : got[i] == double(r)), std::string(name),
+                    " at ", x[i]);
       continue;
     }
     const LD tol = 4 * 0x1p-52L * (1 + scale(x[i]));
