@@ -20,44 +20,61 @@ inline constexpr std::array<double, 7> kSinhP64 = {
     0x1.5555555555556p-3,  0x1.11111111110a6p-7,  0x1.a01a01a02899dp-13, 0x1.71de3a465b1f0p-19,
     0x1.ae64671b186c9p-26, 0x1.611a561dba4d5p-33, 0x1.b4c75aa3e88c3p-41};
 
-// e^a / 2 for 0 <= a <= 90 / 711 as a double-word hi + lo: exp's reduction and polynomial, with
-// 1 + expm1(r) kept unrounded (Fast2Sum: |expm1(r)| < 1) and 2^(k-1) applied as two exact
+// e^a / 2 for 0 <= a <= 90 / 711 as a double-word hi + lo, good to ~2^-60 relative: exp's
+// reduction with r = r_hi + r_lo kept as two parts (r_hi exact; r_lo = -k ln2_lo reaches 2e-7 /
+// 2e-14 at the top, far above an ulp of r), e^r = (1 + r_hi) + r^2 Q(r) + r_lo summed in
+// double-word arithmetic (only r^2 Q, below 0.07, rounds), and 2^(k-1) applied as two exact
 // factors, so that the value stays finite up to FLT_MAX / DBL_MAX (e^a itself overflows first).
 // Halving inside the exponent is what lets sinh and cosh reach their own overflow points
 // (sinh(89) in f32 is 2.2e38) without exp(a)'s overflow at 88.72.
 inline DoubleWord exp_half_dw(Fp& f, llvm::Value* a) {
-  auto [r, kf, k] = exp_reduce(f, a);
-  llvm::Value* p = expm1_poly(f, r);
-  llvm::Value* h = f.add(f.k(1.0), p);
-  llvm::Value* hl = f.sub(p, f.sub(h, f.k(1.0)));
+  auto [kf, k] = f.round_mul(a, f.k(kLog2e32, kLog2e64));
+  llvm::Value* nk = f.neg(kf);
+  llvm::Value* r_hi = f.fma(nk, f.k(kLn2.hi32, kLn2.hi64), a);
+  llvm::Value* r_lo = f.mul(nk, f.k(kLn2.lo32, kLn2.lo64));
+  llvm::Value* r = f.add(r_hi, r_lo);
+  llvm::Value* t = f.mul(f.mul(r, r), f.poly(r, kExpQ32, kExpQ64));
+  DoubleWord s = two_sum(f, f.k(1.0), r_hi);
+  DoubleWord h = fast_two_sum(f, s.hi, t);
+  llvm::Value* hl = f.add(r_lo, f.add(s.lo, h.lo));
   llvm::Value* km = f.isub(k, f.ki(1));
   llvm::Value* k1 = f.ashr(km, 1);
   llvm::Value* s1 = f.pow2i(k1);
   llvm::Value* s2 = f.pow2i(f.isub(km, k1));
-  return {f.mul(f.mul(h, s1), s2), f.mul(f.mul(hl, s1), s2)};
+  return {f.mul(f.mul(h.hi, s1), s2), f.mul(f.mul(hl, s1), s2)};
 }
 
-// |x| < 1: the polynomial. Above, with E = e^|x|/2 as hi + lo: sinh = E - 1/(4E), the small term
-// (below 0.19 E) added to E's low word first, so the result rounds essentially once. The
-// argument is clamped at 90 / 711, past the overflow of sinh (89.4 / 710.5), where E is inf.
+// E +- 1/(4E) for E = e^a/2 = hi + lo (a = |x|, clamped at 90 / 711, past the overflow of sinh
+// and cosh at 89.4 / 710.5, where E is inf): q = 1/(4 hi) with the division's remainder (fma)
+// as ql, 1/(4E) = q + ql - 4q^2 lo to first order, E +- q as a Fast2Sum (E >= 1/2 >= q), and
+// every small term summed before the one last rounding. For cosh near 0 the errors of E and
+// 1/(4E) would otherwise add up to about an ulp (measured 1.12 without ql and the Fast2Sum).
+inline llvm::Value* exp_pm_recip(Fp& f, llvm::Value* a, bool minus) {
+  llvm::Value* edge = f.k(90.0, 711.0);
+  auto [e, el] = exp_half_dw(f, f.sel(f.gt(a, edge), edge, a));
+  llvm::Value* q = f.div(f.k(0.25), e);
+  llvm::Value* q4 = f.mul(f.k(4.0), q);
+  llvm::Value* ql = f.mul(f.fma(f.neg(q), e, f.k(0.25)), q4);
+  llvm::Value* one = f.k(1.0);
+  llvm::Value* lo =
+      minus ? f.fma(el, f.fma(q, q4, one), f.neg(ql)) : f.fma(el, f.fma(f.neg(q), q4, one), ql);
+  DoubleWord s = fast_two_sum(f, e, minus ? f.neg(q) : q);
+  llvm::Value* res = f.add(s.hi, f.add(s.lo, lo));
+  return f.sel(f.eq(e, f.inf()), e, res);  // ql is NaN there (inf * 0)
+}
+
+// sinh: |x| < 1: the polynomial; above, E - 1/(4E), whose cancellation costs at most a factor
+// coth 1 = 1.31 on E's tiny error. Odd.
 inline llvm::Value* sinh_impl(Fp& f, llvm::Value* x) {
   llvm::Value* a = f.abs(x);
   llvm::Value* z = f.mul(a, a);
   llvm::Value* small = f.fma(f.mul(a, z), f.poly(z, kSinhP32, kSinhP64), a);
-  llvm::Value* edge = f.k(90.0, 711.0);
-  auto [e, el] = exp_half_dw(f, f.sel(f.gt(a, edge), edge, a));
-  llvm::Value* big = f.add(e, f.sub(el, f.div(f.k(0.25), e)));
+  llvm::Value* big = exp_pm_recip(f, a, true);
   return f.copysign(f.sel(f.lt(a, f.k(1.0)), small, big), x);
 }
 
-// cosh = E + 1/(4E) with E = e^|x|/2 as for sinh; no cancellation, so one form serves every x
-// (near 0 the errors of E and 1/(4E) cancel to first order).
-inline llvm::Value* cosh_impl(Fp& f, llvm::Value* x) {
-  llvm::Value* a = f.abs(x);
-  llvm::Value* edge = f.k(90.0, 711.0);
-  auto [e, el] = exp_half_dw(f, f.sel(f.gt(a, edge), edge, a));
-  return f.add(e, f.add(el, f.div(f.k(0.25), e)));
-}
+// cosh = E + 1/(4E): no cancellation, so one form serves every x. Even.
+inline llvm::Value* cosh_impl(Fp& f, llvm::Value* x) { return exp_pm_recip(f, f.abs(x), false); }
 
 // ---- asinh, acosh, atanh: log1p of a double-word argument -----------------------------------
 
