@@ -2,7 +2,8 @@
 # minute):
 #   python3 scripts/math/fit_hyperbolic.py sinh 32 4     # f32 sinh: P of 4 terms on x^2 in [0, 1]
 #   python3 scripts/math/fit_hyperbolic.py sinh 64 8     # f64 sinh: 8 terms
-#   python3 scripts/math/fit_hyperbolic.py cbrt 64 6     # cbrt(m) on [1, 2], 6 terms (starting guess)
+#   python3 scripts/math/fit_hyperbolic.py cbrt 32 6     # cbrt(m) on [1, 2], 6 terms (starting guess)
+#   python3 scripts/math/fit_hyperbolic.py cbrt 64 6
 # Remez exchange on the error measure that matters (weighted minimax), in 60 digits. For f32
 # the coefficients are rounded to float one at a time, lowest degree first, refitting the rest
 # after each rounding; for f64 they are rounded to double at the end. Prints the max weighted
