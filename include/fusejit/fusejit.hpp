@@ -16,6 +16,7 @@
 #include "fusejit/expr/array.hpp"
 #include "fusejit/expr/operators.hpp"
 #include "fusejit/expr/array_ops.hpp"
+#include "fusejit/expr/math_functions.hpp"
 #include "fusejit/expr/shape_ops.hpp"
 #include "fusejit/expr/array_methods.hpp"
 #include "fusejit/expr/materialize.hpp"

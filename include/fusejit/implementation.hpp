@@ -11,6 +11,7 @@
 #include "fusejit/expr/lowering_library.cpp"
 #include "fusejit/expr/lowering_shape.cpp"
 #include "fusejit/expr/lowering_creation.cpp"
+#include "fusejit/expr/lowering_math.cpp"
 #include "fusejit/expr/materialize.cpp"
 #include "fusejit/api/factories.cpp"
 #include "fusejit/api/creation.cpp"

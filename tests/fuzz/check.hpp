@@ -216,6 +216,31 @@ class PerOpBound {
       case P::tan:
         ulps_ = 8;
         break;
+      // Issue 19's functions: the LLVM polynomials' bounds (docs/MATH.md) plus the reference's
+      // half ulp, rounded up.
+      case P::asin:
+      case P::acos:
+      case P::atan:
+      case P::atan2:
+      case P::sinh:
+      case P::cosh:
+      case P::asinh:
+      case P::acosh:
+      case P::atanh:
+      case P::exp2:
+      case P::erfc:
+        ulps_ = 4;
+        break;
+      case P::cbrt:
+        ulps_ = 2;
+        break;
+      case P::lgamma:
+      case P::digamma:
+        // Both have zeros (lgamma at 1, 2 and once between negative integers; digamma at 1.46
+        // and likewise), next to which the error is absolute: 8 ulps of 1 there (docs/MATH.md).
+        ulps_ = 8;
+        abs_floor_ = 8 * eps_;
+        break;
       case P::erf_inv:
         // f32: XLA's polynomial, the same fused multiply-adds on both backends (bit-exact, as
         // normal() must be). f64: the same pieces on both (ir/erf_inv.hpp), each backend's own
@@ -247,6 +272,7 @@ class PerOpBound {
   Bound at(std::int64_t i) const {
     Bound b;
     b.ulps = ulps_;
+    b.abs = abs_floor_;
     if (contracted_) {
       const Shape& out = g_.aval(e_.out[0]).shape;
       double m = 0;
@@ -286,7 +312,7 @@ class PerOpBound {
   const ir::Eqn& e_;
   const std::vector<Value>& ops_;
   bool f32_ = false, contracted_ = false;
-  double eps_ = 0, ulps_ = 0;
+  double eps_ = 0, ulps_ = 0, abs_floor_ = 0;
   std::int64_t terms_ = 0;
   std::vector<Value> magnitudes_;  // reduce_prod: product, min and max of magnitudes
 

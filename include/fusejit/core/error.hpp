@@ -54,6 +54,11 @@ class CompileError : public Error {
 class DeviceError : public Error {
   using Error::Error;
 };
+/// An operation fusejit does not implement (yet) for these arguments, device or transformation;
+/// the message names the operation and what is missing. Never a wrong result instead.
+class NotImplementedError : public Error {
+  using Error::Error;
+};
 /// Concrete data was asked of a traced array (data(), item(), to_vector() inside a trace).
 class ConcretizationError : public Error {
   using Error::Error;

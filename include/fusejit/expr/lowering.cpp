@@ -13,14 +13,10 @@ TypedDType typed(const GraphBuilder& b, const Atom& a) {
   return {av.dtype, av.weak};
 }
 
-namespace {
-
 TypedDType to_inexact(TypedDType t) {
   if (is_float(t.dtype)) return t;
   return {DType::f32, t.weak};
 }
-
-}  // namespace
 
 // Named composites are traced once per operand avals (and variant) and shared, as JAX caches
 // the jaxpr of an inner jit; the printer hoists a sub-graph used twice into `let name = ... in`.
@@ -55,8 +51,6 @@ Atom call_named(GraphBuilder& b, const std::string& name, const std::vector<Atom
   return b.emit1(Prim::jit, ops, std::move(p));
 }
 
-namespace {
-
 // jnp's promote_shapes: operands of lower rank (but not rank 0) get leading 1s.
 Atom rank_promote(GraphBuilder& b, Atom a, int rank) {
   const Shape s = b.aval(a).shape;
@@ -84,12 +78,13 @@ std::pair<Atom, Atom> promote_args_numeric(GraphBuilder& b, Atom x, Atom y, cons
   return {x, y};
 }
 
-// lax.full_like(a, v): a literal for a scalar, else a broadcast_in_dim of one.
 Atom full_like(GraphBuilder& b, Atom a, int v) {
   const ir::Aval av = b.aval(a);
   const Atom lit = Atom::of_literal(ir::Literal::of(v, true).cast(av.dtype, av.weak));
   return av.shape.rank() == 0 ? lit : broadcast_to(b, lit, av.shape);
 }
+
+namespace {
 
 std::string operands_str(const GraphBuilder& b, std::initializer_list<Atom> ops) {
   std::string s;

@@ -1,6 +1,8 @@
-// Helpers the jnp lowerings share, defined in lowering.cpp and used by lowering_library.cpp too.
+// Helpers the jnp lowerings share, defined in lowering.cpp and used by lowering_library.cpp and
+// lowering_math.cpp too.
 #pragma once
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "fusejit/expr/lowering.hpp"
@@ -9,6 +11,16 @@ namespace fj::detail {
 
 /// An operand's dtype with its weak-type flag, for promotion.
 TypedDType typed(const GraphBuilder& b, const Atom& a);
+
+/// jnp's to_inexact_dtype: integers and bools become f32, keeping the weak flag.
+TypedDType to_inexact(TypedDType t);
+/// jnp's promote_shapes: an operand of lower rank (but not rank 0) gets leading 1s.
+Atom rank_promote(GraphBuilder& b, Atom a, int rank);
+/// jnp's promote_args_numeric: one dtype (bool becomes i32, keeping the weak flag), then leading
+/// 1s for the lower rank; `fn` names the caller in a broadcasting error.
+std::pair<Atom, Atom> promote_args_numeric(GraphBuilder& b, Atom x, Atom y, const char* fn);
+/// lax.full_like(a, v): a literal for a scalar, else a broadcast_in_dim of one.
+Atom full_like(GraphBuilder& b, Atom a, int v);
 
 /// A reduction's result `r` broadcast back to rank in.rank() with size 1 on the reduced `axes`
 /// (keepdims=True).

@@ -29,7 +29,7 @@ enum class PrimKind : std::uint8_t {
 };
 
 namespace prim_flags {
-inline constexpr unsigned C = 1, D = 2, F = 4, I = 8, E = 16;
+inline constexpr unsigned C = 1, D = 2, F = 4, I = 8, E = 16, P = 32;
 }
 
 struct PrimInfo {
@@ -55,6 +55,8 @@ constexpr const PrimInfo& info(Prim p) { return kPrimInfo[static_cast<int>(p)]; 
 constexpr std::string_view name(Prim p) { return info(p).name; }
 constexpr bool is_float_only(Prim p) { return info(p).flags & prim_flags::F; }
 constexpr bool is_int_only(Prim p) { return info(p).flags & prim_flags::I; }
+/// Whether p is an elementwise predicate (P): its result is bool whatever its operand's dtype.
+constexpr bool is_predicate(Prim p) { return info(p).flags & prim_flags::P; }
 /// Whether p has a side effect (E): its equations are kept by DCE and run in program order.
 constexpr bool is_effectful(Prim p) { return info(p).flags & prim_flags::E; }
 /// How many results an equation of p has, where the kind fixes it (-1: control and callbacks,

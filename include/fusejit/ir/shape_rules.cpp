@@ -60,12 +60,15 @@ std::vector<Aval> infer_avals(Prim p, const std::vector<Aval>& in, const Params&
       if (in[0].dtype == DType::bool_)
         throw DTypeError(std::string(pi.name) + ": does not take bool operands, got " +
                          in[0].str());
+      if (is_int_only(p) && !is_int(in[0].dtype))
+        throw DTypeError(std::string(pi.name) + ": needs an integer operand, got " + in[0].str());
       if (p == Prim::integer_pow) {
         const auto y = params.get<std::int64_t>("y");
         if (y < 0 && !is_float(in[0].dtype))
           throw DTypeError("integer_pow: integers cannot be raised to negative powers, got " +
                            in[0].str() + " to the power " + std::to_string(y));
       }
+      if (is_predicate(p)) return {Aval{DType::bool_, in[0].shape, false}};
       return {in[0]};
     case PrimKind::binary:
     case PrimKind::compare: {

@@ -60,6 +60,52 @@ std::vector<MaybeAtom> elementwise_partials(Emit& E, Prim p, const ir::Params& p
       case Prim::abs:
         r[0] = E.un(Prim::sign, x);
         break;
+      // The rest in JAX's forms (lax.py / special.py's defjvp rules).
+      case Prim::asin:  // 1 / sqrt(1 - x^2)
+        r[0] = E.un(Prim::rsqrt, E.sub(L(1), E.un(Prim::square, x)));
+        break;
+      case Prim::acos:
+        r[0] = E.neg(E.un(Prim::rsqrt, E.sub(L(1), E.un(Prim::square, x))));
+        break;
+      case Prim::atan:
+        r[0] = E.div(L(1), E.add(L(1), E.un(Prim::square, x)));
+        break;
+      case Prim::sinh:
+        r[0] = E.un(Prim::cosh, x);
+        break;
+      case Prim::cosh:
+        r[0] = E.un(Prim::sinh, x);
+        break;
+      case Prim::asinh:
+        r[0] = E.un(Prim::rsqrt, E.add(E.un(Prim::square, x), L(1)));
+        break;
+      case Prim::acosh:  // x^2 - 1 rather than (x+1)(x-1), as JAX: the domain is x >= 1
+        r[0] = E.un(Prim::rsqrt, E.sub(E.un(Prim::square, x), L(1)));
+        break;
+      case Prim::atanh:  // 1 / (1 + x) / (1 - x)
+        r[0] = E.div(E.div(L(1), E.add(L(1), x)), E.sub(L(1), x));
+        break;
+      case Prim::cbrt: {  // 1 / (3 cbrt(x)^2)
+        ir::Params q;
+        q.items.push_back({"y", std::int64_t{-2}, true});
+        r[0] = E.mul(L(1.0 / 3.0), E.un(Prim::integer_pow, y, q));
+        break;
+      }
+      case Prim::exp2:
+        r[0] = E.mul(L(std::log(2.0)), y);
+        break;
+      case Prim::erfc:
+        r[0] = E.mul(L(-2 / std::sqrt(M_PI)), E.un(Prim::exp, E.neg(E.un(Prim::square, x))));
+        break;
+      case Prim::lgamma:
+        r[0] = E.un(Prim::digamma, x);
+        break;
+      case Prim::digamma:
+        throw NotImplementedError(
+            "fj::jvp: the derivative of digamma (polygamma(1, x)) is not implemented");
+      case Prim::square:
+        r[0] = E.mul(L(2), x);
+        break;
       case Prim::integer_pow: {
         const auto n = params.get<std::int64_t>("y");
         if (n == 0) break;
@@ -73,7 +119,7 @@ std::vector<MaybeAtom> elementwise_partials(Emit& E, Prim p, const ir::Params& p
         break;
       }
       default:
-        break;  // sign, floor, ceil, round, stop_gradient: zero almost everywhere
+        break;  // sign, floor, ceil, round, stop_gradient, is_finite, the integer ones: zero
     }
   } else {
     const Atom b = in[1];
@@ -104,6 +150,11 @@ std::vector<MaybeAtom> elementwise_partials(Emit& E, Prim p, const ir::Params& p
           const Atom is0 = mask(E, Prim::eq, x, L(0), d);
           r[1] = E.mul(E.un(Prim::log, E.add(x, is0)), E.mul(y, E.sub(L(1), is0)));
         }
+        break;
+      }
+      case Prim::atan2: {  // atan2(x, y): d/dx = y / (x^2 + y^2), d/dy = -x / (x^2 + y^2)
+        const Atom den = E.add(E.un(Prim::square, x), E.un(Prim::square, b));
+        r = {E.div(b, den), E.div(E.neg(x), den)};
         break;
       }
       case Prim::max:

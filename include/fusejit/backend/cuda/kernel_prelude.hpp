@@ -44,6 +44,62 @@ FJ_DEVICE float fj_erf(float x) { return erff(x); }
 FJ_DEVICE double fj_erf(double x) { return erf(x); }
 FJ_DEVICE float fj_erf_inv(float x) { return erfinvf(x); }
 FJ_DEVICE double fj_erf_inv(double x) { return erfinv(x); }
+#define FJ_MATH1(name, f32, f64)                      \
+  FJ_DEVICE float fj_##name(float x) { return f32(x); } \
+  FJ_DEVICE double fj_##name(double x) { return f64(x); }
+FJ_MATH1(asin, asinf, asin)
+FJ_MATH1(acos, acosf, acos)
+FJ_MATH1(atan, atanf, atan)
+FJ_MATH1(sinh, sinhf, sinh)
+FJ_MATH1(cosh, coshf, cosh)
+FJ_MATH1(asinh, asinhf, asinh)
+FJ_MATH1(acosh, acoshf, acosh)
+FJ_MATH1(atanh, atanhf, atanh)
+FJ_MATH1(cbrt, cbrtf, cbrt)
+FJ_MATH1(exp2, exp2f, exp2)
+FJ_MATH1(erfc, erfcf, erfc)
+FJ_MATH1(lgamma, lgammaf, lgamma)
+#undef FJ_MATH1
+FJ_DEVICE float fj_atan2(float x, float y) { return atan2f(x, y); }
+FJ_DEVICE double fj_atan2(double x, double y) { return atan2(x, y); }
+FJ_DEVICE float fj_nextafter(float x, float y) { return nextafterf(x, y); }
+FJ_DEVICE double fj_nextafter(double x, double y) { return nextafter(x, y); }
+FJ_DEVICE bool fj_is_finite(float x) { return isfinite(x); }
+FJ_DEVICE bool fj_is_finite(double x) { return isfinite(x); }
+FJ_DEVICE int fj_population_count(int x) { return __popc((unsigned)x); }
+FJ_DEVICE unsigned fj_population_count(unsigned x) { return __popc(x); }
+FJ_DEVICE long long fj_population_count(long long x) { return __popcll((unsigned long long)x); }
+FJ_DEVICE int fj_clz(int x) { return __clz(x); }
+FJ_DEVICE unsigned fj_clz(unsigned x) { return __clz((int)x); }
+FJ_DEVICE long long fj_clz(long long x) { return __clzll(x); }
+// digamma (CUDA has none): the recurrence up to x >= 8, then the asymptotic series to x^-10;
+// reflection through pi / tan(pi x) below 1/2. NaN at non-positive integers and -inf, as JAX.
+template <class T>
+FJ_DEVICE T fj_digamma_impl(T x) {
+  const T inf = (T)__longlong_as_double(0x7ff0000000000000ULL);  // no <cmath> under NVRTC
+  const T nan = (T)__longlong_as_double(0x7ff8000000000000ULL);
+  if (isnan(x) || x == -inf) return nan;
+  if (x == inf) return x;
+  T reflected = 0;
+  if (x < (T)0.5) {
+    if (x == floor(x)) return nan;
+    const T r = x - rint(x);
+    reflected = -(T)3.14159265358979323846 / tan((T)3.14159265358979323846 * r);
+    x = 1 - x;
+  }
+  T shift = 0;
+  while (x < 8) {
+    shift -= 1 / x;
+    x += 1;
+  }
+  const T z = 1 / (x * x);
+  const T series =
+      z * ((T)(1.0 / 12) + z * ((T)(-1.0 / 120) + z * ((T)(1.0 / 252) + z * ((T)(-1.0 / 240) +
+                                                                             z * (T)(1.0 / 132)))));
+  return reflected + shift + log(x) - (T)0.5 / x - series;
+}
+FJ_DEVICE float fj_digamma(float x) { return fj_digamma_impl<float>(x); }
+FJ_DEVICE double fj_digamma(double x) { return fj_digamma_impl<double>(x); }
 FJ_DEVICE float fj_floor(float x) { return floorf(x); }
 FJ_DEVICE double fj_floor(double x) { return floor(x); }
 FJ_DEVICE float fj_ceil(float x) { return ceilf(x); }

@@ -266,6 +266,29 @@ class KernelSource {
         return call("fj_erf");
       case Prim::erf_inv:
         return call("fj_erf_inv");
+      case Prim::asin:
+      case Prim::acos:
+      case Prim::atan:
+      case Prim::sinh:
+      case Prim::cosh:
+      case Prim::asinh:
+      case Prim::acosh:
+      case Prim::atanh:
+      case Prim::cbrt:
+      case Prim::exp2:
+      case Prim::erfc:
+      case Prim::lgamma:
+      case Prim::digamma:
+      case Prim::is_finite:
+      case Prim::population_count:
+      case Prim::clz:
+        return call(("fj_" + std::string(ir::name(n.prim))).c_str());
+      case Prim::square:
+        return is_float(from) ? a + " * " + a : "fj_wrap_mul(" + a + ", " + a + ")";
+      case Prim::atan2:
+        return call2("fj_atan2");
+      case Prim::nextafter:
+        return call2("fj_nextafter");
       case Prim::abs:
         return call("fj_abs");
       case Prim::sign:

@@ -82,7 +82,56 @@ FUSEJIT_MATH(logistic, math::logistic)
 FUSEJIT_MATH(erf, math::erf)
 FUSEJIT_MATH(erf_inv, math::erf_inv)
 FUSEJIT_MATH(rsqrt, math::rsqrt)
+FUSEJIT_MATH(asin, math::asin)
+FUSEJIT_MATH(acos, math::acos)
+FUSEJIT_MATH(atan, math::atan)
+FUSEJIT_MATH(sinh, math::sinh)
+FUSEJIT_MATH(cosh, math::cosh)
+FUSEJIT_MATH(asinh, math::asinh)
+FUSEJIT_MATH(acosh, math::acosh)
+FUSEJIT_MATH(atanh, math::atanh)
+FUSEJIT_MATH(cbrt, math::cbrt)
+FUSEJIT_MATH(exp2, math::exp2)
+FUSEJIT_MATH(erfc, math::erfc)
+FUSEJIT_MATH(lgamma, math::lgamma)
+FUSEJIT_MATH(digamma, math::digamma)
 #undef FUSEJIT_MATH
+inline llvm::Value* atan2(Emitter& e, const Node&, Args a, DType) {
+  return math::atan2(e.b, a[0], a[1]);
+}
+// The next float after x toward y, read off the bit pattern: one step up or down in magnitude,
+// or the smallest subnormal with y's sign from a zero; NaN when either is NaN, y when x == y.
+inline llvm::Value* nextafter(Emitter& e, const Node&, Args a, DType d) {
+  auto& b = e.b;
+  llvm::Value *x = a[0], *y = a[1];
+  llvm::Type* it = e.type(d == DType::f32 ? DType::i32 : DType::i64);
+  llvm::Value* bits = b.CreateBitCast(x, it);
+  llvm::Value* zero = e.constant(d, 0);
+  llvm::Value* away = b.CreateICmpEQ(b.CreateFCmpOGT(y, x), b.CreateFCmpOGT(x, zero));
+  llvm::Value* one = llvm::ConstantInt::get(it, 1);
+  llvm::Value* step = b.CreateBitCast(
+      b.CreateSelect(away, b.CreateAdd(bits, one), b.CreateSub(bits, one)), x->getType());
+  llvm::Value* tiny =
+      b.CreateBinaryIntrinsic(llvm::Intrinsic::copysign, b.CreateBitCast(one, x->getType()), y);
+  llvm::Value* r = b.CreateSelect(b.CreateFCmpOEQ(x, zero), tiny, step);
+  r = b.CreateSelect(b.CreateFCmpOEQ(x, y), y, r);
+  return b.CreateSelect(b.CreateFCmpUNO(x, y), b.CreateFAdd(x, y), r);
+}
+inline llvm::Value* square(Emitter& e, const Node&, Args a, DType d) {
+  return is_float(d) ? e.b.CreateFMul(a[0], a[0]) : e.b.CreateMul(a[0], a[0]);
+}
+// |x| < inf is false for both infinities and (ordered compare) for NaN.
+inline llvm::Value* is_finite(Emitter& e, const Node&, Args a, DType d) {
+  llvm::Value* inf = e.splat(llvm::ConstantFP::getInfinity(e.scalar_type(d)));
+  return e.b.CreateFCmpOLT(e.intrinsic(llvm::Intrinsic::fabs, {a[0]}), inf);
+}
+inline llvm::Value* population_count(Emitter& e, const Node&, Args a, DType) {
+  return e.intrinsic(llvm::Intrinsic::ctpop, {a[0]});
+}
+// ctlz with is_zero_poison = false: clz(0) is the bit width.
+inline llvm::Value* clz(Emitter& e, const Node&, Args a, DType) {
+  return e.b.CreateBinaryIntrinsic(llvm::Intrinsic::ctlz, a[0], e.b.getFalse());
+}
 
 inline llvm::Value* stop_gradient(Emitter&, const Node&, Args a, DType) { return a[0]; }
 inline llvm::Value* neg(Emitter& e, const Node&, Args a, DType d) {

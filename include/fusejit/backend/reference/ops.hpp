@@ -134,7 +134,7 @@ struct expm1 : FloatUnary {
 // ulp or two of a long double, 2^-11 of a double: the result is within 0.5 + 2^-10 ulp of T
 // (correctly rounded except near halfway cases; tests/test_jax_numerics.cpp measures 0.4989).
 template <long double (*F)(long double)>
-struct LongDoubleTrig : FloatUnary {
+struct LongDoubleFn : FloatUnary {
   template <class T>
   static constexpr bool vectorized = false;
   template <class T>
@@ -145,9 +145,9 @@ struct LongDoubleTrig : FloatUnary {
 inline long double sin_ld(long double x) { return std::sin(x); }
 inline long double cos_ld(long double x) { return std::cos(x); }
 inline long double tan_ld(long double x) { return std::tan(x); }
-struct sin : LongDoubleTrig<sin_ld> {};
-struct cos : LongDoubleTrig<cos_ld> {};
-struct tan : LongDoubleTrig<tan_ld> {};
+struct sin : LongDoubleFn<sin_ld> {};
+struct cos : LongDoubleFn<cos_ld> {};
+struct tan : LongDoubleFn<tan_ld> {};
 struct tanh : FloatUnary {
   template <class B>
   B simd(const B& x) const {
@@ -578,3 +578,5 @@ struct bitcast_convert_type {
 };
 
 }  // namespace fj::detail::reference::ops
+
+#include "fusejit/backend/reference/ops_special.hpp"

@@ -1,0 +1,198 @@
+// Definitions of the jnp elementwise functions that JAX stages as compositions of primitives
+// (log2, trunc, isinf, signbit, copysign, hypot, logaddexp, ...): the same equations in the same
+// order, so that make_jaxpr prints JAX 0.10.2's text (implementation unit only).
+#include <cmath>
+#include <limits>
+
+#include "fusejit/expr/lowering_helpers.hpp"
+#include "fusejit/expr/lowering_math.hpp"
+
+namespace fj::detail {
+
+namespace {
+
+// A strongly typed scalar literal of a's dtype: JAX's _constant_like / _lax_const.
+Atom constant_like(GraphBuilder& b, Atom a, double v) {
+  return Atom::of_literal(ir::Literal::of(v, false).cast(b.aval(a).dtype, false));
+}
+Atom weak(double v) { return Atom::of_literal(ir::Literal::of(v, true)); }
+Atom weak_int(int v) { return Atom::of_literal(ir::Literal::of(v, true)); }
+
+// jnp's promote_args_inexact for one operand: integers and bools become f32.
+Atom inexact(GraphBuilder& b, Atom x) { return convert(b, x, to_inexact(typed(b, x))); }
+
+// jnp's promote_args_inexact for two: one inexact dtype, each converted in turn, then leading
+// 1s for the lower rank.
+std::pair<Atom, Atom> inexact2(GraphBuilder& b, Atom x, Atom y, const char* fn) {
+  const TypedDType t = to_inexact(promote_types(typed(b, x), typed(b, y)));
+  x = convert(b, x, t);
+  y = convert(b, y, t);
+  const Shape sx = b.aval(x).shape, sy = b.aval(y).shape;
+  if (sx.rank() != 0 && sy.rank() != 0) {
+    broadcast_shapes(sx, sy, fn);
+    const int r = std::max(sx.rank(), sy.rank());
+    x = rank_promote(b, x, r);
+    y = rank_promote(b, y, r);
+  }
+  return {x, y};
+}
+
+// A bool array of a's shape filled with v (JAX's full_like(x, v, dtype=bool)).
+Atom full_bool(GraphBuilder& b, Atom a, bool v) {
+  const Atom lit = Atom::of_literal(ir::Literal::of(v, false).cast(DType::bool_, false));
+  const Shape s = b.aval(a).shape;
+  return s.rank() == 0 ? lit : broadcast_to(b, lit, s);
+}
+
+Atom unary(GraphBuilder& b, Prim p, Atom x) { return b.emit1(p, {x}); }
+
+}  // namespace
+
+Atom lower_arccosh(GraphBuilder& b, Atom x) {
+  return call_named(
+      b, "arccosh", {inexact(b, x)},
+      [](GraphBuilder& g, const std::vector<Atom>& in) { return unary(g, Prim::acosh, in[0]); });
+}
+
+Atom lower_log2(GraphBuilder& b, Atom x) {
+  x = inexact(b, x);
+  Atom l = unary(b, Prim::log, x);
+  return lower_binary(b, Prim::div, l, unary(b, Prim::log, constant_like(b, x, 2.0)));
+}
+
+Atom lower_log10(GraphBuilder& b, Atom x) {
+  x = inexact(b, x);
+  return lower_binary(b, Prim::mul, unary(b, Prim::log, x),
+                      constant_like(b, x, 1.0 / std::log(10.0)));
+}
+
+// where(x < 0, ceil x, floor x); integers pass through an empty jit.
+Atom lower_trunc(GraphBuilder& b, Atom x) {
+  return call_named(b, "trunc", {x}, [](GraphBuilder& g, const std::vector<Atom>& in) {
+    if (!is_float(g.aval(in[0]).dtype)) return in[0];
+    Atom neg = lower_binary(g, Prim::lt, in[0], weak(0.0));
+    Atom c = unary(g, Prim::ceil, in[0]);
+    Atom f = unary(g, Prim::floor, in[0]);
+    return lower_where(g, neg, c, f);
+  });
+}
+
+// round[rounding_method=1] (half to even); integers become f32 and are returned as they are.
+Atom lower_rint(GraphBuilder& b, Atom x) {
+  return call_named(b, "rint", {x}, [](GraphBuilder& g, const std::vector<Atom>& in) {
+    Atom v = inexact(g, in[0]);
+    if (!is_float(g.aval(in[0]).dtype)) return v;
+    ir::Params p;
+    p.items.push_back({"rounding_method", std::int64_t{1}, true});
+    return g.emit1(Prim::round, {v}, std::move(p));
+  });
+}
+
+Atom lower_isnan(GraphBuilder& b, Atom x) { return lower_binary(b, Prim::ne, x, x); }
+
+Atom lower_isinf(GraphBuilder& b, Atom x) {
+  return call_named(b, "isinf", {x}, [](GraphBuilder& g, const std::vector<Atom>& in) {
+    if (!is_float(g.aval(in[0]).dtype)) return full_bool(g, in[0], false);
+    Atom a = unary(g, Prim::abs, in[0]);
+    return lower_binary(g, Prim::eq, a, constant_like(g, a, INFINITY));
+  });
+}
+
+Atom lower_isfinite(GraphBuilder& b, Atom x) {
+  if (!is_float(b.aval(x).dtype)) return full_bool(b, x, true);
+  return unary(b, Prim::is_finite, x);
+}
+
+// Floats: the sign bit, by a bitcast to the same-width integer and an arithmetic shift of its
+// width - 1; integers: x < 0.
+Atom lower_signbit(GraphBuilder& b, Atom x) {
+  return call_named(b, "signbit", {x}, [](GraphBuilder& g, const std::vector<Atom>& in) {
+    const DType d = g.aval(in[0]).dtype;
+    if (!is_float(d)) return lower_binary(g, Prim::lt, in[0], constant_like(g, in[0], 0));
+    const DType as_int = d == DType::f32 ? DType::i32 : DType::i64;
+    ir::Params p;
+    p.items.push_back({"new_dtype", as_int, true});
+    Atom bits = g.emit1(Prim::bitcast_convert_type, {in[0]}, std::move(p));
+    Atom fill = g.emit1(Prim::shift_right_arithmetic,
+                        {bits, constant_like(g, bits, d == DType::f32 ? 31 : 63)});
+    return convert(g, fill, {DType::bool_, false});
+  });
+}
+
+// where(signbit(y), -|x|, |x|), |x| staged twice as JAX does.
+Atom lower_copysign(GraphBuilder& b, Atom x, Atom y) {
+  return call_named(b, "copysign", {x, y}, [](GraphBuilder& g, const std::vector<Atom>& in) {
+    auto [xv, yv] = inexact2(g, in[0], in[1], "fj::copysign");
+    Atom s = lower_signbit(g, yv);
+    Atom neg = unary(g, Prim::neg, unary(g, Prim::abs, xv));
+    return lower_where(g, s, neg, unary(g, Prim::abs, xv));
+  });
+}
+
+// max * sqrt(1 + (min / max)^2), with 0 for two zeros and inf when either is infinite (even
+// with a NaN beside it, as JAX).
+Atom lower_hypot(GraphBuilder& b, Atom x, Atom y) {
+  return call_named(b, "hypot", {x, y}, [](GraphBuilder& g, const std::vector<Atom>& in) {
+    auto [xv, yv] = inexact2(g, in[0], in[1], "fj::hypot");
+    xv = unary(g, Prim::abs, xv);
+    yv = unary(g, Prim::abs, yv);
+    Atom inf_x = lower_binary(g, Prim::eq, xv, constant_like(g, xv, INFINITY));
+    Atom inf_y = lower_binary(g, Prim::eq, yv, constant_like(g, yv, INFINITY));
+    Atom any_inf = lower_binary(g, Prim::or_, inf_x, inf_y);
+    Atom hi = lower_binary(g, Prim::max, xv, yv);
+    Atom lo = lower_binary(g, Prim::min, xv, yv);
+    Atom hi_zero = lower_binary(g, Prim::eq, hi, weak(0.0));
+    Atom hi_zero_again = lower_binary(g, Prim::eq, hi, weak(0.0));
+    Atom safe = lower_where(g, hi_zero_again, full_like(g, hi, 1), hi);
+    Atom q = unary(g, Prim::square, lower_binary(g, Prim::div, lo, safe));
+    Atom r = lower_binary(g, Prim::mul, hi,
+                          unary(g, Prim::sqrt, lower_binary(g, Prim::add, weak(1.0), q)));
+    Atom h = lower_where(g, hi_zero, hi, r);
+    return lower_where(g, any_inf, constant_like(g, h, INFINITY), h);
+  });
+}
+
+// max + log1p(exp(-|x - y|)); x + y where x - y is NaN (both infinite of one sign, or a NaN).
+// JAX stages this body inside custom_jvp_call; fusejit stages the body itself and
+// differentiates it directly (docs: the README's jaxpr differences).
+Atom lower_logaddexp(GraphBuilder& b, Atom x, Atom y, bool base2) {
+  auto [xv, yv] = inexact2(b, x, y, base2 ? "fj::logaddexp2" : "fj::logaddexp");
+  Atom amax = lower_binary(b, Prim::max, xv, yv);
+  Atom delta = lower_binary(b, Prim::sub, xv, yv);
+  Atom isnan = lower_binary(b, Prim::ne, delta, delta);
+  Atom sum = lower_binary(b, Prim::add, xv, yv);
+  Atom e =
+      unary(b, base2 ? Prim::exp2 : Prim::exp, unary(b, Prim::neg, unary(b, Prim::abs, delta)));
+  Atom l = unary(b, Prim::log1p, e);
+  if (base2) l = lower_binary(b, Prim::mul, constant_like(b, l, 1.0 / std::log(2.0)), l);
+  return b.emit1(Prim::select_n, {isnan, lower_binary(b, Prim::add, amax, l), sum});
+}
+
+// lax.rem (C's fmod: the result has x's sign); integer division by zero divides by 1 instead.
+Atom lower_fmod(GraphBuilder& b, Atom x, Atom y) {
+  return call_named(b, "fmod", {x, y}, [](GraphBuilder& g, const std::vector<Atom>& in) {
+    auto [xv, yv] = promote_args_numeric(g, in[0], in[1], "fj::fmod");
+    if (!is_float(g.aval(xv).dtype)) {
+      Atom zero = lower_binary(g, Prim::eq, yv, weak_int(0));
+      yv = lower_where(g, zero, full_like(g, yv, 1), yv);
+    }
+    return lower_binary(g, Prim::rem, xv, yv);
+  });
+}
+
+Atom lower_rem(GraphBuilder& b, Atom x, Atom y) { return lower_binary(b, Prim::rem, x, y); }
+
+Atom lower_reciprocal(GraphBuilder& b, Atom x) { return lower_integer_pow(b, inexact(b, x), -1); }
+
+Atom lower_square(GraphBuilder& b, Atom x) {
+  TypedDType t = typed(b, x);
+  if (t.dtype == DType::bool_) t.dtype = DType::i32;
+  return unary(b, Prim::square, convert(b, x, t));
+}
+
+Atom lower_float_binary(GraphBuilder& b, Prim p, Atom x, Atom y) {
+  auto [xv, yv] = inexact2(b, x, y, std::string(ir::name(p)).c_str());
+  return lower_binary(b, p, xv, yv);
+}
+
+}  // namespace fj::detail

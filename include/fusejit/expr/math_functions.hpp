@@ -1,0 +1,111 @@
+// jax.numpy's and lax's elementwise math beyond the basics (operators.hpp): inverse
+// trigonometric and hyperbolic functions, special functions, rounding, float predicates, bit
+// counts. jnp spellings under fj::, lax's under fj::lax::.
+#pragma once
+#include "fusejit/expr/lowering_math.hpp"
+#include "fusejit/expr/node.hpp"
+
+namespace fj {
+namespace detail {
+
+/// A node op that lowers through one function of lowering_math.hpp.
+template <Atom (*Lower)(GraphBuilder&, Atom)>
+struct LowerOp1 {
+  ir::Atom operator()(GraphBuilder& b, ir::Atom x) const { return Lower(b, x); }
+};
+template <Atom (*Lower)(GraphBuilder&, Atom, Atom)>
+struct LowerOp2 {
+  ir::Atom operator()(GraphBuilder& b, ir::Atom x, ir::Atom y) const { return Lower(b, x, y); }
+};
+template <ir::Prim P>
+struct FloatBinaryOp {
+  ir::Atom operator()(GraphBuilder& b, ir::Atom x, ir::Atom y) const {
+    return lower_float_binary(b, P, x, y);
+  }
+};
+template <bool Base2>
+struct LogAddExpOp {
+  ir::Atom operator()(GraphBuilder& b, ir::Atom x, ir::Atom y) const {
+    return lower_logaddexp(b, x, y, Base2);
+  }
+};
+
+}  // namespace detail
+
+#define FUSEJIT_MATH_UNARY(fn, OpType)                      \
+  template <detail::Operand A>                              \
+  auto fn(A&& a) {                                          \
+    return detail::make_node(OpType{}, std::forward<A>(a)); \
+  }
+#define FUSEJIT_MATH_BINARY(fn, OpType)                                         \
+  template <detail::Operand A, detail::Operand B>                               \
+  auto fn(A&& a, B&& b) {                                                       \
+    return detail::make_node(OpType{}, std::forward<A>(a), std::forward<B>(b)); \
+  }
+
+// One primitive each (integers become f32 first).
+FUSEJIT_MATH_UNARY(arcsin, detail::UnaryOp<ir::Prim::asin>)
+FUSEJIT_MATH_UNARY(arccos, detail::UnaryOp<ir::Prim::acos>)
+FUSEJIT_MATH_UNARY(arctan, detail::UnaryOp<ir::Prim::atan>)
+FUSEJIT_MATH_UNARY(sinh, detail::UnaryOp<ir::Prim::sinh>)
+FUSEJIT_MATH_UNARY(cosh, detail::UnaryOp<ir::Prim::cosh>)
+FUSEJIT_MATH_UNARY(arcsinh, detail::UnaryOp<ir::Prim::asinh>)
+FUSEJIT_MATH_UNARY(arctanh, detail::UnaryOp<ir::Prim::atanh>)
+FUSEJIT_MATH_UNARY(cbrt, detail::UnaryOp<ir::Prim::cbrt>)
+FUSEJIT_MATH_UNARY(exp2, detail::UnaryOp<ir::Prim::exp2>)
+/// jax.scipy.special.erfc / gammaln / digamma (lax.erfc, lax.lgamma, lax.digamma).
+FUSEJIT_MATH_UNARY(erfc, detail::UnaryOp<ir::Prim::erfc>)
+FUSEJIT_MATH_UNARY(lgamma, detail::UnaryOp<ir::Prim::lgamma>)
+FUSEJIT_MATH_UNARY(gammaln, detail::UnaryOp<ir::Prim::lgamma>)
+FUSEJIT_MATH_UNARY(digamma, detail::UnaryOp<ir::Prim::digamma>)
+FUSEJIT_MATH_BINARY(arctan2, detail::FloatBinaryOp<ir::Prim::atan2>)
+FUSEJIT_MATH_BINARY(nextafter, detail::FloatBinaryOp<ir::Prim::nextafter>)
+// Compositions, staged as JAX stages them.
+FUSEJIT_MATH_UNARY(arccosh, detail::LowerOp1<detail::lower_arccosh>)
+FUSEJIT_MATH_UNARY(log2, detail::LowerOp1<detail::lower_log2>)
+FUSEJIT_MATH_UNARY(log10, detail::LowerOp1<detail::lower_log10>)
+FUSEJIT_MATH_UNARY(trunc, detail::LowerOp1<detail::lower_trunc>)
+/// Rounds halves to even (jnp.rint); fj::round is jnp.round, the same for floats.
+FUSEJIT_MATH_UNARY(rint, detail::LowerOp1<detail::lower_rint>)
+FUSEJIT_MATH_UNARY(isnan, detail::LowerOp1<detail::lower_isnan>)
+FUSEJIT_MATH_UNARY(isinf, detail::LowerOp1<detail::lower_isinf>)
+FUSEJIT_MATH_UNARY(isfinite, detail::LowerOp1<detail::lower_isfinite>)
+FUSEJIT_MATH_UNARY(signbit, detail::LowerOp1<detail::lower_signbit>)
+FUSEJIT_MATH_UNARY(square, detail::LowerOp1<detail::lower_square>)
+FUSEJIT_MATH_UNARY(reciprocal, detail::LowerOp1<detail::lower_reciprocal>)
+FUSEJIT_MATH_BINARY(copysign, detail::LowerOp2<detail::lower_copysign>)
+FUSEJIT_MATH_BINARY(hypot, detail::LowerOp2<detail::lower_hypot>)
+FUSEJIT_MATH_BINARY(fmod, detail::LowerOp2<detail::lower_fmod>)
+FUSEJIT_MATH_BINARY(logaddexp, detail::LogAddExpOp<false>)
+FUSEJIT_MATH_BINARY(logaddexp2, detail::LogAddExpOp<true>)
+
+// NumPy 2's short spellings, which jnp has too.
+FUSEJIT_MATH_UNARY(asin, detail::UnaryOp<ir::Prim::asin>)
+FUSEJIT_MATH_UNARY(acos, detail::UnaryOp<ir::Prim::acos>)
+FUSEJIT_MATH_UNARY(atan, detail::UnaryOp<ir::Prim::atan>)
+FUSEJIT_MATH_UNARY(asinh, detail::UnaryOp<ir::Prim::asinh>)
+FUSEJIT_MATH_UNARY(acosh, detail::LowerOp1<detail::lower_arccosh>)
+FUSEJIT_MATH_UNARY(atanh, detail::UnaryOp<ir::Prim::atanh>)
+FUSEJIT_MATH_BINARY(atan2, detail::FloatBinaryOp<ir::Prim::atan2>)
+
+namespace lax {
+// lax's spellings: the primitive itself (an integer operand of a float function becomes f32, as
+// for fj::exp; a float operand of population_count or clz raises fj::DTypeError).
+FUSEJIT_MATH_UNARY(asin, detail::UnaryOp<ir::Prim::asin>)
+FUSEJIT_MATH_UNARY(acos, detail::UnaryOp<ir::Prim::acos>)
+FUSEJIT_MATH_UNARY(atan, detail::UnaryOp<ir::Prim::atan>)
+FUSEJIT_MATH_UNARY(acosh, detail::UnaryOp<ir::Prim::acosh>)
+FUSEJIT_MATH_UNARY(is_finite, detail::UnaryOp<ir::Prim::is_finite>)
+FUSEJIT_MATH_UNARY(square, detail::UnaryOp<ir::Prim::square>)
+FUSEJIT_MATH_UNARY(population_count, detail::UnaryOp<ir::Prim::population_count>)
+FUSEJIT_MATH_UNARY(clz, detail::UnaryOp<ir::Prim::clz>)
+FUSEJIT_MATH_BINARY(atan2, detail::BinaryOp<ir::Prim::atan2>)
+FUSEJIT_MATH_BINARY(nextafter, detail::BinaryOp<ir::Prim::nextafter>)
+/// C's remainder (the result has x's sign); fj's % is Python's (the divisor's sign).
+FUSEJIT_MATH_BINARY(rem, detail::LowerOp2<detail::lower_rem>)
+}  // namespace lax
+
+#undef FUSEJIT_MATH_UNARY
+#undef FUSEJIT_MATH_BINARY
+
+}  // namespace fj
