@@ -13,30 +13,13 @@
 #include <vector>
 
 #include "exhaustive/digamma_ref.hpp"
+#include "llvm_backend_scope.hpp"
 
 namespace {
 
 using LD = long double;
 
-class LlvmBackend {
- public:
-  LlvmBackend() : prev_(fj::backend::default_backend().name()) {
-    try {
-      fj::set_default_backend("llvm");
-      ok_ = true;
-    } catch (const fj::ValueError&) {
-      MESSAGE("skipped: the \"llvm\" backend is not registered in this build");
-    }
-  }
-  ~LlvmBackend() { fj::set_default_backend(prev_); }
-  LlvmBackend(const LlvmBackend&) = delete;
-  LlvmBackend& operator=(const LlvmBackend&) = delete;
-  bool ok() const { return ok_; }
-
- private:
-  std::string prev_;
-  bool ok_ = false;
-};
+using fusejit_test::LlvmBackend;
 
 template <class T, class F>
 std::vector<T> eval(F& f, const std::vector<T>& x) {
