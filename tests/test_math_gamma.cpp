@@ -1,6 +1,6 @@
 // lgamma and digamma at negative f64 arguments (absolute error next to their negative zeros,
 // where the exhaustive sweep's ulp bound cannot hold), and the special values of erfc, lgamma and
-// digamma in both formats, on the llvm backend (docs/math/gamma.md).
+// digamma in both formats, on the llvm backend (docs/MATH.md, "erfc, lgamma, digamma").
 #include <doctest/doctest.h>
 
 #include <fusejit/fusejit.hpp>
