@@ -585,6 +585,36 @@ class Generator {
         if (p == P::dynamic_slice) ps = params({{"slice_sizes", sizes}});
         return true;
       }
+      case P::cumsum:
+      case P::cumprod:
+      case P::cummax:
+      case P::cummin:
+        if (rank == 0) return false;
+        in = {x};
+        ps = params({{"axis", r_.below(rank)}, {"reverse", r_.chance(50)}});
+        return true;
+      case P::sort: {
+        if (rank == 0) return false;
+        // The keys alone, or with a carried operand of the same shape (any dtype).
+        in = {x};
+        if (r_.chance(50)) {
+          std::vector<ir::VarId> same;
+          for (ir::VarId v : pool_)
+            if (aval(v).shape == xa.shape) same.push_back(v);
+          in.push_back(same.empty()
+                           ? ir::Atom::of_var(new_input({r_.pick(all_dtypes()), xa.shape, false}))
+                           : ir::Atom::of_var(r_.pick(same)));
+        }
+        ps = params({{"dimension", r_.below(rank)},
+                     {"is_stable", r_.chance(50)},
+                     {"num_keys", std::int64_t{1}}});
+        return true;
+      }
+      case P::top_k:
+        if (rank == 0) return false;
+        in = {x};
+        ps = params({{"k", r_.below(xa.shape[rank - 1] + 1)}, {"axis", std::int64_t{rank - 1}}});
+        return true;
       default:
         return false;
     }
