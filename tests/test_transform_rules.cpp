@@ -27,6 +27,9 @@ struct Case {
   std::vector<ir::Aval> ins;
   ir::Params params;
   std::function<double(std::mt19937&, std::size_t operand, std::int64_t element)> sample;
+  // Where the JVP is checked against finite differences only for tangents of a subspace
+  // (cholesky's rule, like JAX's, holds for symmetric ones): the projection onto it.
+  std::function<void(std::size_t operand, std::vector<double>& tangent)> tangent_space = {};
 };
 
 ir::Aval f64(Dims s) { return {DType::f64, Shape(s), false}; }
@@ -285,6 +288,47 @@ std::vector<Case> differentiable_cases() {
                {f64({5, 4}), f64({2, 3}), typed(DType::i32, {}), typed(DType::i32, {})},
                {},
                index_or(2, {1, 1})});
+  // Linear algebra: matrices with a dominant diagonal (positive definite, well conditioned).
+  auto dominant = [](double lo, double hi) {
+    return [=](std::mt19937& g, std::size_t k, std::int64_t i) {
+      return k == 0 && i % 9 % 4 == 0 ? uniform(g, lo, hi) : uniform(g, -0.5, 0.5);
+    };
+  };
+  auto symmetric = [](std::size_t, std::vector<double>& t) {  // 3x3 matrices, batched or not
+    for (std::size_t m = 0; m < t.size(); m += 9)
+      for (std::size_t r = 0; r < 3; ++r)
+        for (std::size_t q = 0; q < r; ++q) t[m + q * 3 + r] = t[m + r * 3 + q];
+  };
+  c.push_back({"cholesky", ir::Prim::cholesky, {f64({3, 3})}, {}, dominant(3, 4), symmetric});
+  c.push_back(
+      {"cholesky batched", ir::Prim::cholesky, {f64({2, 3, 3})}, {}, dominant(3, 4), symmetric});
+  auto solve = [](bool left, bool lower, bool transpose, bool unit) {
+    return params({{"conjugate_a", false, true},
+                   {"left_side", left, true},
+                   {"lower", lower, true},
+                   {"transpose_a", transpose, true},
+                   {"unit_diagonal", unit, true}});
+  };
+  c.push_back({"triangular_solve left lower",
+               ir::Prim::triangular_solve,
+               {f64({3, 3}), f64({3, 2})},
+               solve(true, true, false, false),
+               dominant(1.5, 2.5)});
+  c.push_back({"triangular_solve left upper transposed, m < n",
+               ir::Prim::triangular_solve,
+               {f64({3, 3}), f64({3, 4})},
+               solve(true, false, true, false),
+               dominant(1.5, 2.5)});
+  c.push_back({"triangular_solve right lower unit diagonal, m < n",
+               ir::Prim::triangular_solve,
+               {f64({3, 3}), f64({2, 3})},
+               solve(false, true, false, true),
+               dominant(1.5, 2.5)});
+  c.push_back({"triangular_solve right upper transposed, batched",
+               ir::Prim::triangular_solve,
+               {f64({2, 3, 3}), f64({2, 4, 3})},
+               solve(false, false, true, false),
+               dominant(1.5, 2.5)});
   return c;
 }
 
@@ -456,8 +500,10 @@ TEST_CASE("transform rules: jvp matches central differences and vjp is its trans
           continue;
         }
         std::vector<double> p = x[k], m = x[k];
-        for (std::size_t i = 0; i < p.size(); ++i) {
+        for (std::size_t i = 0; i < p.size(); ++i)
           v[k].push_back(std::uniform_real_distribution<double>(-1, 1)(gen));
+        if (c.tangent_space) c.tangent_space(k, v[k]);
+        for (std::size_t i = 0; i < p.size(); ++i) {
           p[i] += h * v[k][i];
           m[i] -= h * v[k][i];
         }
