@@ -1,4 +1,4 @@
-// The bad-input matrix's rows for issue 19's math functions, scans and sorting.
+// The bad-input matrix's rows for issue 19's math functions, scans, sorting and linear algebra.
 #pragma once
 
 #include <vector>
@@ -27,6 +27,12 @@ inline std::vector<Row> math_sort_rows() {
        [=] { Array r = lax::atan2(i3, i3); }, raises<fj::DTypeError>("fj::DTypeError"), "atan2"},
       {"`fj::lax::population_count` of floats", [=] { Array r = lax::population_count(f3); },
        raises<fj::DTypeError>("fj::DTypeError"), "population_count"},
+      {"`fj::linalg::cholesky` of a matrix that is not square",
+       [=] { Array r = fj::linalg::cholesky(m23); }, raises<fj::ShapeError>("fj::ShapeError"),
+       "fj::linalg::cholesky: argument a must be a (batch of) square matrices"},
+      {"`fj::lax::linalg::triangular_solve` with b's rows not matching a's size",
+       [=] { Array r = lax::linalg::triangular_solve(fj::eye(3), m23, true, true); },
+       raises<fj::ShapeError>("fj::ShapeError"), "triangular_solve: incompatible shapes"},
       {"the derivative of `fj::digamma` (polygamma is not implemented)",
        [=] { Array r = fj::grad([](Tracer x) { return fj::sum(fj::digamma(x)); })(f3); },
        raises<fj::NotImplementedError>("fj::NotImplementedError"), "polygamma"},
