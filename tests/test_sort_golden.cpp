@@ -5,11 +5,15 @@
 // (JAX's and central differences), on both backends.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <functional>
 #include <limits>
 #include <map>
+#include <numeric>
 #include <sstream>
+#include <tuple>
 #include <string>
 #include <vector>
 
@@ -245,4 +249,44 @@ TEST_CASE("sort golden: cumprod, cummax and cummin derivatives raise NotImplemen
                        doctest::Contains("cummax"), fj::NotImplementedError);
   CHECK_THROWS_WITH_AS(fj::grad([](Tracer v) { return fj::sum(fj::lax::cummin(v, 0)); })(x),
                        doctest::Contains("cummin"), fj::NotImplementedError);
+}
+
+// The issue's realistic program: top-5 accuracy of f32 logits (64 x 100) against labels whose
+// rank in each row is 0..7 (so 5/8 are hits), and the mean top-5 softmax mass, against JAX's
+// numbers. The accuracy is exact. The mass is within (100 + 64) f32 epsilons, relative: the
+// softmax sums 100 terms and the mean 64, each a reassociated sum on the LLVM backend, on top of
+// exp's 1-ulp error (docs/MATH.md).
+TEST_CASE("sort golden: a top-k accuracy program, as JAX computes it") {
+  constexpr int n = 64, c = 100;
+  std::vector<float> logits(n * c);
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < c; ++j)
+      logits[static_cast<std::size_t>(i * c + j)] = static_cast<float>(
+          static_cast<double>((i * 7919 + j * 104729 + i * j * 31) % 1009) / 100.0 - 5.0);
+  std::vector<std::int32_t> labels(n);
+  for (int k = 0; k < n; ++k) {
+    std::vector<int> order(c);
+    std::iota(order.begin(), order.end(), 0);
+    const float* row = logits.data() + static_cast<std::ptrdiff_t>(k) * c;
+    std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return row[a] > row[b]; });
+    labels[static_cast<std::size_t>(k)] = order[static_cast<std::size_t>(k % 8)];
+  }
+  auto program = [](Tracer lg, Tracer lb) {
+    const auto top = fj::lax::top_k(lg, 5);
+    const Array hit = fj::any(top[1] == fj::expand_dims(lb, {1}), {1});
+    const Array e = fj::exp(lg - fj::max(lg, {1}, true));
+    const Array p = e / fj::sum(e, {1}, true);
+    const Array top_p = fj::lax::top_k(p, 5)[0];
+    return std::make_tuple(Array(fj::mean(hit.astype(fj::f32))),
+                           Array(fj::mean(fj::sum(top_p, {1}))));
+  };
+  const auto want = numbers(lines_of("topk_accuracy")[0]);
+  for (const std::string& backend : backends()) {
+    BackendScope scope(backend.c_str());
+    CAPTURE(backend);
+    const auto [acc, mass] =
+        fj::jit(program)(fj::array(logits, fj::Shape{n, c}), fj::array(labels, fj::Shape{n}));
+    CHECK(acc.item<float>() == static_cast<float>(want[0]));
+    CHECK(std::fabs(mass.item<float>() - want[1]) <= (100 + 64) * 0x1p-24 * want[1]);
+  }
 }
