@@ -13,6 +13,7 @@
 #include "fusejit/expr/lowering_creation.cpp"
 #include "fusejit/expr/lowering_math.cpp"
 #include "fusejit/expr/lowering_sort.cpp"
+#include "fusejit/expr/lowering_einsum.cpp"
 #include "fusejit/expr/lowering_linalg.cpp"
 #include "fusejit/expr/materialize.cpp"
 #include "fusejit/api/factories.cpp"

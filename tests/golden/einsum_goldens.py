@@ -1,0 +1,65 @@
+"""Goldens for tests/test_einsum_golden.cpp from JAX 0.10.2: jnp.einsum's jaxpr text at f32,
+values and gradients in f64. Run: python tests/golden/einsum_goldens.py > tests/golden/einsum_goldens.txt
+
+Operand k of a case holds sin(0.37 i + 1.3 k + 0.1) for i = 0, 1, ... in row-major order, so the
+C++ test rebuilds the same inputs from the shapes alone.
+"""
+import numpy as np
+import jax
+import jax.numpy as jnp
+
+jax.config.update("jax_enable_x64", True)
+
+# name: (subscripts, shapes); the name is what the C++ test looks up.
+cases = {
+    "batched_matmul": ("bij,bjk->bik", [(2, 3, 4), (2, 4, 5)]),
+    "matmul_transposed_rhs": ("ij,kj->ik", [(3, 4), (5, 4)]),
+    "implicit_matmul": ("ij,jk", [(3, 4), (4, 2)]),
+    "diagonal": ("ii->i", [(3, 3)]),
+    "trace": ("ii", [(3, 3)]),
+    "transpose": ("ij->ji", [(2, 3)]),
+    "sum_all": ("ij->", [(3, 4)]),
+    "dot": ("i,i->", [(5,), (5,)]),
+    "outer": ("i,j->ij", [(3,), (4,)]),
+    "matvec": ("ij,j->i", [(3, 4), (4,)]),
+    "elementwise": ("ij,ij->ij", [(2, 3), (2, 3)]),
+    "attention_scores": ("bhqd,bhkd->bhqk", [(2, 2, 3, 4), (2, 2, 5, 4)]),
+    "attention_values": ("bhqk,bhkd->bhqd", [(2, 2, 3, 5), (2, 2, 5, 4)]),
+    "ellipsis": ("...ij,...jk->...ik", [(2, 3, 4), (2, 4, 2)]),
+    "permute3": ("ijk->kij", [(2, 3, 4)]),
+    "repeated_kept": ("iij->ij", [(3, 3, 2)]),
+    "sum_one_side": ("ij,jk->k", [(3, 4), (4, 2)]),
+    "broadcast_one": ("ij,jk->ik", [(1, 4), (4, 3)]),
+    "three_operands": ("ij,jk,kl->il", [(2, 3), (3, 4), (4, 5)]),
+}
+
+
+def operand(shape, k):
+    n = int(np.prod(shape))
+    return np.sin(0.37 * np.arange(n) + 1.3 * k + 0.1).reshape(shape)
+
+
+def text(v):
+    return " ".join(float(x).hex() for x in np.asarray(v, dtype=np.float64).ravel())
+
+
+for name, (spec, shapes) in cases.items():
+    xs = [operand(s, k) for k, s in enumerate(shapes)]
+    out = jnp.einsum(spec, *xs)
+    print(f"=== values {name}")
+    print(" ".join(str(d) for d in np.shape(out)))
+    print(text(out))
+    # d/dx_k sum(w * einsum(...)), w = 1, 2, ... over the output.
+    w = np.arange(1.0, 1.0 + out.size).reshape(np.shape(out))
+    grads = jax.grad(lambda *v: jnp.sum(w * jnp.einsum(spec, *v)), argnums=tuple(range(len(xs))))(*xs)
+    for k, g in enumerate(grads):
+        print(f"=== grad {name} {k}")
+        print(text(g))
+
+jax.config.update("jax_enable_x64", False)
+for name, (spec, shapes) in cases.items():
+    if name == "three_operands":
+        continue  # JAX follows opt_einsum's path there; fusejit contracts from the left
+    xs = [jnp.ones(s, jnp.float32) for s in shapes]
+    print(f"=== jaxpr {name}")
+    print(jax.make_jaxpr(lambda *v: jnp.einsum(spec, *v))(*xs))
