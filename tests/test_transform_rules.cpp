@@ -329,6 +329,46 @@ std::vector<Case> differentiable_cases() {
                {f64({2, 3, 3}), f64({2, 4, 3})},
                solve(false, false, true, false),
                dominant(1.5, 2.5)});
+  // gather / scatter-add: in-range indices with repeats (so the transposes accumulate).
+  auto index_params = [](ir::IndexDims d, bool scatter, Dims slice_sizes, const char* mode) {
+    ir::Params p;
+    d.add_to(p, scatter);
+    p.items.push_back({"indices_are_sorted", false, true});
+    p.items.push_back({"unique_indices", false, true});
+    p.items.push_back({"mode", std::string(mode), true});
+    if (!scatter) {
+      p.items.push_back({"slice_sizes", slice_sizes, true});
+      p.items.push_back({"fill_value", std::string("None"), true});
+    }
+    return p;
+  };
+  auto indices_below = [](std::int64_t n) {
+    return [=](std::mt19937& g, std::size_t k, std::int64_t i) {
+      return k == 1 ? static_cast<double>(i * 2 % n) : uniform(g, -2, 2);
+    };
+  };
+  c.push_back(
+      {"gather rows",
+       ir::Prim::gather,
+       {f64({5, 3}), typed(DType::i32, {6, 1})},
+       index_params({{1}, {0}, {0}, {}, {}}, false, {1, 3}, "GatherScatterMode.PROMISE_IN_BOUNDS"),
+       indices_below(5)});
+  c.push_back(
+      {"gather with batching dims (take_along_axis)",
+       ir::Prim::gather,
+       {f64({4, 3}), typed(DType::i32, {2, 3, 1})},
+       index_params({{}, {0}, {0}, {1}, {1}}, false, {1, 1}, "GatherScatterMode.FILL_OR_DROP"),
+       indices_below(4)});
+  c.push_back({"scatter-add rows",
+               ir::Prim::scatter_add,
+               {f64({5, 3}), typed(DType::i32, {6, 1}), f64({6, 3})},
+               index_params({{1}, {0}, {0}, {}, {}}, true, {}, "GatherScatterMode.FILL_OR_DROP"),
+               indices_below(5)});
+  c.push_back({"scatter-add elements, clip",
+               ir::Prim::scatter_add,
+               {f64({4, 3}), typed(DType::i32, {5, 2}), f64({5})},
+               index_params({{}, {0, 1}, {0, 1}, {}, {}}, true, {}, "GatherScatterMode.CLIP"),
+               indices_below(3)});
   return c;
 }
 

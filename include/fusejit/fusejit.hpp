@@ -22,6 +22,7 @@
 #include "fusejit/expr/linalg.hpp"
 #include "fusejit/expr/shape_ops.hpp"
 #include "fusejit/expr/array_methods.hpp"
+#include "fusejit/expr/indexing.hpp"
 #include "fusejit/expr/materialize.hpp"
 #include "fusejit/api/factories.hpp"
 #include "fusejit/api/creation.hpp"

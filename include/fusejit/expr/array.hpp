@@ -26,6 +26,7 @@ template <class E>
 Array materialize(const E& e);
 template <class>
 inline constexpr bool always_false = false;
+class AtIndex;
 /// One index of x(...): an integer (selects one element, drops the axis) or an fj::range.
 template <class T>
 concept IndexArg = (std::is_integral_v<T> && !std::is_same_v<T, bool>) || std::is_same_v<T, Range>;
@@ -54,6 +55,15 @@ struct ArrayMethods {
   /// slices an axis; axes left over are taken whole.
   template <class... I>
   requires(IndexArg<I>&&...) auto operator()(const I&... index) const;
+  /// NumPy's integer-array indexing x[idx] and x[i, j]: integer arrays (one shape) index the
+  /// leading axes, negative entries count from the end (expr/indexing.hpp).
+  auto operator()(const Array& idx) const;
+  auto operator()(const Array& i, const Array& j) const;
+  /// JAX's x.at[idx] (an integer array, two of one shape, or a static integer): .get() reads,
+  /// .add(v) returns x with v added there (expr/indexing.hpp).
+  AtIndex at(const Array& idx) const;
+  AtIndex at(const Array& i, const Array& j) const;
+  AtIndex at(std::int64_t n) const;
 
  protected:
   const Self& self() const { return static_cast<const Self&>(*this); }

@@ -1,6 +1,7 @@
 // Shape and dtype rules of the library primitives: dot_general, argmax/argmin, concatenate,
 // stack, dynamic_slice, dynamic_update_slice, the cumulative reductions, sort, top_k,
-// cholesky and triangular_solve (implementation unit only).
+// cholesky and triangular_solve; gather and scatter-add in shape_rules_index.hpp
+// (implementation unit only).
 #include <algorithm>
 #include <string>
 
@@ -255,6 +256,12 @@ inline std::vector<Aval> triangular_solve(const std::vector<Aval>& in, const Par
 
 }  // namespace library_rules
 
+}  // namespace fj::ir
+
+#include "fusejit/ir/shape_rules_index.hpp"
+
+namespace fj::ir {
+
 inline std::vector<Aval> library_avals(Prim p, const std::vector<Aval>& in, const Params& params) {
   switch (p) {
     case Prim::dot_general:
@@ -282,6 +289,10 @@ inline std::vector<Aval> library_avals(Prim p, const std::vector<Aval>& in, cons
       return library_rules::cholesky(in);
     case Prim::triangular_solve:
       return library_rules::triangular_solve(in, params);
+    case Prim::gather:
+      return library_rules::gather(in, params);
+    case Prim::scatter_add:
+      return library_rules::scatter(p, in, params);
     default:
       throw ValueError(std::string(name(p)) + ": no library shape rule");
   }

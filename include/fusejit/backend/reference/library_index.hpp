@@ -1,0 +1,177 @@
+// The host routines of gather and scatter-add, shared by the reference and LLVM backends: each
+// element of the window tensor (gather's result, scatter's updates) is mapped to the operand
+// element it reads or accumulates into, after XLA's gather/scatter semantics.
+#pragma once
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+#include <vector>
+
+#include "fusejit/backend/backend.hpp"
+#include "fusejit/ir/gather_dims.hpp"
+#include "fusejit/ir/graph.hpp"
+
+namespace fj::detail::reference::library {
+
+/// Maps window-tensor elements to operand elements. Window axes (dims.window) walk the window
+/// along the operand axes that are neither collapsed nor batching, in order; the other axes of
+/// the window tensor are the indices' batch axes, in order, and pick the index vector (the
+/// indices' last axis), whose k-th entry starts operand axis start_map[k].
+class IndexMap {
+ public:
+  IndexMap(const ir::Params& params, const Shape& operand, const backend::Value& indices,
+           const Shape& window_tensor, std::vector<std::int64_t> window_sizes)
+      : d_(ir::IndexDims::from(params)),
+        mode_(ir::mode_of(params)),
+        operand_(operand),
+        wt_(window_tensor),
+        sizes_(std::move(window_sizes)) {
+    const Shape& is = indices.aval.shape;
+    vec_ = is[is.rank() - 1];
+    idx_.resize(static_cast<std::size_t>(is.size()));
+    visit_dtype(indices.aval.dtype, [&](auto t) {
+      const auto* p = static_cast<const decltype(t)*>(indices.buf->data);
+      for (std::size_t i = 0; i < idx_.size(); ++i) idx_[i] = static_cast<std::int64_t>(p[i]);
+    });
+    for (int a = 0; a < wt_.rank(); ++a) (is_window(a) ? window_axes_ : batch_axes_).push_back(a);
+    for (int a = 0; a < operand_.rank(); ++a)
+      if (!d_.is_inserted(a)) operand_window_.push_back(a);
+    for (int a = 0; a + 1 < is.rank(); ++a) indices_batch_sizes_.push_back(is[a]);
+  }
+
+  /// The flat operand position that window-tensor element `t` maps to, or -1 where its window
+  /// leaves the operand and the mode fills (gather) or drops (scatter).
+  std::int64_t operator()(std::int64_t t) const {
+    std::vector<std::int64_t> coord(static_cast<std::size_t>(wt_.rank()));
+    for (int a = wt_.rank() - 1; a >= 0; --a) {
+      coord[static_cast<std::size_t>(a)] = t % wt_[a];
+      t /= wt_[a];
+    }
+    // The index vector's position: the batch coordinates, row-major over the indices' batch axes.
+    std::int64_t row = 0;
+    for (std::size_t k = 0; k < batch_axes_.size(); ++k)
+      row = row * indices_batch_sizes_[k] + coord[static_cast<std::size_t>(batch_axes_[k])];
+    std::vector<std::int64_t> at(static_cast<std::size_t>(operand_.rank()), 0);
+    for (std::size_t k = 0; k < d_.start_map.size(); ++k) {
+      const auto axis = static_cast<std::size_t>(d_.start_map[k]);
+      const std::int64_t hi = operand_[static_cast<int>(axis)] - sizes_[axis];
+      std::int64_t s = idx_[static_cast<std::size_t>(row * vec_) + k];
+      if (s < 0 || s > hi) {
+        if (mode_ == ir::GatherMode::fill_or_drop || drop_) return -1;
+        s = std::clamp<std::int64_t>(s, 0, hi);
+      }
+      at[axis] = s;
+    }
+    for (std::size_t k = 0; k < d_.operand_batching.size(); ++k)
+      at[static_cast<std::size_t>(d_.operand_batching[k])] = coord[static_cast<std::size_t>(
+          batch_axes_[static_cast<std::size_t>(d_.indices_batching[k])])];
+    for (std::size_t k = 0; k < operand_window_.size(); ++k)
+      at[static_cast<std::size_t>(operand_window_[k])] +=
+          coord[static_cast<std::size_t>(window_axes_[k])];
+    std::int64_t flat = 0;
+    for (int a = 0; a < operand_.rank(); ++a)
+      flat = flat * operand_[a] + at[static_cast<std::size_t>(a)];
+    return flat;
+  }
+  /// XLA's scatter drops out-of-range updates unless told to clip.
+  void drop_unless_clip() { drop_ = mode_ != ir::GatherMode::clip; }
+
+ private:
+  bool is_window(int a) const {
+    return std::find(d_.window.begin(), d_.window.end(), a) != d_.window.end();
+  }
+  ir::IndexDims d_;
+  ir::GatherMode mode_;
+  bool drop_ = false;
+  Shape operand_, wt_;
+  std::vector<std::int64_t> sizes_, idx_, indices_batch_sizes_;
+  std::vector<int> window_axes_, batch_axes_, operand_window_;
+  std::int64_t vec_ = 0;
+};
+
+/// gather's fill for an out-of-range window: the param, or JAX's default for None (NaN for
+/// floats, the lowest value of signed integers, the highest of unsigned ones, true for bool).
+template <class T>
+T gather_fill(const ir::Params& p) {
+  const std::string& s = p.get<std::string>("fill_value");
+  if (s != "None") {
+    if (s == "True" || s == "False") return static_cast<T>(s == "True");
+    return static_cast<T>(std::strtod(s.c_str(), nullptr));
+  }
+  if constexpr (std::is_floating_point_v<T>) return std::numeric_limits<T>::quiet_NaN();
+  if constexpr (std::is_same_v<T, bool>) return true;
+  if constexpr (std::is_signed_v<T>) return std::numeric_limits<T>::lowest();
+  return std::numeric_limits<T>::max();
+}
+
+template <class T>
+void run_gather(const ir::Eqn& e, const backend::Value* in, backend::Value* out) {
+  const auto& ss = e.params.get<std::vector<std::int64_t>>("slice_sizes");
+  const IndexMap map(e.params, in[0].aval.shape, in[1], out[0].aval.shape, ss);
+  const T* x = static_cast<const T*>(in[0].buf->data);
+  T* y = static_cast<T*>(out[0].buf->data);
+  const T fill = gather_fill<T>(e.params);
+  const std::int64_t n = out[0].aval.shape.size();
+  for (std::int64_t t = 0; t < n; ++t) {
+    const std::int64_t at = map(t);
+    y[t] = at < 0 ? fill : x[at];
+  }
+}
+
+/// The window extent of each operand axis of a scatter: 1 on inserted and batching axes, the
+/// updates' window axes, in order, on the rest.
+inline std::vector<std::int64_t> scatter_window_sizes(const ir::IndexDims& d, const Shape& operand,
+                                                      const Shape& updates) {
+  std::vector<std::int64_t> sizes;
+  std::size_t k = 0;
+  for (int a = 0; a < operand.rank(); ++a)
+    sizes.push_back(d.is_inserted(a) ? 1 : updates[static_cast<int>(d.window[k++])]);
+  return sizes;
+}
+
+template <class T>
+void run_scatter_add(const ir::Eqn& e, const backend::Value* in, backend::Value* out) {
+  const Shape &os = in[0].aval.shape, &us = in[2].aval.shape;
+  IndexMap map(e.params, os, in[1], us,
+               scatter_window_sizes(ir::IndexDims::from(e.params), os, us));
+  map.drop_unless_clip();
+  T* y = static_cast<T*>(out[0].buf->data);
+  if (os.size() > 0)
+    std::memcpy(y, in[0].buf->data, static_cast<std::size_t>(os.size()) * sizeof(T));
+  const T* u = static_cast<const T*>(in[2].buf->data);
+  const std::int64_t n = us.size();
+  for (std::int64_t t = 0; t < n; ++t) {
+    const std::int64_t at = map(t);
+    if (at < 0) continue;
+    if constexpr (std::is_same_v<T, bool>)
+      y[at] = y[at] || u[t];
+    else
+      y[at] = static_cast<T>(y[at] + u[t]);
+  }
+}
+
+}  // namespace fj::detail::reference::library
+
+namespace fj::detail::reference::ops {
+
+struct gather {
+  static constexpr bool is_library = true;
+  static constexpr int arity = 2;
+  static EqnFn resolve(const ir::Graph& g, const ir::Eqn& e) {
+    return visit_dtype(g.aval(e.in[0]).dtype,
+                       [](auto t) -> EqnFn { return &library::run_gather<decltype(t)>; });
+  }
+};
+struct scatter_add {
+  static constexpr bool is_library = true;
+  static constexpr int arity = 3;
+  static EqnFn resolve(const ir::Graph& g, const ir::Eqn& e) {
+    return visit_dtype(g.aval(e.in[0]).dtype,
+                       [](auto t) -> EqnFn { return &library::run_scatter_add<decltype(t)>; });
+  }
+};
+
+}  // namespace fj::detail::reference::ops

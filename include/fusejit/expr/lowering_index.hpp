@@ -1,0 +1,34 @@
+// jnp-level lowerings of integer-array indexing (x(idx), fj::take, fj::take_along_axis) and of
+// the functional updates x.at(idx).get() / .add(v), staged as JAX 0.10.2 stages them through
+// gather and scatter-add (defined in lowering_index.cpp).
+#pragma once
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "fusejit/expr/lowering.hpp"
+#include "fusejit/ir/gather_dims.hpp"
+
+namespace fj::detail {
+
+/// lax.gather with JAX's params; `fill` is printed as fill_value ("None": JAX's default).
+Atom lower_gather(GraphBuilder& b, Atom x, Atom indices, const ir::IndexDims& d,
+                  const std::vector<std::int64_t>& slice_sizes, ir::GatherMode mode,
+                  const std::string& fill, bool sorted = false, bool unique = false);
+/// lax.scatter_add with JAX's params (update_jaxpr: one add of two scalars of x's dtype).
+Atom lower_scatter_add(GraphBuilder& b, Atom x, Atom indices, Atom updates, const ir::IndexDims& d,
+                       ir::GatherMode mode, bool sorted = false, bool unique = false);
+
+/// x[i] or x[i, j, ...] for integer arrays indexing the leading axes (one shape), or x.at[i].get()
+/// (`ints` empty); with `scalar` set instead, x.at[n] for a static integer n. `updates` given:
+/// x.at[...].add(updates, mode). `fn` names the caller in errors.
+Atom lower_advanced_index(GraphBuilder& b, Atom x, const std::vector<Atom>& ints,
+                          std::optional<std::int64_t> scalar, std::optional<Atom> updates,
+                          ir::GatherMode mode, const char* fn);
+/// jnp.take(x, idx, axis, mode): `jit[name=_take]`; no axis takes from the flattened x. fill
+/// mode (JAX's default) fills out-of-range reads with NaN (integers: their lowest value).
+Atom lower_take(GraphBuilder& b, Atom x, Atom idx, std::optional<int> axis, ir::GatherMode mode);
+/// jnp.take_along_axis: `jit[name=take_along_axis]`, a gather batched over the other axes.
+Atom lower_take_along_axis(GraphBuilder& b, Atom x, Atom idx, int axis);
+
+}  // namespace fj::detail

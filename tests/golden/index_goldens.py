@@ -1,0 +1,108 @@
+# Prints what tests/test_index_golden.cpp checks integer-array indexing, take,
+# take_along_axis and x.at[...].get()/add() against: JAX 0.10.2's values (exact: gathers copy
+# and the scatter-adds add small integers), gradients (f64), vmap, out-of-range modes, a
+# scatter-add histogram, and jaxpr text (f32):
+#   python tests/golden/index_goldens.py > tests/golden/index_goldens.txt
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+jax.config.update("jax_enable_x64", True)
+
+x = np.arange(15.0).reshape(5, 3) * 1.5 - 4.0
+i = np.array([0, -1, 2, 2, 4], np.int32)  # a negative and a repeated index
+j = np.array([1, 0, 2, -3, 1], np.int32)
+k = np.array([2, 0, -1], np.int32)
+flat = np.array([0, 14, -1, 3], np.int32)
+oob = np.array([0, 7, -8, 3], np.int32)  # out of range both ways
+along = np.array([[4, 0, 1], [2, -2, 0]], np.int32)
+along_t = np.ascontiguousarray(along.T)  # (3, 2): one index row per column of x
+u = np.arange(15.0).reshape(5, 3)
+ints = np.array([[3, -1, 2], [0, 1, 4], [-2, 7, 5], [6, 6, 1], [0, 9, -4]], np.int32)
+
+cases = {
+    # name: (function of x and an index array, x, index)
+    "index": (lambda v, t: v[t], x, i),
+    "index2": (lambda v, t: v[t, j], x, i),
+    "at_get": (lambda v, t: v.at[t].get(), x, i),
+    "at_add": (lambda v, t: v.at[t].add(10.0), x, i),
+    "at_add_rows": (lambda v, t: v.at[t].add(u), x, i),
+    "at_add2": (lambda v, t: v.at[t, j].add(1.0), x, i),
+    "at_int_add": (lambda v, t: v.at[2].add(1.0), x, i),
+    "take_axis1": (lambda v, t: jnp.take(v, t, axis=1), x, k),
+    "take_flat": (lambda v, t: jnp.take(v, t), x, flat),
+    "take_fill_oob": (lambda v, t: jnp.take(v, t, axis=0), x, oob),
+    "take_clip_oob": (lambda v, t: jnp.take(v, t, axis=0, mode="clip"), x, oob),
+    "index_oob": (lambda v, t: v[t], x, oob),
+    "at_add_oob": (lambda v, t: v.at[t].add(1.0), x, oob),
+    "at_add_oob_clip": (lambda v, t: v.at[t].add(1.0, mode="clip"), x, oob),
+    "take_along_axis": (lambda v, t: jnp.take_along_axis(v, t, axis=0), x, along),
+    "int_index": (lambda v, t: v[t], ints, i),
+    "int_take_oob": (lambda v, t: jnp.take(v, t, axis=0), ints, oob),
+    "int_at_add": (lambda v, t: v.at[t].add(3), ints, i),
+    "vmap_operand": (jax.vmap(lambda v, t: v[t], in_axes=(1, None)), x, k),
+    "vmap_indices": (jax.vmap(lambda v, t: v[t], in_axes=(None, 0)), x, along),
+    "vmap_both": (jax.vmap(lambda v, t: v[t], in_axes=(1, 0)), x, along_t),
+    "vmap_add_operand": (jax.vmap(lambda v, t: v.at[t].add(1.0), in_axes=(1, None)), x, k),
+    "vmap_add_indices": (jax.vmap(lambda v, t: v.at[t].add(1.0), in_axes=(None, 0)), x, along),
+    "vmap_add_both": (jax.vmap(lambda v, t: v.at[t].add(1.0), in_axes=(1, 0)), x, along_t),
+}
+
+
+def text(v):
+    v = np.asarray(v)
+    if v.dtype.kind == "f":
+        return " ".join("nan" if np.isnan(a) else float(a).hex() for a in v.ravel())
+    return " ".join(str(int(a)) for a in v.ravel())
+
+
+for name, (f, v, t) in cases.items():
+    out = jax.jit(f)(v, t)
+    print(f"=== values {name}")
+    print(" ".join(str(d) for d in np.shape(out)))
+    print(text(out))
+
+# The histogram: bin indices from values in [0, 1), one count per value (repeats accumulate).
+samples = np.random.default_rng(0).random(64)
+print("=== hist_input")
+print(text(samples))
+for nbins in (8, 5):
+    idx = jnp.floor(samples * nbins).astype(jnp.int32)
+    print(f"=== hist {nbins}")
+    print(text(jnp.zeros(nbins).at[idx].add(1)))
+
+# Gradients of sum(w * f(x)) with distinct weights w, so that a misrouted cotangent shows.
+grads = {
+    "index": lambda v: v[i],
+    "index2": lambda v: v[i, j],
+    "take_axis1": lambda v: jnp.take(v, k, axis=1),
+    "take_along_axis": lambda v: jnp.take_along_axis(v, along, axis=0),
+    "at_add": lambda v: v.at[i].add(v[j] * v[j]),
+    "updates": lambda w: jnp.asarray(x).at[i].add(w),
+}
+for name, f in grads.items():
+    arg = jnp.asarray(u[: len(i)] * 0.25 + 1.0 if name == "updates" else x)
+    w = np.arange(1.0, 1.0 + np.prod(np.shape(f(arg)))).reshape(np.shape(f(arg)))
+    g = jax.grad(lambda v: jnp.sum(w * f(v)))(arg)
+    print(f"=== grad {name}")
+    print(text(g))
+
+jax.config.update("jax_enable_x64", False)
+o = jnp.ones((5, 3), jnp.float32)
+ti = jnp.asarray(i)
+jaxprs = {
+    "index": lambda v, t: v[t],
+    "index2": lambda v, t: v[t, t],
+    "at_get": lambda v, t: v.at[t].get(),
+    "at_add": lambda v, t: v.at[t].add(2.0),
+    "at_add_clip": lambda v, t: v.at[t].add(2.0, mode="clip"),
+    "at_int_add": lambda v, t: v.at[2].add(1.0),
+    "take_axis1": lambda v, t: jnp.take(v, t, axis=1),
+    "take_flat": lambda v, t: jnp.take(v, t),
+    "take_clip": lambda v, t: jnp.take(v, t, axis=0, mode="clip"),
+}
+for name, f in jaxprs.items():
+    print(f"=== jaxpr {name}")
+    print(jax.make_jaxpr(f)(o, ti))
+print("=== jaxpr take_along_axis")
+print(jax.make_jaxpr(lambda v, t: jnp.take_along_axis(v, t, axis=0))(o, jnp.asarray(along)))

@@ -1,0 +1,253 @@
+// Integer-array indexing, take, take_along_axis and x.at(...).get()/add() (gather and
+// scatter-add) against JAX 0.10.2 (tests/golden/index_goldens.txt, printed by
+// tests/golden/index_goldens.py): values bit for bit (gathers copy; the scatter-adds add small
+// multiples of 1/2, exact in any order), out-of-range modes, vmap, gradients (JAX's and central
+// differences, f64), a scatter-add histogram and jaxpr text, on both backends.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "backend_compare.hpp"
+#include "golden_file.hpp"
+
+using fj::Array;
+using fj::Tracer;
+using fusejit_test::BackendScope;
+using Mode = fj::lax::GatherScatterMode;
+
+namespace {
+
+const std::map<std::string, std::string>& goldens() {
+  static const auto g = fusejit_test::read_goldens("index_goldens.txt");
+  return g;
+}
+std::vector<std::string> lines_of(const std::string& name) {
+  return fusejit_test::golden_lines(goldens(), name);
+}
+constexpr auto numbers = fusejit_test::golden_numbers;
+using fusejit_test::as_doubles;
+
+Array ivec(std::vector<std::int32_t> v, fj::Shape s) { return fj::array(v, s); }
+Array x() {
+  std::vector<double> v;
+  for (int k = 0; k < 15; ++k) v.push_back(k * 1.5 - 4.0);
+  return fj::array(v, fj::Shape{5, 3});
+}
+Array u() {
+  std::vector<double> v;
+  for (int k = 0; k < 15; ++k) v.push_back(k);
+  return fj::array(v, fj::Shape{5, 3});
+}
+Array i() { return ivec({0, -1, 2, 2, 4}, {5}); }
+Array j() { return ivec({1, 0, 2, -3, 1}, {5}); }
+Array k() { return ivec({2, 0, -1}, {3}); }
+Array flat() { return ivec({0, 14, -1, 3}, {4}); }
+Array oob() { return ivec({0, 7, -8, 3}, {4}); }
+Array along() { return ivec({4, 0, 1, 2, -2, 0}, {2, 3}); }
+Array along_t() { return ivec({4, 2, 0, -2, 1, 0}, {3, 2}); }
+Array ints() { return ivec({3, -1, 2, 0, 1, 4, -2, 7, 5, 6, 6, 1, 0, 9, -4}, {5, 3}); }
+
+using Fn = std::function<Array(Tracer, Tracer)>;
+struct Case {
+  Fn f;
+  Array (*input)();
+  Array (*index)();
+};
+const std::map<std::string, Case>& cases() {
+  using fj::in_axes;
+  static const std::map<std::string, Case> c = {
+      {"index", {[](Tracer v, Tracer t) { return Array(v(t)); }, x, i}},
+      {"index2", {[](Tracer v, Tracer t) { return Array(v(t, j())); }, x, i}},
+      {"at_get", {[](Tracer v, Tracer t) { return v.at(t).get(); }, x, i}},
+      {"at_add", {[](Tracer v, Tracer t) { return v.at(t).add(10.0); }, x, i}},
+      {"at_add_rows", {[](Tracer v, Tracer t) { return v.at(t).add(u()); }, x, i}},
+      {"at_add2", {[](Tracer v, Tracer t) { return v.at(t, j()).add(1.0); }, x, i}},
+      {"at_int_add", {[](Tracer v, Tracer) { return v.at(2).add(1.0); }, x, i}},
+      {"take_axis1", {[](Tracer v, Tracer t) { return Array(fj::take(v, t, 1)); }, x, k}},
+      {"take_flat", {[](Tracer v, Tracer t) { return Array(fj::take(v, t)); }, x, flat}},
+      {"take_fill_oob", {[](Tracer v, Tracer t) { return Array(fj::take(v, t, 0)); }, x, oob}},
+      {"take_clip_oob",
+       {[](Tracer v, Tracer t) { return Array(fj::take(v, t, 0, Mode::clip)); }, x, oob}},
+      {"index_oob", {[](Tracer v, Tracer t) { return Array(v(t)); }, x, oob}},
+      {"at_add_oob", {[](Tracer v, Tracer t) { return v.at(t).add(1.0); }, x, oob}},
+      {"at_add_oob_clip",
+       {[](Tracer v, Tracer t) { return v.at(t).add(1.0, Mode::clip); }, x, oob}},
+      {"take_along_axis",
+       {[](Tracer v, Tracer t) { return Array(fj::take_along_axis(v, t, 0)); }, x, along}},
+      {"int_index", {[](Tracer v, Tracer t) { return Array(v(t)); }, ints, i}},
+      {"int_take_oob", {[](Tracer v, Tracer t) { return Array(fj::take(v, t, 0)); }, ints, oob}},
+      {"int_at_add", {[](Tracer v, Tracer t) { return v.at(t).add(3); }, ints, i}},
+      {"vmap_operand",
+       {[](Tracer v, Tracer t) {
+          return fj::vmap([](Tracer a, Tracer b) { return Array(a(b)); }, in_axes<2>{1, fj::none})(
+              v, t);
+        },
+        x, k}},
+      {"vmap_indices",
+       {[](Tracer v, Tracer t) {
+          return fj::vmap([](Tracer a, Tracer b) { return Array(a(b)); }, in_axes<2>{fj::none, 0})(
+              v, t);
+        },
+        x, along}},
+      {"vmap_both",
+       {[](Tracer v, Tracer t) {
+          return fj::vmap([](Tracer a, Tracer b) { return Array(a(b)); }, in_axes<2>{1, 0})(v, t);
+        },
+        x, along_t}},
+      {"vmap_add_operand",
+       {[](Tracer v, Tracer t) {
+          return fj::vmap([](Tracer a, Tracer b) { return a.at(b).add(1.0); },
+                          in_axes<2>{1, fj::none})(v, t);
+        },
+        x, k}},
+      {"vmap_add_indices",
+       {[](Tracer v, Tracer t) {
+          return fj::vmap([](Tracer a, Tracer b) { return a.at(b).add(1.0); },
+                          in_axes<2>{fj::none, 0})(v, t);
+        },
+        x, along}},
+      {"vmap_add_both",
+       {[](Tracer v, Tracer t) {
+          return fj::vmap([](Tracer a, Tracer b) { return a.at(b).add(1.0); }, in_axes<2>{1, 0})(v,
+                                                                                                 t);
+        },
+        x, along_t}},
+  };
+  return c;
+}
+
+std::vector<std::string> backends() {
+  std::vector<std::string> b{"reference"};
+  if (fusejit_test::has_backend("llvm")) b.push_back("llvm");
+  return b;
+}
+
+void check_equal(const Array& out, const std::vector<std::string>& lines) {
+  const auto shape = numbers(lines[0]);
+  REQUIRE(out.shape().rank() == static_cast<int>(shape.size()));
+  for (int d = 0; d < out.shape().rank(); ++d)
+    CHECK(out.shape()[d] == shape[static_cast<std::size_t>(d)]);
+  const auto got = as_doubles(out), want = numbers(lines[1]);
+  REQUIRE(got.size() == want.size());
+  for (std::size_t n = 0; n < got.size(); ++n) {
+    CAPTURE(n);
+    if (std::isnan(want[n]))
+      CHECK(std::isnan(got[n]));
+    else
+      CHECK(got[n] == want[n]);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("index golden: values, out-of-range modes and vmap as JAX's") {
+  for (const std::string& backend : backends()) {
+    BackendScope scope(backend.c_str());
+    for (const auto& [name, c] : cases()) {
+      CAPTURE(backend);
+      CAPTURE(name);
+      check_equal(fj::jit(c.f)(c.input(), c.index()), lines_of("values " + name));
+    }
+  }
+}
+
+// The realistic program: a histogram of 64 values in [0, 1), bin indices from the values and
+// one scatter-add of ones, every repeated bin accumulating.
+TEST_CASE("index golden: scatter-add histogram") {
+  const Array samples = fj::array(numbers(lines_of("hist_input")[0]), fj::Shape{64});
+  for (const std::string& backend : backends()) {
+    BackendScope scope(backend.c_str());
+    for (int nbins : {8, 5}) {
+      CAPTURE(backend);
+      CAPTURE(nbins);
+      auto hist = [nbins](Tracer v) {
+        const Array idx = fj::astype(fj::floor(v * static_cast<double>(nbins)), fj::DType::i32);
+        return fj::zeros({nbins}).at(idx).add(1);
+      };
+      const auto got = as_doubles(fj::jit(hist)(samples));
+      CHECK(got == numbers(lines_of("hist " + std::to_string(nbins))[0]));
+    }
+  }
+}
+
+// d/dx sum(w * f(x)): the gathers' cotangents are scatter-adds of the weights (repeated
+// indices accumulate) and the scatter-add's are the weights and their gather, all sums of a
+// few integers: exact. Central differences (h = 1e-6; f is at most quadratic) agree to 1e-6.
+TEST_CASE("index golden: gradients as JAX's and central differences") {
+  const std::map<std::string, std::function<Array(Tracer)>> fns = {
+      {"index", [](Tracer v) { return Array(v(i())); }},
+      {"index2", [](Tracer v) { return Array(v(i(), j())); }},
+      {"take_axis1", [](Tracer v) { return Array(fj::take(v, k(), 1)); }},
+      {"take_along_axis", [](Tracer v) { return Array(fj::take_along_axis(v, along(), 0)); }},
+      {"at_add", [](Tracer v) { return v.at(i()).add(Array(v(j()) * v(j()))); }},
+      {"updates", [](Tracer w) { return x().at(i()).add(w); }},
+  };
+  for (const std::string& backend : backends()) {
+    BackendScope scope(backend.c_str());
+    for (const auto& [name, f] : fns) {
+      CAPTURE(backend);
+      CAPTURE(name);
+      const Array arg = name == "updates" ? Array(u() * 0.25 + 1.0) : x();
+      const Array y = fj::jit(f)(arg);
+      std::vector<double> wv(static_cast<std::size_t>(y.size()));
+      for (std::size_t n = 0; n < wv.size(); ++n) wv[n] = 1.0 + static_cast<double>(n);
+      const Array w = fj::array(wv, y.shape());
+      auto loss = [f, w](Tracer v) { return fj::sum(w * f(v)); };
+      const auto g = as_doubles(fj::jit(fj::grad(loss))(arg));
+      const auto want = numbers(lines_of("grad " + name)[0]);
+      REQUIRE(g.size() == want.size());
+      const auto xs = as_doubles(arg);
+      for (std::size_t n = 0; n < g.size(); ++n) {
+        CAPTURE(n);
+        CHECK(g[n] == want[n]);
+        auto at = [&](double d) {
+          std::vector<double> v = xs;
+          v[n] += d;
+          return fj::jit(loss)(fj::array(v, arg.shape())).item<double>();
+        };
+        CHECK(std::fabs((at(1e-6) - at(-1e-6)) / 2e-6 - g[n]) <=
+              1e-6 * std::max(1.0, std::fabs(g[n])));
+      }
+    }
+  }
+}
+
+TEST_CASE("index golden: jaxpr text") {
+  const Array o = fj::ones({5, 3});
+  const Array ti = i();
+  const std::map<std::string, Fn> fns = {
+      {"index", [](Tracer v, Tracer t) { return Array(v(t)); }},
+      {"index2", [](Tracer v, Tracer t) { return Array(v(t, t)); }},
+      {"at_get", [](Tracer v, Tracer t) { return v.at(t).get(); }},
+      {"at_add", [](Tracer v, Tracer t) { return v.at(t).add(2.0); }},
+      {"at_add_clip", [](Tracer v, Tracer t) { return v.at(t).add(2.0, Mode::clip); }},
+      {"at_int_add", [](Tracer v, Tracer) { return v.at(2).add(1.0); }},
+      {"take_axis1", [](Tracer v, Tracer t) { return Array(fj::take(v, t, 1)); }},
+      {"take_flat", [](Tracer v, Tracer t) { return Array(fj::take(v, t)); }},
+      {"take_clip", [](Tracer v, Tracer t) { return Array(fj::take(v, t, 0, Mode::clip)); }},
+  };
+  for (const auto& [name, f] : fns) {
+    CAPTURE(name);
+    CHECK(fj::make_jaxpr(f)(o, ti).str() + "\n" == goldens().at("jaxpr " + name) + "\n");
+  }
+  const std::string along_text = fj::make_jaxpr([](Tracer v, Tracer t) {
+                                   return Array(fj::take_along_axis(v, t, 0));
+                                 })(o, along())
+                                     .str();
+  CHECK(along_text == goldens().at("jaxpr take_along_axis"));
+}
+
+TEST_CASE("index: a float index array raises DTypeError naming the function and the dtype") {
+  const Array fidx = fj::array(std::vector<float>{0, 1}, fj::Shape{2});
+  CHECK_THROWS_WITH_AS(
+      fj::jit([](Tracer v, Tracer t) { return Array(fj::take(v, t)); })(x(), fidx),
+      doctest::Contains("fj::take: indices must be an integer array, got float32[2]"),
+      fj::DTypeError);
+  CHECK_THROWS_AS(fj::jit([](Tracer v, Tracer t) { return v.at(t).add(1.0); })(x(), fidx),
+                  fj::DTypeError);
+  CHECK_THROWS_AS(Array(fj::take(x(), ivec({0}, {1}), 2)), fj::ShapeError);
+}
