@@ -13,6 +13,7 @@
 
 #include "backend_compare.hpp"
 #include "golden_file.hpp"
+#include "weighted_grad.hpp"
 
 using fj::Array;
 using fj::Tracer;
@@ -192,26 +193,7 @@ TEST_CASE("index golden: gradients as JAX's and central differences") {
       CAPTURE(backend);
       CAPTURE(name);
       const Array arg = name == "updates" ? Array(u() * 0.25 + 1.0) : x();
-      const Array y = fj::jit(f)(arg);
-      std::vector<double> wv(static_cast<std::size_t>(y.size()));
-      for (std::size_t n = 0; n < wv.size(); ++n) wv[n] = 1.0 + static_cast<double>(n);
-      const Array w = fj::array(wv, y.shape());
-      auto loss = [f, w](Tracer v) { return fj::sum(w * f(v)); };
-      const auto g = as_doubles(fj::jit(fj::grad(loss))(arg));
-      const auto want = numbers(lines_of("grad " + name)[0]);
-      REQUIRE(g.size() == want.size());
-      const auto xs = as_doubles(arg);
-      for (std::size_t n = 0; n < g.size(); ++n) {
-        CAPTURE(n);
-        CHECK(g[n] == want[n]);
-        auto at = [&](double d) {
-          std::vector<double> v = xs;
-          v[n] += d;
-          return fj::jit(loss)(fj::array(v, arg.shape())).item<double>();
-        };
-        CHECK(std::fabs((at(1e-6) - at(-1e-6)) / 2e-6 - g[n]) <=
-              1e-6 * std::max(1.0, std::fabs(g[n])));
-      }
+      fusejit_test::check_weighted_grad(f, arg, numbers(lines_of("grad " + name)[0]));
     }
   }
 }

@@ -19,6 +19,7 @@
 
 #include "backend_compare.hpp"
 #include "golden_file.hpp"
+#include "weighted_grad.hpp"
 
 using fj::Array;
 using fj::Tracer;
@@ -143,28 +144,11 @@ TEST_CASE("sort golden: gradients of sort, cumsum and top_k as JAX's") {
     for (const auto& [name, f] : fns) {
       CAPTURE(backend);
       CAPTURE(name);
-      const Array y = fj::jit(f)(x);
-      std::vector<double> wv(static_cast<std::size_t>(y.size()));
-      for (std::size_t i = 0; i < wv.size(); ++i) wv[i] = 1.0 + static_cast<double>(i);
-      const Array w = fj::array(wv, y.shape());
-      auto loss = [f, w](Tracer v) { return fj::sum(w * f(v)); };
-      const auto g = as_doubles(fj::jit(fj::grad(loss))(x));
-      const auto want = numbers(lines_of("grad " + name)[0]);
-      REQUIRE(g.size() == want.size());
-      const auto xs = as_doubles(x);
-      for (std::size_t i = 0; i < g.size(); ++i) {
-        CAPTURE(i);
-        CHECK(g[i] == want[i]);
-        // x[1] == x[3] tie: sort and top_k are not differentiable there (JAX picks one side).
-        if ((name == "sort" || name == "top_k") && (i == 1 || i == 3)) continue;
-        auto at = [&](double d) {
-          std::vector<double> v = xs;
-          v[i] += d;
-          return fj::jit(loss)(fj::array(v, fj::Shape{3, 5})).item<double>();
-        };
-        CHECK(std::fabs((at(1e-6) - at(-1e-6)) / 2e-6 - g[i]) <=
-              1e-6 * std::max(1.0, std::fabs(g[i])));
-      }
+      // x[1] == x[3] tie: sort and top_k are not differentiable there (JAX picks one side).
+      const bool ties = name == "sort" || name == "top_k";
+      fusejit_test::check_weighted_grad(
+          f, x, numbers(lines_of("grad " + name)[0]),
+          [ties](std::size_t i) { return ties && (i == 1 || i == 3); });
     }
   }
 }

@@ -642,6 +642,31 @@ class Generator {
                      {"unit_diagonal", r_.chance(50)}});
         return true;
       }
+      case P::gather:
+      case P::scatter_add: {
+        // x[idx] along axis 0 (JAX's take), or x.at[idx].add(u): i32 indices of shape (m, 1),
+        // anywhere, out of range and negative too, in a random mode.
+        if (rank == 0) return false;
+        const std::int64_t m = r_.below(5);
+        const ir::Atom idx = ir::Atom::of_var(new_input({DType::i32, Shape{m, 1}, false}));
+        const auto mode = static_cast<ir::GatherMode>(r_.below(3));
+        ir::IndexDims d;
+        d.collapsed = {0};
+        d.start_map = {0};
+        for (int k = 1; k < rank; ++k) d.window.push_back(k);
+        if (p == P::gather) {
+          Dims sizes = xa.shape.to_vector();
+          sizes[0] = 1;
+          in = {x, idx};
+          ps = fj::detail::gather_params(d, sizes, mode, "None", false, false);
+          return true;
+        }
+        Shape us = xa.shape;
+        us[0] = m;
+        in = {x, idx, ir::Atom::of_var(new_input({xa.dtype, us, false}))};
+        ps = fj::detail::scatter_add_params(d, xa.dtype, mode, false, false);
+        return true;
+      }
       default:
         return false;
     }

@@ -82,9 +82,8 @@ ir::GraphPtr add_jaxpr(DType d) {
 
 }  // namespace
 
-Atom lower_gather(GraphBuilder& b, Atom x, Atom indices, const ir::IndexDims& d,
-                  const V& slice_sizes, ir::GatherMode mode, const std::string& fill, bool sorted,
-                  bool unique) {
+ir::Params gather_params(const ir::IndexDims& d, const V& slice_sizes, ir::GatherMode mode,
+                         const std::string& fill, bool sorted, bool unique) {
   ir::Params p;
   d.add_to(p, false);
   p.items.push_back({"fill_value", fill, true});
@@ -92,19 +91,32 @@ Atom lower_gather(GraphBuilder& b, Atom x, Atom indices, const ir::IndexDims& d,
   p.items.push_back({"mode", ir::mode_str(mode), true});
   p.items.push_back({"slice_sizes", slice_sizes, true});
   p.items.push_back({"unique_indices", unique, true});
-  return b.emit1(Prim::gather, {x, indices}, std::move(p));
+  return p;
 }
 
-Atom lower_scatter_add(GraphBuilder& b, Atom x, Atom indices, Atom updates, const ir::IndexDims& d,
-                       ir::GatherMode mode, bool sorted, bool unique) {
+ir::Params scatter_add_params(const ir::IndexDims& d, DType dtype, ir::GatherMode mode, bool sorted,
+                              bool unique) {
   ir::Params p;
   d.add_to(p, true);
   p.items.push_back({"indices_are_sorted", sorted, true});
   p.items.push_back({"mode", ir::mode_str(mode), true});
   p.items.push_back({"unique_indices", unique, true});
   p.items.push_back({"update_consts", V{}, true});
-  p.items.push_back({"update_jaxpr", add_jaxpr(b.aval(x).dtype), true});
-  return b.emit1(Prim::scatter_add, {x, indices, updates}, std::move(p));
+  p.items.push_back({"update_jaxpr", add_jaxpr(dtype), true});
+  return p;
+}
+
+Atom lower_gather(GraphBuilder& b, Atom x, Atom indices, const ir::IndexDims& d,
+                  const V& slice_sizes, ir::GatherMode mode, const std::string& fill, bool sorted,
+                  bool unique) {
+  return b.emit1(Prim::gather, {x, indices},
+                 gather_params(d, slice_sizes, mode, fill, sorted, unique));
+}
+
+Atom lower_scatter_add(GraphBuilder& b, Atom x, Atom indices, Atom updates, const ir::IndexDims& d,
+                       ir::GatherMode mode, bool sorted, bool unique) {
+  return b.emit1(Prim::scatter_add, {x, indices, updates},
+                 scatter_add_params(d, b.aval(x).dtype, mode, sorted, unique));
 }
 
 Atom lower_advanced_index(GraphBuilder& b, Atom x, const std::vector<Atom>& ints,

@@ -11,6 +11,12 @@
 
 namespace fj::detail {
 
+/// gather's params as JAX orders them; `fill` is printed as fill_value ("None": JAX's default).
+ir::Params gather_params(const ir::IndexDims& d, const std::vector<std::int64_t>& slice_sizes,
+                         ir::GatherMode mode, const std::string& fill, bool sorted, bool unique);
+/// scatter-add's params as JAX orders them (update_jaxpr: one add of two `dtype` scalars).
+ir::Params scatter_add_params(const ir::IndexDims& d, DType dtype, ir::GatherMode mode, bool sorted,
+                              bool unique);
 /// lax.gather with JAX's params; `fill` is printed as fill_value ("None": JAX's default).
 Atom lower_gather(GraphBuilder& b, Atom x, Atom indices, const ir::IndexDims& d,
                   const std::vector<std::int64_t>& slice_sizes, ir::GatherMode mode,
