@@ -69,6 +69,7 @@ inline bool is_exact(ir::Prim p) {
     case P::ceil:
     case P::round:
     case P::stop_gradient:
+    case P::copy:
     case P::max:
     case P::min:
     case P::shift_left:

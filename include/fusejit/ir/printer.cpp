@@ -224,7 +224,9 @@ class Printer {
     for (auto& p : e.params.items)
       if (p.printed) ps.push_back(&p);
     std::sort(ps.begin(), ps.end(), [&](const Param* a, const Param* b) {
-      if (e.prim == Prim::jit && (a->name == "name") != (b->name == "name"))
+      // jit and custom_jvp_call print `name` first (JAX's param order), then by name.
+      if ((e.prim == Prim::jit || e.prim == Prim::custom_jvp_call) &&
+          (a->name == "name") != (b->name == "name"))
         return a->name == "name";
       return a->name < b->name;
     });

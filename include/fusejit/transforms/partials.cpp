@@ -18,6 +18,9 @@ std::vector<MaybeAtom> elementwise_partials(Emit& E, Prim p, const ir::Params& p
       case Prim::neg:
         r[0] = L(-1);
         break;
+      case Prim::copy:
+        r[0] = L(1);
+        break;
       case Prim::exp:
         r[0] = y;
         break;

@@ -296,7 +296,9 @@ ir::Graph vjp_graph(const ir::Graph& g, const std::vector<bool>& wrt) {
     std::vector<bool> needed;
     for (auto& a : e.in) needed.push_back(dep(a));
     const auto r = ir::is_lax_control(e.prim) ? vjp_control(E, e, ins[k], outs[k], cts, needed)
-                                              : vjp_rule(E, e, ins[k], outs[k][0], *cts[0], needed);
+                   : e.prim == Prim::custom_jvp_call
+                       ? vjp_custom_call(E, e, ins[k], outs[k], cts, needed)
+                       : vjp_rule(E, e, ins[k], outs[k][0], *cts[0], needed);
     for (std::size_t i = 0; i < e.in.size(); ++i)
       if (r[i] && !e.in[i].is_literal()) accumulate(e.in[i].var, *r[i]);
   }
