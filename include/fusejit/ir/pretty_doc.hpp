@@ -44,11 +44,13 @@ struct Item {
   const Node* node;
 };
 
-// A group is laid out flat when its flat text, plus the plain text items that directly follow
-// it, fit in the rest of the line. This is the rule JAX's printer follows, found by measuring:
-// a jaxpr of 80 columns with its closing " }" stays on one line and 81 breaks, while an
-// equation's params group that ends at column 80 stays flat although " a" follows it.
-inline bool fits(const Doc& d, const std::vector<Item>& rest, long budget) {
+// A group is laid out flat when its own flat text fits in the rest of the line; what follows
+// the group is not measured. This is JAX's rule (its printer notes that Lindig's measuring of
+// the remainder is not what it wants): an equation's params group that ends at column 80 stays
+// flat although " a" follows it, and "sort[...] a c" runs to column 81 because the break
+// before "c" is a group of its own that fits. A jaxpr's closing " }" is inside its group
+// (see Printer::skeleton), which is why a jaxpr of 81 columns breaks.
+inline bool fits(const Doc& d, long budget) {
   std::vector<const Node*> stack{d.get()};
   long w = 0;
   while (!stack.empty() && w <= budget) {
@@ -57,8 +59,6 @@ inline bool fits(const Doc& d, const std::vector<Item>& rest, long budget) {
     if (n->kind == Node::text || n->kind == Node::brk) w += static_cast<long>(n->s.size());
     for (auto it = n->kids.rbegin(); it != n->kids.rend(); ++it) stack.push_back(it->get());
   }
-  for (auto it = rest.rbegin(); it != rest.rend() && it->node->kind == Node::text; ++it)
-    w += static_cast<long>(it->node->s.size());
   return w <= budget;
 }
 
@@ -108,8 +108,7 @@ inline std::string format(const Doc& doc, long width = 80, Span* span = nullptr)
         agenda.push_back({it.indent + n->n, it.flat, n->kids[0].get()});
         break;
       case Node::group:
-        agenda.push_back(
-            {it.indent, it.flat || fits(n->kids[0], agenda, width - col), n->kids[0].get()});
+        agenda.push_back({it.indent, it.flat || fits(n->kids[0], width - col), n->kids[0].get()});
         break;
     }
   }

@@ -59,11 +59,12 @@ constexpr bool is_int_only(Prim p) { return info(p).flags & prim_flags::I; }
 constexpr bool is_predicate(Prim p) { return info(p).flags & prim_flags::P; }
 /// Whether p has a side effect (E): its equations are kept by DCE and run in program order.
 constexpr bool is_effectful(Prim p) { return info(p).flags & prim_flags::E; }
-/// How many results an equation of p has, where the kind fixes it (-1: control and callbacks,
-/// any number).
+/// How many results an equation of p has, where the kind fixes it (-1: control, callbacks and
+/// library primitives, whose shape rules say: sort has one per operand, top_k two).
 constexpr int num_results(Prim p) {
   const PrimKind k = info(p).kind;
-  return k == PrimKind::control || k == PrimKind::callback ? -1 : k == PrimKind::multi ? 2 : 1;
+  if (k == PrimKind::control || k == PrimKind::callback || k == PrimKind::library) return -1;
+  return k == PrimKind::multi ? 2 : 1;
 }
 
 }  // namespace fj::ir

@@ -264,12 +264,13 @@ class Printer {
     if (eqns.empty()) body = pp::nil();
     pp::Doc outs = pp::concat({pp::text("("), vars(g, g.outvars, ",", false),
                                pp::text(g.outvars.size() != 1 ? ")" : ",)")});
-    return pp::concat(
-        {pp::group(pp::nest(2, pp::concat({pp::text("{ "), pp::text("lambda "), consts,
-                                           pp::text("; "), ins, pp::text(". "), pp::text("let"),
-                                           pp::nest(2, pp::concat({pp::brk(), body})), pp::brk(),
-                                           pp::text("in "), outs}))),
-         pp::text(" }")});
+    // The closing " }" is inside the group, as JAX builds it: it counts when the group fits.
+    return pp::group(
+        pp::concat({pp::nest(2, pp::concat({pp::text("{ "), pp::text("lambda "), consts,
+                                            pp::text("; "), ins, pp::text(". "), pp::text("let"),
+                                            pp::nest(2, pp::concat({pp::brk(), body})), pp::brk(),
+                                            pp::text("in "), outs})),
+                    pp::text(" }")}));
   }
 };
 

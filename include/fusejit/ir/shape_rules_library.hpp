@@ -1,5 +1,6 @@
 // Shape and dtype rules of the library primitives: dot_general, argmax/argmin, concatenate,
-// stack, dynamic_slice, dynamic_update_slice (implementation unit only).
+// stack, dynamic_slice, dynamic_update_slice, the cumulative reductions, sort and top_k
+// (implementation unit only).
 #include <algorithm>
 #include <string>
 
@@ -162,6 +163,57 @@ inline std::vector<Aval> dynamic_update_slice(const std::vector<Aval>& in) {
   return {a};
 }
 
+// cumsum/cumprod/cummax/cummin: one numeric operand, the same aval back.
+inline std::vector<Aval> cumulative(Prim p, const std::vector<Aval>& in, const Params& params) {
+  const Aval& a = in[0];
+  const std::string who(name(p));
+  const auto axis = params.get<std::int64_t>("axis");
+  if (axis < 0 || axis >= a.shape.rank())
+    throw ShapeError(who + ": axis " + std::to_string(axis) + " is out of range for " + a.str());
+  if (a.dtype == DType::bool_)
+    throw DTypeError(who + ": does not accept dtype bool (numbers only), got " + a.str());
+  (void)params.get<bool>("reverse");
+  return {Aval{a.dtype, a.shape, a.weak}};
+}
+
+// sort: operands of one shape; each comes back with its own dtype.
+inline std::vector<Aval> sort(const std::vector<Aval>& in, const Params& params) {
+  if (in.empty()) throw ValueError("sort: needs at least one operand");
+  const auto dim = params.get<std::int64_t>("dimension");
+  const auto keys = params.get<std::int64_t>("num_keys");
+  (void)params.get<bool>("is_stable");
+  for (const Aval& a : in)
+    if (!(a.shape == in[0].shape))
+      throw ShapeError("sort: operands must have one shape, got " + list(in));
+  if (dim < 0 || dim >= in[0].shape.rank())
+    throw ShapeError("sort: dimension " + std::to_string(dim) + " is out of range for " +
+                     in[0].str());
+  if (keys < 1 || keys > static_cast<std::int64_t>(in.size()))
+    throw ValueError("sort: num_keys=" + std::to_string(keys) + " must be between 1 and the " +
+                     std::to_string(in.size()) + " operands");
+  std::vector<Aval> out;
+  for (const Aval& a : in) out.push_back(Aval{a.dtype, a.shape, false});
+  return out;
+}
+
+// top_k: the operand with its `axis` (the last) cut to k, and i32 indices of that shape.
+inline std::vector<Aval> top_k(const std::vector<Aval>& in, const Params& params) {
+  const Aval& a = in[0];
+  const auto k = params.get<std::int64_t>("k");
+  const auto axis = params.get<std::int64_t>("axis");
+  if (a.shape.rank() == 0 || axis != a.shape.rank() - 1)
+    throw ShapeError("top_k: axis " + std::to_string(axis) + " must be the last axis of " +
+                     a.str());
+  if (k < 0 || k > a.shape[static_cast<int>(axis)])
+    throw ValueError("top_k: k=" + std::to_string(k) +
+                     " must be between 0 and the size along "
+                     "axis " +
+                     std::to_string(axis) + " of " + a.str());
+  Shape s = a.shape;
+  s[static_cast<int>(axis)] = k;
+  return {Aval{a.dtype, s, false}, Aval{DType::i32, s, false}};
+}
+
 }  // namespace library_rules
 
 inline std::vector<Aval> library_avals(Prim p, const std::vector<Aval>& in, const Params& params) {
@@ -178,6 +230,15 @@ inline std::vector<Aval> library_avals(Prim p, const std::vector<Aval>& in, cons
       return library_rules::dynamic_slice(in, params);
     case Prim::dynamic_update_slice:
       return library_rules::dynamic_update_slice(in);
+    case Prim::cumsum:
+    case Prim::cumprod:
+    case Prim::cummax:
+    case Prim::cummin:
+      return library_rules::cumulative(p, in, params);
+    case Prim::sort:
+      return library_rules::sort(in, params);
+    case Prim::top_k:
+      return library_rules::top_k(in, params);
     default:
       throw ValueError(std::string(name(p)) + ": no library shape rule");
   }

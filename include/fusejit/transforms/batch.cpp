@@ -5,6 +5,7 @@
 #include "fusejit/ir/dot_dims.hpp"
 #include "fusejit/transforms/batching.hpp"
 #include "fusejit/transforms/emit.hpp"
+#include "fusejit/transforms/sort_rules.hpp"
 #include "fusejit/transforms/transforms.hpp"
 
 namespace fj::transforms {
@@ -197,6 +198,7 @@ bool has_batch_rule(ir::Prim p) {
     default:
       break;
   }
+  if (is_sort_or_scan(p)) return true;
   switch (p) {
     case Prim::argmax:
     case Prim::argmin:
@@ -271,6 +273,14 @@ Batched batch_graph(const ir::Graph& g, const std::vector<bool>& in_batched, std
       auto out = b.emit(e.prim, std::move(in), e.params);
       for (std::size_t k = 0; k < e.out.size(); ++k) {
         env[static_cast<std::size_t>(e.out[k])] = out[k];
+        bat[static_cast<std::size_t>(e.out[k])] = true;
+      }
+      continue;
+    }
+    if (is_sort_or_scan(e.prim)) {
+      const std::vector<Atom> outs = batch_sorting(E, e, std::move(in), flags, size);
+      for (std::size_t k = 0; k < e.out.size(); ++k) {
+        env[static_cast<std::size_t>(e.out[k])] = outs[k];
         bat[static_cast<std::size_t>(e.out[k])] = true;
       }
       continue;

@@ -2,6 +2,7 @@
 // graph alongside a copy of its primal equations (implementation unit only).
 #include "fusejit/ir/passes/inline_jit.hpp"
 #include "fusejit/transforms/partials.hpp"
+#include "fusejit/transforms/sort_rules.hpp"
 #include "fusejit/transforms/transforms.hpp"
 
 namespace fj::transforms {
@@ -17,6 +18,7 @@ std::vector<MaybeAtom> jvp_rule(Emit& E, const ir::Eqn& e, const std::vector<Ato
   if (ir::is_lax_control(e.prim)) return jvp_control(E, e, in, t, out);
   if (e.prim == Prim::custom_jvp_call) return jvp_custom_call(E, e, in, t, out);
   if (out.empty()) return {};  // an effect (debug_print): copied, nothing to differentiate
+  if (is_sort_or_scan(e.prim)) return jvp_sorting(E, e, in, t, out);
   const Atom y = out[0];
   const Aval ya = E.aval(y);
   if (!differentiable(ya)) return {std::nullopt};
@@ -128,6 +130,12 @@ bool has_jvp_rule(ir::Prim p) {
     case Prim::reduce_max:
     case Prim::reduce_min:
     case Prim::dot_general:
+    case Prim::cumsum:
+    case Prim::cumprod:
+    case Prim::cummax:
+    case Prim::cummin:
+    case Prim::sort:
+    case Prim::top_k:
     case Prim::concatenate:
     case Prim::stack:
     case Prim::dynamic_slice:

@@ -4,6 +4,7 @@
 
 #include "fusejit/ir/dot_dims.hpp"
 #include "fusejit/transforms/partials.hpp"
+#include "fusejit/transforms/sort_rules.hpp"
 #include "fusejit/transforms/transforms.hpp"
 
 namespace fj::transforms {
@@ -295,10 +296,14 @@ ir::Graph vjp_graph(const ir::Graph& g, const std::vector<bool>& wrt) {
     }
     std::vector<bool> needed;
     for (auto& a : e.in) needed.push_back(dep(a));
+    std::vector<bool> wanted;
+    for (std::size_t i = 0; i < e.in.size(); ++i)
+      wanted.push_back(needed[i] && !e.in[i].is_literal() && differentiable(g.aval(e.in[i])));
     const auto r = ir::is_lax_control(e.prim) ? vjp_control(E, e, ins[k], outs[k], cts, needed)
                    : e.prim == Prim::custom_jvp_call
                        ? vjp_custom_call(E, e, ins[k], outs[k], cts, needed)
-                       : vjp_rule(E, e, ins[k], outs[k][0], *cts[0], needed);
+                   : is_sort_or_scan(e.prim) ? vjp_sorting(E, e, ins[k], outs[k], cts, wanted)
+                                             : vjp_rule(E, e, ins[k], outs[k][0], *cts[0], needed);
     for (std::size_t i = 0; i < e.in.size(); ++i)
       if (r[i] && !e.in[i].is_literal()) accumulate(e.in[i].var, *r[i]);
   }

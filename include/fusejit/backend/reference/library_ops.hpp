@@ -315,3 +315,5 @@ struct pure_callback : Callback {};
 }  // namespace ops
 
 }  // namespace fj::detail::reference
+
+#include "fusejit/backend/reference/library_sort_scan.hpp"

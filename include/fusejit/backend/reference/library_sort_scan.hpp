@@ -1,0 +1,211 @@
+// The host routines of the cumulative reductions (cumsum, cumprod, cummax, cummin), sort and
+// top_k, shared by the reference and LLVM backends (library primitives: no kernel fuses them).
+#pragma once
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <numeric>
+#include <type_traits>
+#include <vector>
+
+#include "fusejit/backend/backend.hpp"
+#include "fusejit/backend/reference/float_math.hpp"
+#include "fusejit/ir/graph.hpp"
+
+namespace fj::detail::reference::library {
+
+/// The operand's shape split around `axis`: outer blocks, the axis' length, inner stride.
+struct AxisSplit {
+  std::int64_t outer = 1, n = 1, inner = 1;
+  AxisSplit(const Shape& s, int axis) {
+    for (int d = 0; d < axis; ++d) outer *= s[d];
+    n = s[axis];
+    for (int d = axis + 1; d < s.rank(); ++d) inner *= s[d];
+  }
+};
+
+// ---- cumulative reductions ----------------------------------------------------------------
+
+/// Each line along the axis accumulated in order (from the far end when reversed): element i
+/// of the result combines elements 0..i. Integers wrap; max/min propagate NaN as lax.max does.
+template <class T, ir::Prim P>
+void run_cumulative(const ir::Eqn& e, const backend::Value* in, backend::Value* out) {
+  const Shape& s = in[0].aval.shape;
+  const AxisSplit a(s, static_cast<int>(e.params.get<std::int64_t>("axis")));
+  const bool reverse = e.params.get<bool>("reverse");
+  const T* x = static_cast<const T*>(in[0].buf->data);
+  T* o = static_cast<T*>(out[0].buf->data);
+  auto combine = [](T acc, T v) -> T {
+    if constexpr (P == ir::Prim::cummax)
+      return math::max_scalar(acc, v);
+    else if constexpr (P == ir::Prim::cummin)
+      return math::min_scalar(acc, v);
+    else if constexpr (std::is_integral_v<T>) {
+      using U = std::make_unsigned_t<T>;
+      return static_cast<T>(P == ir::Prim::cumsum ? static_cast<U>(acc) + static_cast<U>(v)
+                                                  : static_cast<U>(acc) * static_cast<U>(v));
+    } else {
+      return P == ir::Prim::cumsum ? acc + v : acc * v;
+    }
+  };
+  for (std::int64_t p = 0; p < a.outer; ++p)
+    for (std::int64_t q = 0; q < a.inner; ++q) {
+      const std::int64_t base = p * a.n * a.inner + q;
+      T acc{};
+      for (std::int64_t k = 0; k < a.n; ++k) {
+        const std::int64_t i = base + (reverse ? a.n - 1 - k : k) * a.inner;
+        acc = k == 0 ? x[i] : combine(acc, x[i]);
+        o[i] = acc;
+      }
+    }
+}
+
+// ---- sort ----------------------------------------------------------------------------------
+
+/// lax.sort's order on one key: floats as -inf < ... < -0 == 0 < ... < inf < NaN (every NaN
+/// equal), bools false < true, integers by value. Returns <0, 0 or >0.
+template <class T>
+int compare_keys(T a, T b) {
+  if constexpr (std::is_floating_point_v<T>) {
+    const bool na = std::isnan(a), nb = std::isnan(b);
+    if (na || nb) return na == nb ? 0 : (na ? 1 : -1);
+  }
+  return a < b ? -1 : (b < a ? 1 : 0);
+}
+
+/// One key operand of a sort, compared through its dtype.
+struct SortKey {
+  const void* data;
+  int (*cmp)(const void*, std::int64_t, std::int64_t);
+};
+template <class T>
+int compare_at(const void* d, std::int64_t i, std::int64_t j) {
+  const T* x = static_cast<const T*>(d);
+  return compare_keys(x[i], x[j]);
+}
+
+/// Sorts every line along `dimension` by the first num_keys operands (lexicographically) and
+/// permutes all operands alike. A stable sort keeps equal keys in order; so does the unstable
+/// request (the same routine), which JAX allows.
+inline void run_sort(const ir::Eqn& e, const backend::Value* in, backend::Value* out) {
+  const Shape& s = in[0].aval.shape;
+  const AxisSplit a(s, static_cast<int>(e.params.get<std::int64_t>("dimension")));
+  const auto num_keys = static_cast<std::size_t>(e.params.get<std::int64_t>("num_keys"));
+  const std::size_t ops = e.in.size();
+  std::vector<std::vector<char>> lines(ops);  // one line of each operand, contiguous
+  std::vector<SortKey> keys;
+  for (std::size_t k = 0; k < ops; ++k) {
+    lines[k].resize(static_cast<std::size_t>(a.n) * size_of(in[k].aval.dtype));
+    if (k < num_keys)
+      keys.push_back({lines[k].data(), visit_dtype(in[k].aval.dtype, [](auto t) {
+                        return &compare_at<decltype(t)>;
+                      })});
+  }
+  std::vector<std::int64_t> perm(static_cast<std::size_t>(a.n));
+  for (std::int64_t p = 0; p < a.outer; ++p)
+    for (std::int64_t q = 0; q < a.inner; ++q) {
+      const std::int64_t base = p * a.n * a.inner + q;
+      for (std::size_t k = 0; k < ops; ++k) {
+        const std::size_t w = size_of(in[k].aval.dtype);
+        const char* src = static_cast<const char*>(in[k].buf->data);
+        for (std::int64_t i = 0; i < a.n; ++i)
+          std::memcpy(lines[k].data() + static_cast<std::size_t>(i) * w,
+                      src + static_cast<std::size_t>(base + i * a.inner) * w, w);
+      }
+      std::iota(perm.begin(), perm.end(), std::int64_t{0});
+      std::stable_sort(perm.begin(), perm.end(), [&](std::int64_t i, std::int64_t j) {
+        for (const SortKey& key : keys)
+          if (const int c = key.cmp(key.data, i, j); c != 0) return c < 0;
+        return false;
+      });
+      for (std::size_t k = 0; k < ops; ++k) {
+        const std::size_t w = size_of(in[k].aval.dtype);
+        char* dst = static_cast<char*>(out[k].buf->data);
+        for (std::int64_t i = 0; i < a.n; ++i)
+          std::memcpy(
+              dst + static_cast<std::size_t>(base + i * a.inner) * w,
+              lines[k].data() + static_cast<std::size_t>(perm[static_cast<std::size_t>(i)]) * w, w);
+      }
+    }
+}
+
+// ---- top_k ---------------------------------------------------------------------------------
+
+/// A value's place in IEEE 754's total order (-NaN < -inf < ... < -0 < +0 < ... < inf < NaN),
+/// as an unsigned integer; integers and bools by value.
+template <class T>
+auto total_order_key(T v) {
+  if constexpr (std::is_floating_point_v<T>) {
+    using U = std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>;
+    const U bits = std::bit_cast<U>(v);
+    constexpr U sign = U{1} << (sizeof(T) * 8 - 1);
+    return (bits & sign) ? static_cast<U>(~bits) : static_cast<U>(bits | sign);
+  } else {
+    return v;
+  }
+}
+
+/// The k largest of each line along the last axis, largest first; among equal values the
+/// lower index first (as XLA's TopK).
+template <class T>
+void run_top_k(const ir::Eqn& e, const backend::Value* in, backend::Value* out) {
+  const Shape& s = in[0].aval.shape;
+  const AxisSplit a(s, s.rank() - 1);
+  const auto k = e.params.get<std::int64_t>("k");
+  const T* x = static_cast<const T*>(in[0].buf->data);
+  T* values = static_cast<T*>(out[0].buf->data);
+  auto* indices = static_cast<std::int32_t*>(out[1].buf->data);
+  std::vector<std::int64_t> idx(static_cast<std::size_t>(a.n));
+  for (std::int64_t p = 0; p < a.outer; ++p) {
+    const T* row = x + p * a.n;
+    std::iota(idx.begin(), idx.end(), std::int64_t{0});
+    std::partial_sort(idx.begin(), idx.begin() + k, idx.end(), [&](std::int64_t i, std::int64_t j) {
+      const auto ki = total_order_key(row[i]), kj = total_order_key(row[j]);
+      return ki != kj ? ki > kj : i < j;
+    });
+    for (std::int64_t i = 0; i < k; ++i) {
+      values[p * k + i] = row[idx[static_cast<std::size_t>(i)]];
+      indices[p * k + i] = static_cast<std::int32_t>(idx[static_cast<std::size_t>(i)]);
+    }
+  }
+}
+
+}  // namespace fj::detail::reference::library
+
+namespace fj::detail::reference::ops {
+
+template <ir::Prim P>
+struct Cumulative {
+  static constexpr bool is_library = true;
+  static constexpr int arity = 1;
+  static EqnFn resolve(const ir::Graph& g, const ir::Eqn& e) {
+    return visit_dtype(g.aval(e.in[0]).dtype, [&](auto t) -> EqnFn {
+      using T = decltype(t);
+      if constexpr (std::is_same_v<T, bool>)
+        throw DTypeError(std::string(ir::name(P)) + ": does not accept dtype bool");
+      else
+        return &library::run_cumulative<T, P>;
+    });
+  }
+};
+struct cumsum : Cumulative<ir::Prim::cumsum> {};
+struct cumprod : Cumulative<ir::Prim::cumprod> {};
+struct cummax : Cumulative<ir::Prim::cummax> {};
+struct cummin : Cumulative<ir::Prim::cummin> {};
+struct sort {
+  static constexpr bool is_library = true;
+  static constexpr int arity = -1;
+  static EqnFn resolve(const ir::Graph&, const ir::Eqn&) { return &library::run_sort; }
+};
+struct top_k {
+  static constexpr bool is_library = true;
+  static constexpr int arity = 1;
+  static EqnFn resolve(const ir::Graph& g, const ir::Eqn& e) {
+    return visit_dtype(g.aval(e.in[0]).dtype,
+                       [](auto t) -> EqnFn { return &library::run_top_k<decltype(t)>; });
+  }
+};
+
+}  // namespace fj::detail::reference::ops

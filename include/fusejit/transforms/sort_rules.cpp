@@ -1,0 +1,133 @@
+// JVP, VJP and batching rules of sort, top_k and the cumulative reductions (declared in
+// sort_rules.hpp; implementation unit only).
+#include "fusejit/transforms/sort_rules.hpp"
+
+#include "fusejit/transforms/batching.hpp"
+#include "fusejit/transforms/partials.hpp"
+
+namespace fj::transforms {
+
+namespace {
+
+bool is_cumulative(Prim p) {
+  return p == Prim::cumsum || p == Prim::cumprod || p == Prim::cummax || p == Prim::cummin;
+}
+
+std::int64_t int_param(const ir::Params& p, const char* name) { return p.get<std::int64_t>(name); }
+
+ir::Params with_int(const ir::Params& p, const char* name, std::int64_t v) {
+  ir::Params q = p;
+  for (auto& item : q.items)
+    if (item.name == name) item.value = v;
+  return q;
+}
+
+// The positions top_k picked, as a one-hot over the last axis: mask[..., m, j] = (j == idx[...,
+// m]), shape (..., k, n) in the tangent's dtype.
+Atom top_k_onehot(Emit& E, Atom idx, std::int64_t n, DType d) {
+  const Shape s = E.shape(idx);  // (..., k)
+  Dims full = s.to_vector();
+  full.push_back(n);
+  Dims dims(static_cast<std::size_t>(s.rank()));
+  for (int i = 0; i < s.rank(); ++i) dims[static_cast<std::size_t>(i)] = i;
+  const Atom wide = E.broadcast_in_dim(idx, Shape(full), dims);
+  const Atom j = detail::lower_iota(E.b, DType::i32, Shape(full), s.rank());
+  return E.convert(E.b.emit1(Prim::eq, {wide, j}), d);
+}
+
+// The permutation sort applies along its dimension: the sorted positions of an iota.
+Atom sort_permutation(Emit& E, const ir::Eqn& e, const std::vector<Atom>& in) {
+  const auto dim = int_param(e.params, "dimension");
+  const auto keys = static_cast<std::size_t>(int_param(e.params, "num_keys"));
+  std::vector<Atom> ops(in.begin(), in.begin() + static_cast<std::ptrdiff_t>(keys));
+  ops.push_back(detail::lower_iota(E.b, DType::i32, E.shape(in[0]), static_cast<int>(dim)));
+  return E.b.emit(Prim::sort, ops, e.params).back();
+}
+
+}  // namespace
+
+std::vector<MaybeAtom> jvp_sorting(Emit& E, const ir::Eqn& e, const std::vector<Atom>& in,
+                                   const std::vector<MaybeAtom>& t, const std::vector<Atom>& out) {
+  if (is_cumulative(e.prim) && !differentiable(E.aval(out[0]))) return {std::nullopt};
+  if (e.prim == Prim::cumsum) return {E.b.emit1(Prim::cumsum, {*t[0]}, e.params)};
+  if (is_cumulative(e.prim))
+    throw NotImplementedError("fj::jvp: the derivative of " + std::string(ir::name(e.prim)) +
+                              " is not implemented yet (cumsum's is)");
+  if (e.prim == Prim::top_k) {
+    if (!differentiable(E.aval(out[0]))) return {std::nullopt, std::nullopt};
+    const Shape s = E.shape(in[0]);
+    const Atom hot = top_k_onehot(E, out[1], s[s.rank() - 1], E.dtype(*t[0]));
+    Dims full = E.shape(out[1]).to_vector();
+    full.push_back(s[s.rank() - 1]);
+    Dims dims(static_cast<std::size_t>(s.rank()));
+    for (int i = 0; i < s.rank() - 1; ++i) dims[static_cast<std::size_t>(i)] = i;
+    dims.back() = s.rank();  // t's last axis is the one-hot's n axis
+    const Atom tw = E.broadcast_in_dim(*t[0], Shape(full), dims);
+    return {E.reduce_sum(E.mul(hot, tw), {static_cast<std::int64_t>(s.rank())}), std::nullopt};
+  }
+  // sort: the tangents ride along as extra operands sorted by the same keys.
+  std::vector<Atom> ops(in.begin(), in.end());
+  std::vector<std::size_t> carried;
+  for (std::size_t i = 0; i < t.size(); ++i)
+    if (t[i] && differentiable(E.aval(out[i]))) {
+      ops.push_back(*t[i]);
+      carried.push_back(i);
+    }
+  std::vector<MaybeAtom> r(out.size());
+  if (carried.empty()) return r;
+  const std::vector<Atom> sorted = E.b.emit(Prim::sort, ops, e.params);
+  for (std::size_t c = 0; c < carried.size(); ++c) r[carried[c]] = sorted[in.size() + c];
+  return r;
+}
+
+std::vector<MaybeAtom> vjp_sorting(Emit& E, const ir::Eqn& e, const std::vector<Atom>& in,
+                                   const std::vector<Atom>& out, const std::vector<MaybeAtom>& ct,
+                                   const std::vector<bool>& wants) {
+  std::vector<MaybeAtom> r(in.size());
+  if (e.prim == Prim::cumsum) {
+    if (wants[0] && ct[0]) {
+      const bool reverse = e.params.get<bool>("reverse");
+      ir::Params p = e.params;
+      for (auto& item : p.items)
+        if (item.name == "reverse") item.value = !reverse;
+      r[0] = E.b.emit1(Prim::cumsum, {*ct[0]}, std::move(p));
+    }
+    return r;
+  }
+  if (is_cumulative(e.prim))
+    throw NotImplementedError("fj::grad: the derivative of " + std::string(ir::name(e.prim)) +
+                              " is not implemented yet (cumsum's is)");
+  if (e.prim == Prim::top_k) {
+    if (!wants[0] || !ct[0]) return r;
+    const Shape s = E.shape(in[0]);
+    const int k_axis = s.rank() - 1;  // in the one-hot (..., k, n)
+    const Atom hot = top_k_onehot(E, out[1], s[s.rank() - 1], E.dtype(*ct[0]));
+    Dims full = E.shape(out[1]).to_vector();
+    full.push_back(s[s.rank() - 1]);
+    Dims dims(static_cast<std::size_t>(s.rank()));
+    for (int i = 0; i < s.rank(); ++i) dims[static_cast<std::size_t>(i)] = i;
+    const Atom cw = E.broadcast_in_dim(*ct[0], Shape(full), dims);
+    r[0] = E.reduce_sum(E.mul(hot, cw), {static_cast<std::int64_t>(k_axis)});
+    return r;
+  }
+  // sort: each cotangent goes back through the inverse permutation, which sorting the
+  // permutation (as the key) with the cotangent alongside applies.
+  bool any = false;
+  for (std::size_t i = 0; i < in.size(); ++i) any = any || (wants[i] && ct[i]);
+  if (!any) return r;
+  const Atom perm = sort_permutation(E, e, in);
+  ir::Params back = with_int(e.params, "num_keys", 1);
+  for (std::size_t i = 0; i < in.size(); ++i)
+    if (wants[i] && ct[i]) r[i] = E.b.emit(Prim::sort, {perm, *ct[i]}, back)[1];
+  return r;
+}
+
+std::vector<Atom> batch_sorting(Emit& E, const ir::Eqn& e, std::vector<Atom> in,
+                                const std::vector<bool>& bat, std::int64_t n) {
+  for (std::size_t k = 0; k < in.size(); ++k)
+    if (!bat[k]) in[k] = add_batch_axis(E, in[k], n);
+  const char* axis = e.prim == Prim::sort ? "dimension" : "axis";
+  return E.b.emit(e.prim, std::move(in), with_int(e.params, axis, int_param(e.params, axis) + 1));
+}
+
+}  // namespace fj::transforms

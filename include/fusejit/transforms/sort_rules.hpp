@@ -1,0 +1,31 @@
+// The transformation rules of the library primitives that reorder or scan along an axis:
+// sort, top_k and the cumulative reductions (defined in sort_rules.cpp).
+#pragma once
+#include <vector>
+
+#include "fusejit/transforms/emit.hpp"
+
+namespace fj::transforms {
+
+/// The primitives these rules cover: sort, top_k, cumsum, cumprod, cummax, cummin.
+inline bool is_sort_or_scan(Prim p) {
+  return p == Prim::sort || p == Prim::top_k || p == Prim::cumsum || p == Prim::cumprod ||
+         p == Prim::cummax || p == Prim::cummin;
+}
+
+/// Tangents of every result. sort carries the tangents through a sort by the same keys;
+/// top_k picks them at its indices (a one-hot sum, exact: one term is nonzero). cumsum is
+/// linear; cumprod, cummax and cummin raise NotImplementedError.
+std::vector<MaybeAtom> jvp_sorting(Emit& E, const ir::Eqn& e, const std::vector<Atom>& in,
+                                   const std::vector<MaybeAtom>& t, const std::vector<Atom>& out);
+/// Cotangents of the operands: sort undoes its permutation by sorting the permutation itself;
+/// top_k scatters through the same one-hot; cumsum is a cumsum the other way.
+std::vector<MaybeAtom> vjp_sorting(Emit& E, const ir::Eqn& e, const std::vector<Atom>& in,
+                                   const std::vector<Atom>& out, const std::vector<MaybeAtom>& ct,
+                                   const std::vector<bool>& wants);
+/// Every operand batched along a new leading axis (unbatched ones broadcast), the axis params
+/// shifted by one; every result batched.
+std::vector<Atom> batch_sorting(Emit& E, const ir::Eqn& e, std::vector<Atom> in,
+                                const std::vector<bool>& bat, std::int64_t n);
+
+}  // namespace fj::transforms

@@ -1,0 +1,100 @@
+# Prints what tests/test_sort_golden.cpp checks the cumulative reductions, sort, argsort and
+# top_k against: JAX 0.10.2's jaxpr text, values on inputs with NaNs, signed zeros and ties, and
+# gradients (f64):
+#   python tests/golden/sort_goldens.py > tests/golden/sort_goldens.txt
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax import lax
+
+jax.config.update("jax_enable_x64", True)
+nan, inf = float("nan"), float("inf")
+
+# Integer-valued floats keep every running sum and product exact, so any summation order gives
+# the same bits: the values check the semantics (axis, reverse, NaN, order), not rounding.
+m = np.array([[3, -1, 2, 0, 5], [1, 4, -2, 7, 1], [0, 2, 2, -3, 6]], np.float64)
+special = np.array([[0.0, -0.0, nan, -nan, 1, -1, -0.0, 0.0], [2, 2, -inf, inf, nan, 2, -2, 2]])
+ints = np.array([[3, -1, 2, 0], [1, 4, -2, 7]], np.int32)
+
+cases = {
+    # name: (function, input)
+    "cumsum_axis1": (lambda v: jnp.cumsum(v, axis=1), m),
+    "cumsum_flat": (jnp.cumsum, m),
+    "cumsum_int": (lambda v: jnp.cumsum(v, axis=0), ints),
+    "cumsum_bool": (lambda v: jnp.cumsum(v > 0, axis=1), m),
+    "lax_cumsum_rev": (lambda v: lax.cumsum(v, axis=0, reverse=True), m),
+    "cumprod_axis0": (lambda v: jnp.cumprod(v, axis=0), m),
+    "lax_cummax": (lambda v: lax.cummax(v, axis=1), special),
+    "lax_cummin_rev": (lambda v: lax.cummin(v, axis=1, reverse=True), special),
+    "lax_cumprod_int_rev": (lambda v: lax.cumprod(v, axis=1, reverse=True), ints),
+    "sort": (jnp.sort, special),
+    "sort_axis0": (lambda v: jnp.sort(v, axis=0), m),
+    "sort_desc": (lambda v: jnp.sort(v, descending=True), special),
+    "sort_flat": (lambda v: jnp.sort(v, axis=None), m),
+    "sort_int": (jnp.sort, ints),
+    "argsort": (jnp.argsort, special),
+    "argsort_desc": (lambda v: jnp.argsort(v, descending=True), special),
+    "argsort_axis0": (lambda v: jnp.argsort(v, axis=0), m),
+    "top_k_values": (lambda v: lax.top_k(v, 5)[0], special),
+    "top_k_indices": (lambda v: lax.top_k(v, 5)[1], special),
+}
+
+
+def text(v):
+    v = np.asarray(v)
+    if v.dtype.kind == "f":
+        return " ".join(("-nan" if np.signbit(x) else "nan") if np.isnan(x) else float(x).hex()
+                        for x in v.ravel())
+    return " ".join(str(int(x)) for x in v.ravel())
+
+
+for name, (f, x) in cases.items():
+    out = jax.jit(f)(x)
+    print(f"=== values {name}")
+    print(" ".join(str(d) for d in np.shape(out)))
+    print(text(out))
+
+# Gradients of sum(w * f(x)) with fixed weights w, so that each output element's cotangent
+# differs and a wrong permutation shows.
+rng = np.random.default_rng(0)
+x = rng.standard_normal((3, 5))
+x[0, 1] = x[0, 3]  # a tie
+grads = {
+    "sort": lambda v: jnp.sort(v, axis=1),
+    "sort_axis0_desc": lambda v: jnp.sort(v, axis=0, descending=True),
+    "cumsum": lambda v: jnp.cumsum(v, axis=1),
+    "lax_cumsum_rev": lambda v: lax.cumsum(v, axis=0, reverse=True),
+    "top_k": lambda v: lax.top_k(v, 3)[0],
+}
+print("=== grad_input")
+print(" ".join(str(d) for d in x.shape))
+print(text(x))
+for name, f in grads.items():
+    w = np.arange(1.0, 1.0 + np.prod(np.shape(f(x)))).reshape(np.shape(f(x)))
+    g = jax.grad(lambda v: jnp.sum(w * f(v)))(x)
+    print(f"=== grad {name}")
+    print(text(g))
+
+jax.config.update("jax_enable_x64", False)
+o = jnp.ones((2, 3), jnp.float32)
+jaxprs = {
+    "cumsum": (lambda v: jnp.cumsum(v, axis=1), o),
+    "cumsum_flat": (jnp.cumsum, o),
+    "cumsum_bool": (lambda v: jnp.cumsum(v, axis=1), o > 0),
+    "lax_cumsum_rev": (lambda v: lax.cumsum(v, axis=0, reverse=True), o),
+    "cumprod": (lambda v: jnp.cumprod(v, axis=0), o),
+    "lax_cummax": (lambda v: lax.cummax(v, axis=1), o),
+    "lax_cummin_rev": (lambda v: lax.cummin(v, axis=1, reverse=True), o),
+    "sort": (jnp.sort, o),
+    "sort_axis0": (lambda v: jnp.sort(v, axis=0), o),
+    "sort_desc": (lambda v: jnp.sort(v, descending=True), o),
+    "sort_unstable": (lambda v: jnp.sort(v, stable=False), o),
+    "argsort": (jnp.argsort, o),
+    "argsort_desc": (lambda v: jnp.argsort(v, descending=True), o),
+    "argsort_axis0": (lambda v: jnp.argsort(v, axis=0), o),
+    "top_k": (lambda v: lax.top_k(v, 2), o),
+    "lax_sort_2": (lambda v: lax.sort((v, v * 2), dimension=0, num_keys=1), o),
+}
+for name, (f, v) in jaxprs.items():
+    print(f"=== jaxpr {name}")
+    print(jax.make_jaxpr(f)(v))

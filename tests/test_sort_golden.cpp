@@ -1,0 +1,253 @@
+// The cumulative reductions, sort, argsort and top_k against JAX 0.10.2
+// (tests/golden/sort_goldens.txt, printed by tests/golden/sort_goldens.py): jaxpr text byte for
+// byte, values bit for bit on inputs with NaNs of both signs, signed zeros and ties (integer-
+// valued, so that every sum and product is exact in any order), and gradients of weighted sums
+// (JAX's and central differences), on both backends.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <functional>
+#include <limits>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "backend_compare.hpp"
+#include "golden_file.hpp"
+
+using fj::Array;
+using fj::Tracer;
+using fusejit_test::BackendScope;
+
+namespace {
+
+const std::map<std::string, std::string>& goldens() {
+  static const auto g = fusejit_test::read_goldens("sort_goldens.txt");
+  return g;
+}
+std::vector<std::string> lines_of(const std::string& name) {
+  auto it = goldens().find(name);
+  REQUIRE_MESSAGE(it != goldens().end(), "no golden " << name);
+  std::vector<std::string> lines;
+  std::istringstream in(it->second);
+  for (std::string l; std::getline(in, l);) lines.push_back(l);
+  return lines;
+}
+std::vector<double> numbers(const std::string& line) {
+  std::vector<double> v;
+  std::istringstream in(line);
+  for (std::string t; in >> t;) v.push_back(std::strtod(t.c_str(), nullptr));
+  return v;
+}
+std::vector<double> as_doubles(const Array& a) {
+  return fj::visit_dtype(a.dtype(), [&](auto x) {
+    using T = decltype(x);
+    std::vector<double> v;
+    for (std::int64_t i = 0; i < a.size(); ++i) v.push_back(static_cast<double>(a.data<T>()[i]));
+    return v;
+  });
+}
+// Bit-equal doubles, NaN's sign included (a sort moves the operand's own bits).
+// nan_sign_matters is false for cummax/cummin: which of two NaNs a max or min returns is
+// left open by IEEE 754 (and XLA's answer depends on its scan tree and its CPU lowering of
+// llvm.maximum), so there only NaN-ness is compared; sort and top_k order NaNs by sign.
+bool same_bits(double a, double b, bool nan_sign_matters = true) {
+  if (std::isnan(a) || std::isnan(b))
+    return std::isnan(a) && std::isnan(b) &&
+           (!nan_sign_matters || std::signbit(a) == std::signbit(b));
+  return a == b && std::signbit(a) == std::signbit(b);
+}
+
+const double kNaN = std::numeric_limits<double>::quiet_NaN();
+const double kInf = std::numeric_limits<double>::infinity();
+Array m() {
+  return fj::array(std::vector<double>{3, -1, 2, 0, 5, 1, 4, -2, 7, 1, 0, 2, 2, -3, 6},
+                   fj::Shape{3, 5});
+}
+Array special() {
+  return fj::array(std::vector<double>{0.0, -0.0, kNaN, -kNaN, 1, -1, -0.0, 0.0, 2, 2, -kInf, kInf,
+                                       kNaN, 2, -2, 2},
+                   fj::Shape{2, 8});
+}
+Array ints() {
+  return fj::array(std::vector<std::int32_t>{3, -1, 2, 0, 1, 4, -2, 7}, fj::Shape{2, 4});
+}
+
+using Fn = std::function<Array(Tracer)>;
+struct Case {
+  Fn f;
+  Array (*input)();
+};
+const std::map<std::string, Case>& cases() {
+  static const std::map<std::string, Case> c = {
+      {"cumsum_axis1", {[](Tracer v) { return Array(fj::cumsum(v, 1)); }, m}},
+      {"cumsum_flat", {[](Tracer v) { return Array(fj::cumsum(v)); }, m}},
+      {"cumsum_int", {[](Tracer v) { return Array(fj::cumsum(v, 0)); }, ints}},
+      {"cumsum_bool", {[](Tracer v) { return Array(fj::cumsum(v > 0, 1)); }, m}},
+      {"lax_cumsum_rev", {[](Tracer v) { return Array(fj::lax::cumsum(v, 0, true)); }, m}},
+      {"cumprod_axis0", {[](Tracer v) { return Array(fj::cumprod(v, 0)); }, m}},
+      {"lax_cummax", {[](Tracer v) { return Array(fj::lax::cummax(v, 1)); }, special}},
+      {"lax_cummin_rev", {[](Tracer v) { return Array(fj::lax::cummin(v, 1, true)); }, special}},
+      {"lax_cumprod_int_rev", {[](Tracer v) { return Array(fj::lax::cumprod(v, 1, true)); }, ints}},
+      {"sort", {[](Tracer v) { return Array(fj::sort(v)); }, special}},
+      {"sort_axis0", {[](Tracer v) { return Array(fj::sort(v, 0)); }, m}},
+      {"sort_desc", {[](Tracer v) { return Array(fj::sort(v, -1, true, true)); }, special}},
+      {"sort_flat", {[](Tracer v) { return Array(fj::sort(v, std::nullopt)); }, m}},
+      {"sort_int", {[](Tracer v) { return Array(fj::sort(v)); }, ints}},
+      {"argsort", {[](Tracer v) { return Array(fj::argsort(v)); }, special}},
+      {"argsort_desc", {[](Tracer v) { return Array(fj::argsort(v, -1, true, true)); }, special}},
+      {"argsort_axis0", {[](Tracer v) { return Array(fj::argsort(v, 0)); }, m}},
+      {"top_k_values", {[](Tracer v) { return fj::lax::top_k(v, 5)[0]; }, special}},
+      {"top_k_indices", {[](Tracer v) { return fj::lax::top_k(v, 5)[1]; }, special}},
+  };
+  return c;
+}
+
+std::vector<std::string> backends() {
+  std::vector<std::string> b{"reference"};
+  if (fusejit_test::has_backend("llvm")) b.push_back("llvm");
+  return b;
+}
+
+}  // namespace
+
+TEST_CASE("sort golden: values bit for bit, NaNs, signed zeros and ties as JAX orders them") {
+  for (const std::string& backend : backends()) {
+    BackendScope scope(backend.c_str());
+    for (const auto& [name, c] : cases()) {
+      CAPTURE(backend);
+      CAPTURE(name);
+      const auto lines = lines_of("values " + name);
+      const Array out = fj::jit(c.f)(c.input());
+      const auto shape = numbers(lines[0]);
+      REQUIRE(out.shape().rank() == static_cast<int>(shape.size()));
+      for (int d = 0; d < out.shape().rank(); ++d)
+        CHECK(out.shape()[d] == shape[static_cast<std::size_t>(d)]);
+      const auto got = as_doubles(out), want = numbers(lines[1]);
+      REQUIRE(got.size() == want.size());
+      for (std::size_t i = 0; i < got.size(); ++i) {
+        CAPTURE(i);
+        CAPTURE(got[i]);
+        CAPTURE(want[i]);
+        CHECK(same_bits(
+            got[i], want[i],
+            name.find("cummax") == std::string::npos && name.find("cummin") == std::string::npos));
+      }
+    }
+  }
+}
+
+// d/dx sum(w * f(x)): a permutation (sort, top_k) or a prefix sum of the weights, so every
+// entry is a sum of at most 15 small integers: exact, compared bit for bit with JAX's. The
+// central differences (h = 1e-6, f piecewise linear away from ties) agree to 1e-6.
+TEST_CASE("sort golden: gradients of sort, cumsum and top_k as JAX's") {
+  const auto in = lines_of("grad_input");
+  const Array x = fj::array(numbers(in[1]), fj::Shape{3, 5});
+  const std::map<std::string, Fn> fns = {
+      {"sort", [](Tracer v) { return Array(fj::sort(v, 1)); }},
+      {"sort_axis0_desc", [](Tracer v) { return Array(fj::sort(v, 0, true, true)); }},
+      {"cumsum", [](Tracer v) { return Array(fj::cumsum(v, 1)); }},
+      {"lax_cumsum_rev", [](Tracer v) { return Array(fj::lax::cumsum(v, 0, true)); }},
+      {"top_k", [](Tracer v) { return fj::lax::top_k(v, 3)[0]; }},
+  };
+  for (const std::string& backend : backends()) {
+    BackendScope scope(backend.c_str());
+    for (const auto& [name, f] : fns) {
+      CAPTURE(backend);
+      CAPTURE(name);
+      const Array y = fj::jit(f)(x);
+      std::vector<double> wv(static_cast<std::size_t>(y.size()));
+      for (std::size_t i = 0; i < wv.size(); ++i) wv[i] = 1.0 + static_cast<double>(i);
+      const Array w = fj::array(wv, y.shape());
+      auto loss = [f, w](Tracer v) { return fj::sum(w * f(v)); };
+      const auto g = as_doubles(fj::jit(fj::grad(loss))(x));
+      const auto want = numbers(lines_of("grad " + name)[0]);
+      REQUIRE(g.size() == want.size());
+      const auto xs = as_doubles(x);
+      for (std::size_t i = 0; i < g.size(); ++i) {
+        CAPTURE(i);
+        CHECK(g[i] == want[i]);
+        // x[1] == x[3] tie: sort and top_k are not differentiable there (JAX picks one side).
+        if ((name == "sort" || name == "top_k") && (i == 1 || i == 3)) continue;
+        auto at = [&](double d) {
+          std::vector<double> v = xs;
+          v[i] += d;
+          return fj::jit(loss)(fj::array(v, fj::Shape{3, 5})).item<double>();
+        };
+        CHECK(std::fabs((at(1e-6) - at(-1e-6)) / 2e-6 - g[i]) <=
+              1e-6 * std::max(1.0, std::fabs(g[i])));
+      }
+    }
+  }
+}
+
+TEST_CASE("sort golden: jaxpr text") {
+  const Array o = fj::ones({2, 3});
+  const std::map<std::string, std::function<std::string()>> texts = {
+      {"cumsum",
+       [&] { return fj::make_jaxpr([](Tracer v) { return fj::cumsum(v, 1); })(o).str(); }},
+      {"cumsum_flat",
+       [&] { return fj::make_jaxpr([](Tracer v) { return fj::cumsum(v); })(o).str(); }},
+      {"cumsum_bool",
+       [&] {
+         return fj::make_jaxpr([](Tracer v) { return fj::cumsum(v, 1); })(Array(o > 0)).str();
+       }},
+      {"lax_cumsum_rev",
+       [&] {
+         return fj::make_jaxpr([](Tracer v) { return fj::lax::cumsum(v, 0, true); })(o).str();
+       }},
+      {"cumprod",
+       [&] { return fj::make_jaxpr([](Tracer v) { return fj::cumprod(v, 0); })(o).str(); }},
+      {"lax_cummax",
+       [&] { return fj::make_jaxpr([](Tracer v) { return fj::lax::cummax(v, 1); })(o).str(); }},
+      {"lax_cummin_rev",
+       [&] {
+         return fj::make_jaxpr([](Tracer v) { return fj::lax::cummin(v, 1, true); })(o).str();
+       }},
+      {"sort", [&] { return fj::make_jaxpr([](Tracer v) { return fj::sort(v); })(o).str(); }},
+      {"sort_axis0",
+       [&] { return fj::make_jaxpr([](Tracer v) { return fj::sort(v, 0); })(o).str(); }},
+      {"sort_desc",
+       [&] {
+         return fj::make_jaxpr([](Tracer v) { return fj::sort(v, -1, true, true); })(o).str();
+       }},
+      {"sort_unstable",
+       [&] { return fj::make_jaxpr([](Tracer v) { return fj::sort(v, -1, false); })(o).str(); }},
+      {"argsort", [&] { return fj::make_jaxpr([](Tracer v) { return fj::argsort(v); })(o).str(); }},
+      {"argsort_desc",
+       [&] {
+         return fj::make_jaxpr([](Tracer v) { return fj::argsort(v, -1, true, true); })(o).str();
+       }},
+      {"argsort_axis0",
+       [&] { return fj::make_jaxpr([](Tracer v) { return fj::argsort(v, 0); })(o).str(); }},
+      {"top_k",
+       [&] { return fj::make_jaxpr([](Tracer v) { return fj::lax::top_k(v, 2); })(o).str(); }},
+      {"lax_sort_2",
+       [&] {
+         return fj::make_jaxpr([](Tracer v) {
+                  return fj::lax::sort({v, Array(v * 2)}, 0, true, 1);
+                })(o)
+             .str();
+       }},
+  };
+  for (const auto& [name, text] : texts) {
+    CAPTURE(name);
+    auto it = goldens().find("jaxpr " + name);
+    REQUIRE(it != goldens().end());
+    CHECK(text() == it->second);
+  }
+}
+
+TEST_CASE("sort golden: bad input names the function, the axis and the shape") {
+  const Array x = fj::ones({2, 3});
+  CHECK_THROWS_WITH_AS(
+      fj::jit([](Tracer v) { return fj::cumsum(v, 2); })(x),
+      doctest::Contains("fj::cumsum: axis 2 is out of range for an array of shape (2, 3)"),
+      fj::ShapeError);
+  CHECK_THROWS_WITH_AS(fj::jit([](Tracer v) { return fj::sort(v, -3); })(x),
+                       doctest::Contains("fj::sort: axis -3"), fj::ShapeError);
+  CHECK_THROWS_WITH_AS(fj::lax::top_k(x, 4), doctest::Contains("k=4"), fj::ValueError);
+  CHECK_THROWS_WITH_AS(fj::jit([](Tracer v) { return fj::lax::cumsum(v > 0, 0); })(x),
+                       doctest::Contains("cumsum: does not accept dtype bool"), fj::DTypeError);
+}
