@@ -2,9 +2,12 @@
 #pragma once
 #include <doctest/doctest.h>
 
+#include <cstdlib>
 #include <fstream>
 #include <map>
+#include <sstream>
 #include <string>
+#include <vector>
 
 namespace fusejit_test {
 
@@ -28,6 +31,25 @@ inline std::map<std::string, std::string> read_goldens(const std::string& file) 
   }
   flush();
   return m;
+}
+
+/// The lines of section `name` of `goldens`; a missing section fails the test.
+inline std::vector<std::string> golden_lines(const std::map<std::string, std::string>& goldens,
+                                             const std::string& name) {
+  auto it = goldens.find(name);
+  REQUIRE_MESSAGE(it != goldens.end(), "no golden " << name);
+  std::vector<std::string> lines;
+  std::istringstream in(it->second);
+  for (std::string l; std::getline(in, l);) lines.push_back(l);
+  return lines;
+}
+
+/// The numbers of one golden line: hex floats as Python's float.hex() prints them, inf, nan.
+inline std::vector<double> golden_numbers(const std::string& line) {
+  std::vector<double> v;
+  std::istringstream in(line);
+  for (std::string t; in >> t;) v.push_back(std::strtod(t.c_str(), nullptr));
+  return v;
 }
 
 }  // namespace fusejit_test

@@ -25,19 +25,9 @@ const std::map<std::string, std::string>& goldens() {
   return g;
 }
 std::vector<std::string> golden_lines(const std::string& name) {
-  auto it = goldens().find(name);
-  REQUIRE_MESSAGE(it != goldens().end(), "no golden " << name);
-  std::vector<std::string> lines;
-  std::istringstream in(it->second);
-  for (std::string l; std::getline(in, l);) lines.push_back(l);
-  return lines;
+  return fusejit_test::golden_lines(goldens(), name);
 }
-std::vector<double> numbers(const std::string& line) {
-  std::vector<double> v;
-  std::istringstream in(line);
-  for (std::string t; in >> t;) v.push_back(std::strtod(t.c_str(), nullptr));  // hex floats too
-  return v;
-}
+std::vector<double> numbers(const std::string& line) { return fusejit_test::golden_numbers(line); }
 Array vec(const std::vector<double>& v) {
   return fj::array(v, fj::Shape{static_cast<std::int64_t>(v.size())});
 }

@@ -275,10 +275,11 @@ std::vector<Case> differentiable_cases() {
           const ir::Atom ty = b.emit1(ir::Prim::mul, {t[1], b.emit1(ir::Prim::exp, {p[0]})});
           return std::vector<ir::Atom>{b.emit1(ir::Prim::add, {tx, ty})};
         });
-    c.push_back({"custom_jvp_call", ir::Prim::custom_jvp_call, {f64({2, 3}), f64({})},
-                 ir::custom_jvp_params("exp_mul",
-                                       std::make_shared<const ir::Graph>(std::move(body.graph)),
-                                       rule),
+    c.push_back({"custom_jvp_call",
+                 ir::Prim::custom_jvp_call,
+                 {f64({2, 3}), f64({})},
+                 ir::custom_jvp_params(
+                     "exp_mul", std::make_shared<const ir::Graph>(std::move(body.graph)), rule),
                  in_range(-1, 1)});
   }
   return c;

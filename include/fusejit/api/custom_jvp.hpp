@@ -67,12 +67,11 @@ struct CustomJvpFn {
   Array operator()(const A&... a) const {
     if (!current_trace()) return fj::jit(*this, name, loc)(a...);
     std::vector<Array> args{as_array(a)...};
-    SubGraph s = trace_subgraph({name, "fj::custom_jvp", loc}, avals_of(args),
-                                [&](std::vector<Array>& t) {
-                                  return [&]<std::size_t... I>(std::index_sequence<I...>) {
-                                    return as_array(f(t[I]...));
-                                  }(std::index_sequence_for<A...>{});
-                                });
+    SubGraph s =
+        trace_subgraph({name, "fj::custom_jvp", loc}, avals_of(args), [&](std::vector<Array>& t) {
+          return [&]<std::size_t... I>(std::index_sequence<I...>) { return as_array(f(t[I]...)); }
+          (std::index_sequence_for<A...>{});
+        });
     // call_jaxpr is closed: what the function captured becomes its leading operands.
     ir::Graph closed = *s.graph;
     closed.invars.insert(closed.invars.begin(), closed.constvars.begin(), closed.constvars.end());

@@ -2,8 +2,7 @@
 // gelu, silu, log_softmax, softmax, logsumexp, one_hot), the same equations in the same order,
 // and the staging of custom_jvp_call itself (implementation unit only).
 #include <cmath>
-#include <map>
-#include <mutex>
+#include <cstdint>
 
 #include "fusejit/expr/lowering_helpers.hpp"
 #include "fusejit/expr/lowering_math.hpp"
@@ -31,8 +30,7 @@ Atom reduce_initial(GraphBuilder& b, Prim p, Atom x, const std::vector<std::int6
   const Shape s = b.aval(x).shape;
   Atom r = lower_reduce(b, p, x, nn_ints(axes), false, false);
   if (initial)
-    r = lower_binary(b, p == Prim::reduce_max ? Prim::max : Prim::min,
-                     nn_const(b, r, *initial), r);
+    r = lower_binary(b, p == Prim::reduce_max ? Prim::max : Prim::min, nn_const(b, r, *initial), r);
   return keepdims && !axes.empty() ? keep_dims(b, r, s, axes) : r;
 }
 
@@ -44,33 +42,16 @@ Atom nn_reduce_sum(GraphBuilder& b, Atom x, const std::vector<std::int64_t>& axe
 
 }  // namespace
 
-std::vector<Atom> call_custom_jvp(
-    GraphBuilder& b, const std::string& name, const std::vector<Atom>& ops,
-    const std::function<std::vector<Atom>(GraphBuilder&, const std::vector<Atom>&)>& body,
-    std::shared_ptr<const ir::CustomJvpRule> rule, const std::string& variant) {
+std::vector<Atom> call_custom_jvp(GraphBuilder& b, const std::string& name,
+                                  const std::vector<Atom>& ops, const SubgraphBody& body,
+                                  std::shared_ptr<const ir::CustomJvpRule> rule,
+                                  const std::string& variant) {
   // Keyed like call_named's sub-graphs, plus the rule (two rules may share a name).
-  std::string key = name + "[" + variant + "] " + std::to_string(reinterpret_cast<std::uintptr_t>(rule.get()));
-  std::vector<ir::Aval> avals;
-  for (auto& a : ops) {
-    avals.push_back(b.aval(a));
-    key += " " + avals.back().str() + (avals.back().weak ? "~" : "");
-  }
-  static std::mutex mu;
-  static std::map<std::string, ir::GraphPtr> cache;
-  ir::GraphPtr sub;
-  {
-    std::lock_guard lock(mu);
-    if (auto it = cache.find(key); it != cache.end()) sub = it->second;
-  }
-  if (!sub) {
-    GraphBuilder inner;
-    std::vector<Atom> ins;
-    for (auto& av : avals) ins.push_back(Atom::of_var(inner.add_invar(av)));
-    inner.graph.outvars = body(inner, ins);
-    sub = std::make_shared<const ir::Graph>(std::move(inner.graph));
-    std::lock_guard lock(mu);
-    sub = cache.try_emplace(key, sub).first->second;
-  }
+  const ir::GraphPtr sub =
+      shared_subgraph(b,
+                      "custom_jvp_call " + name + "[" + variant + "] " +
+                          std::to_string(reinterpret_cast<std::uintptr_t>(rule.get())),
+                      ops, body);
   return b.emit(Prim::custom_jvp_call, ops, ir::custom_jvp_params(name, sub, std::move(rule)));
 }
 
@@ -97,8 +78,9 @@ std::vector<std::int64_t> canonical_axes(const Shape& s, const Axes& axes, const
 // relu's rule (jax.nn.relu.defjvps): select(x > 0, g, 0), so the derivative at 0 is 0.
 Atom lower_relu(GraphBuilder& b, Atom x) {
   static const auto rule = std::make_shared<const ir::FunctionJvpRule>(
-      "jvp", [](GraphBuilder& g, const std::vector<Atom>& p, const std::vector<Atom>&,
-                const std::vector<Atom>& t) -> std::vector<Atom> {
+      "jvp",
+      [](GraphBuilder& g, const std::vector<Atom>& p, const std::vector<Atom>&,
+         const std::vector<Atom>& t) -> std::vector<Atom> {
         Atom pos = lower_binary(g, Prim::gt, p[0], nn_weak_int(0));
         return {g.emit1(Prim::select_n, {pos, full_like(g, t[0], 0), t[0]})};
       });
@@ -130,8 +112,7 @@ Atom lower_gelu(GraphBuilder& b, Atom x, bool approximate) {
   }
   // x / 2 * erfc(-x / sqrt 2), then jnp.array(..., dtype)'s copy.
   Atom half = lower_binary(b, Prim::mul, nn_weak(0.5), x);
-  Atom arg = lower_binary(b, Prim::mul, nn_unary(b, Prim::neg, x),
-                          nn_const(b, x, std::sqrt(0.5)));
+  Atom arg = lower_binary(b, Prim::mul, nn_unary(b, Prim::neg, x), nn_const(b, x, std::sqrt(0.5)));
   return nn_unary(b, Prim::copy, lower_binary(b, Prim::mul, half, nn_unary(b, Prim::erfc, arg)));
 }
 
@@ -171,8 +152,8 @@ Atom lower_softmax(GraphBuilder& b, Atom x, const Axes& axes) {
   return lower_binary(b, Prim::div, e, nn_reduce_sum(b, e, ax, true));
 }
 
-std::vector<Atom> lower_logsumexp(GraphBuilder& b, Atom x, std::optional<Atom> bw,
-                                  const Axes& axes, bool keepdims, bool sign) {
+std::vector<Atom> lower_logsumexp(GraphBuilder& b, Atom x, std::optional<Atom> bw, const Axes& axes,
+                                  bool keepdims, bool sign) {
   Atom a = x;
   if (bw) {
     // promote_args_inexact(a, b), then -inf where b == 0.

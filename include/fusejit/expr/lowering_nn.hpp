@@ -1,6 +1,7 @@
 // jax.nn's functions, jnp.var / std and jnp.linalg.norm as JAX stages them, and the staging of a
 // custom_jvp_call (defined in lowering_nn.cpp and lowering_stats.cpp).
 #pragma once
+#include <concepts>
 #include <initializer_list>
 #include <memory>
 #include <optional>
@@ -17,7 +18,10 @@ namespace fj {
 struct Axes {
   std::vector<int> list;
   bool all = false;
-  Axes(int a) : list{a} {}
+  // Integers only (not bool or floats), so that logsumexp's weights and keepdims never convert
+  // to an axis and make its overloads ambiguous.
+  template <class I>
+  requires std::integral<I> &&(!std::same_as<I, bool>)Axes(I a) : list{static_cast<int>(a)} {}
   Axes(std::initializer_list<int> a) : list(a) {}
   Axes(std::nullopt_t) : all(true) {}
   void key(std::vector<std::int64_t>& k) const {
@@ -32,10 +36,10 @@ namespace fj::detail {
 
 /// A `custom_jvp_call[name=... call_jaxpr=... jvp=rule]` equation: `body` traced once per name,
 /// variant and operand avals (shared, as call_named's), differentiated by `rule`.
-std::vector<Atom> call_custom_jvp(
-    GraphBuilder& b, const std::string& name, const std::vector<Atom>& ops,
-    const std::function<std::vector<Atom>(GraphBuilder&, const std::vector<Atom>&)>& body,
-    std::shared_ptr<const ir::CustomJvpRule> rule, const std::string& variant = "");
+std::vector<Atom> call_custom_jvp(GraphBuilder& b, const std::string& name,
+                                  const std::vector<Atom>& ops, const SubgraphBody& body,
+                                  std::shared_ptr<const ir::CustomJvpRule> rule,
+                                  const std::string& variant = "");
 
 /// The sorted non-negative axes of `axes` for an operand of shape `s`; out of range or repeated
 /// raises ShapeError naming `fn`, the axis and the shape (as fj::sum does).
@@ -54,8 +58,8 @@ Atom lower_log_softmax(GraphBuilder& b, Atom x, const Axes& axes);
 Atom lower_softmax(GraphBuilder& b, Atom x, const Axes& axes);
 /// jax.nn.logsumexp, optionally with weights `bw` (b in JAX); with `sign`, also the sign of the
 /// weighted sum (return_sign=True), else NaN where that sum is negative.
-std::vector<Atom> lower_logsumexp(GraphBuilder& b, Atom x, std::optional<Atom> bw,
-                                  const Axes& axes, bool keepdims, bool sign);
+std::vector<Atom> lower_logsumexp(GraphBuilder& b, Atom x, std::optional<Atom> bw, const Axes& axes,
+                                  bool keepdims, bool sign);
 /// jax.nn.one_hot: jit[name=_one_hot], x == iota along `axis` of the result, as `dtype`.
 Atom lower_one_hot(GraphBuilder& b, Atom x, std::int64_t num_classes, DType dtype, int axis);
 

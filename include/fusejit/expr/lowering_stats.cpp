@@ -19,7 +19,7 @@ std::vector<int> st_ints(const std::vector<std::int64_t>& v) { return {v.begin()
 
 // A reduction over `axes` (sorted, non-negative), then keepdims.
 Atom st_reduce(GraphBuilder& b, Prim p, Atom x, const std::vector<std::int64_t>& axes,
-            bool keepdims) {
+               bool keepdims) {
   const Shape s = b.aval(x).shape;
   Atom r = lower_reduce(b, p, x, st_ints(axes), false, false);
   return keepdims && !axes.empty() ? keep_dims(b, r, s, axes) : r;
@@ -47,7 +47,8 @@ Atom var_body(GraphBuilder& g, Atom x, Atom ddof, const std::vector<std::int64_t
   Atom centered = st_unary(g, Prim::square, lower_binary(g, Prim::sub, x, mean));
   Atom count = lower_binary(g, Prim::sub, st_const(g, x, static_cast<double>(n)),
                             convert(g, ddof, {g.aval(x).dtype, false}));
-  Atom r = lower_binary(g, Prim::div, st_reduce(g, Prim::reduce_sum, centered, ax, keepdims), count);
+  Atom r =
+      lower_binary(g, Prim::div, st_reduce(g, Prim::reduce_sum, centered, ax, keepdims), count);
   Atom positive = lower_binary(g, Prim::gt, count, st_weak(0.0));
   return lower_where(g, positive, r, st_weak(NAN));
 }
@@ -113,7 +114,8 @@ Atom norm_body(GraphBuilder& g, Atom x, const NormOrd& ord, const std::vector<st
     const double p = ord.is_default ? 2 : ord.p;
     if (p == 2) return two_norm(ax);
     if (p == INFINITY) return amax0(g, st_unary(g, Prim::abs, x), ax, keepdims);
-    if (p == -INFINITY) return st_reduce(g, Prim::reduce_min, st_unary(g, Prim::abs, x), ax, keepdims);
+    if (p == -INFINITY)
+      return st_reduce(g, Prim::reduce_min, st_unary(g, Prim::abs, x), ax, keepdims);
     if (p == 0) {
       // sum(x != 0, dtype=float): the bools counted as int32, then as x's dtype.
       Atom nz = convert(g, lower_binary(g, Prim::ne, x, st_weak(0.0)), {DType::i32, false});
@@ -138,11 +140,13 @@ Atom norm_body(GraphBuilder& g, Atom x, const NormOrd& ord, const std::vector<st
   if (std::fabs(ord.p) == 1) {
     if (!keepdims && col > row) col -= 1;
     Atom s = st_reduce(g, Prim::reduce_sum, a, {row}, keepdims);
-    return ord.p > 0 ? amax0(g, s, {col}, keepdims) : st_reduce(g, Prim::reduce_min, s, {col}, keepdims);
+    return ord.p > 0 ? amax0(g, s, {col}, keepdims)
+                     : st_reduce(g, Prim::reduce_min, s, {col}, keepdims);
   }
   if (!keepdims && row > col) row -= 1;
   Atom s = st_reduce(g, Prim::reduce_sum, a, {col}, keepdims);
-  return ord.p > 0 ? amax0(g, s, {row}, keepdims) : st_reduce(g, Prim::reduce_min, s, {row}, keepdims);
+  return ord.p > 0 ? amax0(g, s, {row}, keepdims)
+                   : st_reduce(g, Prim::reduce_min, s, {row}, keepdims);
 }
 
 }  // namespace
@@ -157,8 +161,8 @@ Atom lower_norm(GraphBuilder& b, Atom x, const NormOrd& ord, const Axes& axes, b
   // axis=None with the default order: the 2-norm of the flattened array, whatever the rank.
   const bool all_default = axes.all && ord.is_default;
   if (!all_default && (ax.size() < 1 || ax.size() > 2))
-    throw ValueError("fj::linalg::norm: improper number of axes for an array of shape " +
-                     s.str() + ": give one axis for a vector norm or two for a matrix norm");
+    throw ValueError("fj::linalg::norm: improper number of axes for an array of shape " + s.str() +
+                     ": give one axis for a vector norm or two for a matrix norm");
   return call_named(
       b, "norm", {x},
       [=](GraphBuilder& g, const std::vector<Atom>& in) {

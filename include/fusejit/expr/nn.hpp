@@ -2,6 +2,8 @@
 // and jnp.linalg.norm under fj::linalg::, each staged as JAX 0.10.2 stages it.
 #pragma once
 #include <cmath>
+#include <concepts>
+#include <type_traits>
 #include <optional>
 #include <string>
 #include <tuple>
@@ -161,9 +163,11 @@ template <detail::Operand A>
 auto logsumexp(A&& x, Axes axis = none, bool keepdims = false) {
   return detail::make_node(detail::LogsumexpOp{std::move(axis), keepdims}, std::forward<A>(x));
 }
-/// log(sum(b * exp(x))), NaN where the weighted sum is negative.
+/// log(sum(b * exp(x))), NaN where the weighted sum is negative. Integer scalar weights are
+/// not taken (logsumexp(x, 1, true) is axis 1 with keepdims); write 1.0.
 template <detail::Operand A, detail::Operand B>
-auto logsumexp(A&& x, B&& b, Axes axis, bool keepdims = false) {
+requires(!std::integral<std::remove_cvref_t<B>>) auto logsumexp(A&& x, B&& b, Axes axis,
+                                                                bool keepdims = false) {
   return detail::make_node(detail::LogsumexpOp{std::move(axis), keepdims}, std::forward<A>(x),
                            std::forward<B>(b));
 }
@@ -209,8 +213,7 @@ namespace linalg {
 /// of all elements. The matrix orders 2, -2 and "nuc" raise fj::NotImplementedError (no SVD).
 template <detail::Operand A>
 auto norm(A&& x, NormOrder ord = none, Axes axis = none, bool keepdims = false) {
-  return detail::make_node(detail::NormOp{ord.ord, std::move(axis), keepdims},
-                           std::forward<A>(x));
+  return detail::make_node(detail::NormOp{ord.ord, std::move(axis), keepdims}, std::forward<A>(x));
 }
 }  // namespace linalg
 

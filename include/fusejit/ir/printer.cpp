@@ -139,7 +139,9 @@ class Printer {
       for (auto& e : g->eqns)
         for_each_subgraph(e.params, [&](const Graph& sub) {
           q.push_back(&sub);
-          if (auto* n = e.params.find("name")) names.try_emplace(&sub, std::get<std::string>(*n));
+          // JAX names a hoisted jit's jaxpr after the jit; custom_jvp_call's is plain `jaxpr`.
+          if (auto* n = e.params.find("name"); n && e.prim == Prim::jit)
+            names.try_emplace(&sub, std::get<std::string>(*n));
         });
     }
     std::map<std::string, int> name_counts;

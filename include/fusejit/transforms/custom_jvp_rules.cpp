@@ -23,7 +23,7 @@ RulePtr cj_rule_of(const ir::Eqn& e) {
 /// A graph of (primals, results, tangents) -> the rule's tangents of the results, flat (jit
 /// inlined, custom_jvp_call kept), each tangent checked against its result's aval.
 ir::Graph cj_rule_graph(const ir::CustomJvpRule& rule, const std::vector<Aval>& primals,
-                     const std::vector<Aval>& outs) {
+                        const std::vector<Aval>& outs) {
   GraphBuilder g;
   std::vector<Atom> p, o, t;
   for (auto& a : primals) p.push_back(Atom::of_var(g.add_invar(a)));
@@ -32,8 +32,8 @@ ir::Graph cj_rule_graph(const ir::CustomJvpRule& rule, const std::vector<Aval>& 
   std::vector<Atom> touts = rule.tangents(g, p, o, t);
   if (touts.size() != outs.size())
     throw ValueError("custom_jvp: the rule " + rule.name() + " gave " +
-                     std::to_string(touts.size()) + " tangents for " +
-                     std::to_string(outs.size()) + " results");
+                     std::to_string(touts.size()) + " tangents for " + std::to_string(outs.size()) +
+                     " results");
   Emit E(g);
   for (std::size_t k = 0; k < touts.size(); ++k) {
     const Aval ta = g.aval(touts[k]);
@@ -67,8 +67,7 @@ std::vector<Atom> cj_cat(std::vector<Atom> a, const std::vector<Atom>& b) {
 /// custom_jvp function gives the rule unbatched values).
 class BatchedJvpRule final : public ir::CustomJvpRule {
  public:
-  BatchedJvpRule(RulePtr inner, std::vector<bool> in_bat, std::vector<bool> out_bat,
-                 std::int64_t n)
+  BatchedJvpRule(RulePtr inner, std::vector<bool> in_bat, std::vector<bool> out_bat, std::int64_t n)
       : inner_(std::move(inner)), in_bat_(std::move(in_bat)), out_bat_(std::move(out_bat)), n_(n) {
     results = inner_->results;
   }
@@ -83,7 +82,8 @@ class BatchedJvpRule final : public ir::CustomJvpRule {
       return av;
     };
     std::vector<Aval> pa, oa;
-    for (std::size_t i = 0; i < primals.size(); ++i) pa.push_back(unbatched(primals[i], in_bat_[i]));
+    for (std::size_t i = 0; i < primals.size(); ++i)
+      pa.push_back(unbatched(primals[i], in_bat_[i]));
     for (std::size_t k = 0; k < outs.size(); ++k) oa.push_back(unbatched(outs[k], out_bat_[k]));
     std::vector<bool> flags = in_bat_;
     flags.insert(flags.end(), out_bat_.begin(), out_bat_.end());
