@@ -2,6 +2,9 @@
 #pragma once
 #include <doctest/doctest.h>
 
+#include <fusejit/fusejit.hpp>
+
+#include <cstdint>
 #include <cstdlib>
 #include <fstream>
 #include <map>
@@ -33,7 +36,7 @@ inline std::map<std::string, std::string> read_goldens(const std::string& file) 
   return m;
 }
 
-/// The lines of section `name` of `goldens`; a missing section fails the test.
+/// The lines of one section of a golden map; a missing section fails the test case.
 inline std::vector<std::string> golden_lines(const std::map<std::string, std::string>& goldens,
                                              const std::string& name) {
   auto it = goldens.find(name);
@@ -44,12 +47,22 @@ inline std::vector<std::string> golden_lines(const std::map<std::string, std::st
   return lines;
 }
 
-/// The numbers of one golden line: hex floats as Python's float.hex() prints them, inf, nan.
+/// The numbers of a line separated by spaces; hex floats, "nan", "-nan" and "inf" too.
 inline std::vector<double> golden_numbers(const std::string& line) {
   std::vector<double> v;
   std::istringstream in(line);
   for (std::string t; in >> t;) v.push_back(std::strtod(t.c_str(), nullptr));
   return v;
+}
+
+/// An array's elements as doubles, whatever its dtype (exact for every dtype but i64/u64 > 2^53).
+inline std::vector<double> as_doubles(const fj::Array& a) {
+  return fj::visit_dtype(a.dtype(), [&](auto x) {
+    using T = decltype(x);
+    std::vector<double> v;
+    for (std::int64_t i = 0; i < a.size(); ++i) v.push_back(static_cast<double>(a.data<T>()[i]));
+    return v;
+  });
 }
 
 }  // namespace fusejit_test

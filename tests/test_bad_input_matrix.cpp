@@ -11,6 +11,7 @@
 #include <typeinfo>
 #include <vector>
 #include <fusejit/fusejit.hpp>
+#include "bad_input/rows_math_sort.hpp"
 #include "bad_input/rows_ops.hpp"
 #include "bad_input/rows_transforms.hpp"
 
@@ -21,6 +22,7 @@ using bad_input::Row;
 /// Every row, in the README's order.
 std::vector<Row> matrix() {
   std::vector<Row> rows = bad_input::op_rows();
+  for (Row& r : bad_input::math_sort_rows()) rows.push_back(std::move(r));
   for (Row& r : bad_input::transform_rows()) rows.push_back(std::move(r));
   return rows;
 }
@@ -37,6 +39,7 @@ std::string type_name(const std::exception& e) {
   FUSEJIT_MATRIX_TYPE(fj::DeviceError)
   FUSEJIT_MATRIX_TYPE(fj::ConcretizationError)
   FUSEJIT_MATRIX_TYPE(fj::UnexpectedTracerError)
+  FUSEJIT_MATRIX_TYPE(fj::NotImplementedError)
   FUSEJIT_MATRIX_TYPE(fj::Error)
 #undef FUSEJIT_MATRIX_TYPE
   return std::string("a non-fusejit exception (") + typeid(e).name() + ")";

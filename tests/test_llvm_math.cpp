@@ -14,33 +14,14 @@
 #include <type_traits>
 #include <vector>
 
+#include "llvm_backend_scope.hpp"
 #include "ulp.hpp"
 
 namespace {
 
 using LD = long double;
 
-// Selects the "llvm" backend for one test case and restores the previous default afterwards.
-// The backend is registered separately; until it is, these test cases are skipped.
-class LlvmBackend {
- public:
-  LlvmBackend() : prev_(fj::backend::default_backend().name()) {
-    try {
-      fj::set_default_backend("llvm");
-      ok_ = true;
-    } catch (const fj::ValueError&) {
-      MESSAGE("skipped: the \"llvm\" backend is not registered in this build");
-    }
-  }
-  ~LlvmBackend() { fj::set_default_backend(prev_); }
-  LlvmBackend(const LlvmBackend&) = delete;
-  LlvmBackend& operator=(const LlvmBackend&) = delete;
-  bool ok() const { return ok_; }
-
- private:
-  std::string prev_;
-  bool ok_ = false;
-};
+using fusejit_test::LlvmBackend;
 
 using fusejit_test::ulp_at;
 

@@ -12,35 +12,18 @@
 #include <string>
 #include <vector>
 
+#include "llvm_backend_scope.hpp"
 #include "ulp.hpp"
 
 namespace {
 
 using LD = long double;
 
-// docs/math/inverse_trig.md: measured 1.00 (f32) / 1.02 (f64) ulp on 2e7 random pairs.
+// docs/MATH.md, "asin, acos, atan, atan2": measured 1.00 (f32) / 1.02 (f64) ulp on 2e7 random
+// pairs.
 constexpr double kAtan2Bound = 1.5;
 
-// Selects the "llvm" backend for one test case (skipped where it is not registered).
-class LlvmBackend {
- public:
-  LlvmBackend() : prev_(fj::backend::default_backend().name()) {
-    try {
-      fj::set_default_backend("llvm");
-      ok_ = true;
-    } catch (const fj::ValueError&) {
-      MESSAGE("skipped: the \"llvm\" backend is not registered in this build");
-    }
-  }
-  ~LlvmBackend() { fj::set_default_backend(prev_); }
-  LlvmBackend(const LlvmBackend&) = delete;
-  LlvmBackend& operator=(const LlvmBackend&) = delete;
-  bool ok() const { return ok_; }
-
- private:
-  std::string prev_;
-  bool ok_ = false;
-};
+using fusejit_test::LlvmBackend;
 
 // Ulps of T between got and ref; special values must match exactly (NaN for NaN, zeros and
 // infinities with their signs).

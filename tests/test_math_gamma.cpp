@@ -1,6 +1,6 @@
 // lgamma and digamma at negative f64 arguments (absolute error next to their negative zeros,
 // where the exhaustive sweep's ulp bound cannot hold), and the special values of erfc, lgamma and
-// digamma in both formats, on the llvm backend (docs/math/gamma.md).
+// digamma in both formats, on the llvm backend (docs/MATH.md, "erfc, lgamma, digamma").
 #include <doctest/doctest.h>
 
 #include <fusejit/fusejit.hpp>
@@ -13,30 +13,13 @@
 #include <vector>
 
 #include "exhaustive/digamma_ref.hpp"
+#include "llvm_backend_scope.hpp"
 
 namespace {
 
 using LD = long double;
 
-class LlvmBackend {
- public:
-  LlvmBackend() : prev_(fj::backend::default_backend().name()) {
-    try {
-      fj::set_default_backend("llvm");
-      ok_ = true;
-    } catch (const fj::ValueError&) {
-      MESSAGE("skipped: the \"llvm\" backend is not registered in this build");
-    }
-  }
-  ~LlvmBackend() { fj::set_default_backend(prev_); }
-  LlvmBackend(const LlvmBackend&) = delete;
-  LlvmBackend& operator=(const LlvmBackend&) = delete;
-  bool ok() const { return ok_; }
-
- private:
-  std::string prev_;
-  bool ok_ = false;
-};
+using fusejit_test::LlvmBackend;
 
 template <class T, class F>
 std::vector<T> eval(F& f, const std::vector<T>& x) {

@@ -27,7 +27,7 @@ const std::map<std::string, std::string>& goldens() {
 std::vector<std::string> golden_lines(const std::string& name) {
   return fusejit_test::golden_lines(goldens(), name);
 }
-std::vector<double> numbers(const std::string& line) { return fusejit_test::golden_numbers(line); }
+constexpr auto numbers = fusejit_test::golden_numbers;
 Array vec(const std::vector<double>& v) {
   return fj::array(v, fj::Shape{static_cast<std::int64_t>(v.size())});
 }

@@ -27,13 +27,9 @@ const std::map<std::string, std::string>& goldens() {
 std::vector<std::string> golden_lines(const std::string& name) {
   return fusejit_test::golden_lines(goldens(), name);
 }
-std::vector<double> numbers(const std::string& line) { return fusejit_test::golden_numbers(line); }
+constexpr auto numbers = fusejit_test::golden_numbers;
 Array mat(const std::vector<double>& v) { return fj::array(v, fj::Shape{2, 3}); }
-std::vector<double> values(const Array& a) {
-  std::vector<double> v;
-  for (std::int64_t i = 0; i < a.size(); ++i) v.push_back(a.data<double>()[i]);
-  return v;
-}
+constexpr auto values = fusejit_test::as_doubles;
 
 using Fn = std::function<Array(Tracer)>;
 

@@ -5,11 +5,15 @@
 // (JAX's and central differences), on both backends.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <functional>
 #include <limits>
 #include <map>
+#include <numeric>
 #include <sstream>
+#include <tuple>
 #include <string>
 #include <vector>
 
@@ -29,15 +33,8 @@ const std::map<std::string, std::string>& goldens() {
 std::vector<std::string> lines_of(const std::string& name) {
   return fusejit_test::golden_lines(goldens(), name);
 }
-std::vector<double> numbers(const std::string& line) { return fusejit_test::golden_numbers(line); }
-std::vector<double> as_doubles(const Array& a) {
-  return fj::visit_dtype(a.dtype(), [&](auto x) {
-    using T = decltype(x);
-    std::vector<double> v;
-    for (std::int64_t i = 0; i < a.size(); ++i) v.push_back(static_cast<double>(a.data<T>()[i]));
-    return v;
-  });
-}
+constexpr auto numbers = fusejit_test::golden_numbers;
+using fusejit_test::as_doubles;
 // Bit-equal doubles, NaN's sign included (a sort moves the operand's own bits).
 // nan_sign_matters is false for cummax/cummin: which of two NaNs a max or min returns is
 // left open by IEEE 754 (and XLA's answer depends on its scan tree and its CPU lowering of
@@ -240,4 +237,56 @@ TEST_CASE("sort golden: bad input names the function, the axis and the shape") {
   CHECK_THROWS_WITH_AS(fj::lax::top_k(x, 4), doctest::Contains("k=4"), fj::ValueError);
   CHECK_THROWS_WITH_AS(fj::jit([](Tracer v) { return fj::lax::cumsum(v > 0, 0); })(x),
                        doctest::Contains("cumsum: does not accept dtype bool"), fj::DTypeError);
+}
+
+// JAX differentiates these through its associative scan; fusejit has no rule yet and says so
+// instead of returning a wrong derivative.
+TEST_CASE("sort golden: cumprod, cummax and cummin derivatives raise NotImplementedError") {
+  const Array x = fj::array(std::vector<double>{0.5, 2.0, 1.5}, fj::Shape{3});
+  CHECK_THROWS_WITH_AS(fj::grad([](Tracer v) { return fj::sum(fj::cumprod(v)); })(x),
+                       doctest::Contains("cumprod"), fj::NotImplementedError);
+  CHECK_THROWS_WITH_AS(fj::grad([](Tracer v) { return fj::sum(fj::lax::cummax(v, 0)); })(x),
+                       doctest::Contains("cummax"), fj::NotImplementedError);
+  CHECK_THROWS_WITH_AS(fj::grad([](Tracer v) { return fj::sum(fj::lax::cummin(v, 0)); })(x),
+                       doctest::Contains("cummin"), fj::NotImplementedError);
+}
+
+// The realistic program: top-5 accuracy of f32 logits (64 x 100) against labels whose
+// rank in each row is 0..7 (so 5/8 are hits), and the mean top-5 softmax mass, against JAX's
+// numbers. The accuracy is exact. The mass is within (100 + 64) f32 epsilons, relative: the
+// softmax sums 100 terms and the mean 64, each a reassociated sum on the LLVM backend, on top of
+// exp's 1-ulp error (docs/MATH.md).
+TEST_CASE("sort golden: a top-k accuracy program, as JAX computes it") {
+  constexpr int n = 64, c = 100;
+  std::vector<float> logits(n * c);
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < c; ++j)
+      logits[static_cast<std::size_t>(i * c + j)] = static_cast<float>(
+          static_cast<double>((i * 7919 + j * 104729 + i * j * 31) % 1009) / 100.0 - 5.0);
+  std::vector<std::int32_t> labels(n);
+  for (int k = 0; k < n; ++k) {
+    std::vector<int> order(c);
+    std::iota(order.begin(), order.end(), 0);
+    const float* row = logits.data() + static_cast<std::ptrdiff_t>(k) * c;
+    std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return row[a] > row[b]; });
+    labels[static_cast<std::size_t>(k)] = order[static_cast<std::size_t>(k % 8)];
+  }
+  auto program = [](Tracer lg, Tracer lb) {
+    const auto top = fj::lax::top_k(lg, 5);
+    const Array hit = fj::any(top[1] == fj::expand_dims(lb, {1}), {1});
+    const Array e = fj::exp(lg - fj::max(lg, {1}, true));
+    const Array p = e / fj::sum(e, {1}, true);
+    const Array top_p = fj::lax::top_k(p, 5)[0];
+    return std::make_tuple(Array(fj::mean(hit.astype(fj::f32))),
+                           Array(fj::mean(fj::sum(top_p, {1}))));
+  };
+  const auto want = numbers(lines_of("topk_accuracy")[0]);
+  for (const std::string& backend : backends()) {
+    BackendScope scope(backend.c_str());
+    CAPTURE(backend);
+    const auto [acc, mass] =
+        fj::jit(program)(fj::array(logits, fj::Shape{n, c}), fj::array(labels, fj::Shape{n}));
+    CHECK(acc.item<float>() == static_cast<float>(want[0]));
+    CHECK(std::fabs(mass.item<float>() - want[1]) <= (100 + 64) * 0x1p-24 * want[1]);
+  }
 }

@@ -18,6 +18,7 @@
 #include "fusejit/expr/array_ops.hpp"
 #include "fusejit/expr/math_functions.hpp"
 #include "fusejit/expr/sort_scan.hpp"
+#include "fusejit/expr/linalg.hpp"
 #include "fusejit/expr/shape_ops.hpp"
 #include "fusejit/expr/array_methods.hpp"
 #include "fusejit/expr/materialize.hpp"

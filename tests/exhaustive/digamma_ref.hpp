@@ -28,9 +28,9 @@ inline constexpr long double kDigammaRootLoL = -1.8257096315963484215e-20L;
 // - 0 < x < 20: psi(x) = psi(x + n) - sum 1/(x + k), up to x + n >= 20;
 // - x >= 20: log x - 1/(2x) - sum B_2k / (2k x^2k), k = 1..8: the first omitted term is below
 //   2^-70 of the result at x = 20.
-// Accuracy (checked against mpmath at 400 points, docs/math/gamma.md): a few ulps of R, except
-// next to the negative zeros, where the reflection's difference is absolute (an ulp of
-// psi(1 - x)).
+// Accuracy (checked against mpmath at 400 points, docs/MATH.md, "erfc, lgamma, digamma"): a few
+// ulps of R, except next to the negative zeros, where the reflection's difference is absolute (an
+// ulp of psi(1 - x)).
 template <class R>
 R digamma_ref(R x) {
   if (std::isnan(x)) return x;

@@ -11,7 +11,7 @@ namespace fusejit_exhaustive {
 
 // lgamma and digamma: f32 on every argument, f64 on x >= 0 only (the f64 kernel makes negative
 // lanes NaN, and so does the f64 reference). Next to the negative zeros the reflection formula's
-// error is absolute (docs/math/gamma.md), so no ulp bound holds there in f64;
+// error is absolute (docs/MATH.md, "erfc, lgamma, digamma"), so no ulp bound holds there in f64;
 // tests/test_math_gamma.cpp checks negative f64 arguments with an absolute tolerance. f32 runs in
 // f64 inside, which keeps it within an ulp there too.
 #define FUSEJIT_EXH_JIT_NONNEG64(op)                                                 \

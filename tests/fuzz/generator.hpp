@@ -597,6 +597,63 @@ class Generator {
         if (p == P::dynamic_slice) ps = params({{"slice_sizes", sizes}});
         return true;
       }
+      case P::cumsum:
+      case P::cumprod:
+      case P::cummax:
+      case P::cummin:
+        if (rank == 0) return false;
+        in = {x};
+        ps = params({{"axis", r_.below(rank)}, {"reverse", r_.chance(50)}});
+        return true;
+      case P::sort: {
+        if (rank == 0) return false;
+        // The keys alone, or with a carried operand of the same shape (any dtype).
+        in = {x};
+        if (r_.chance(50)) {
+          std::vector<ir::VarId> same;
+          for (ir::VarId v : pool_)
+            if (aval(v).shape == xa.shape) same.push_back(v);
+          in.push_back(same.empty()
+                           ? ir::Atom::of_var(new_input({r_.pick(all_dtypes()), xa.shape, false}))
+                           : ir::Atom::of_var(r_.pick(same)));
+        }
+        ps = params({{"dimension", r_.below(rank)},
+                     {"is_stable", r_.chance(50)},
+                     {"num_keys", std::int64_t{1}}});
+        return true;
+      }
+      case P::top_k:
+        if (rank == 0) return false;
+        in = {x};
+        ps = params({{"k", r_.below(xa.shape[rank - 1] + 1)}, {"axis", std::int64_t{rank - 1}}});
+        return true;
+      case P::cholesky:
+      case P::triangular_solve: {
+        // Square float matrices, any values (not positive definite: NaNs; singular:
+        // infinities, the same on both backends, which run one routine). Random shapes are
+        // rarely square, so a fresh matrix stands in for x when x is not one.
+        ir::Atom a = x;
+        ir::Aval aa = xa;
+        if (rank < 2 || !fj::is_float(xa.dtype) || xa.shape[rank - 1] != xa.shape[rank - 2]) {
+          const std::int64_t n = 1 + r_.below(5);
+          aa = {r_.chance(50) ? DType::f32 : DType::f64,
+                r_.chance(30) ? Shape{2, n, n} : Shape{n, n}, false};
+          a = ir::Atom::of_var(new_input(aa));
+        }
+        const int ar = aa.shape.rank();
+        in = {a};
+        if (p == P::cholesky) return true;
+        const bool left = r_.chance(50);
+        Shape bs = aa.shape;
+        bs[left ? ar - 1 : ar - 2] = 1 + r_.below(4);
+        in.push_back(ir::Atom::of_var(new_input({aa.dtype, bs, false})));
+        ps = params({{"left_side", left},
+                     {"lower", r_.chance(50)},
+                     {"transpose_a", r_.chance(50)},
+                     {"conjugate_a", false},
+                     {"unit_diagonal", r_.chance(50)}});
+        return true;
+      }
       default:
         return false;
     }

@@ -75,6 +75,28 @@ for name, f in grads.items():
     print(f"=== grad {name}")
     print(text(g))
 
+# A realistic program: top-5 accuracy of f32 logits (64 examples, 100 classes) against labels,
+# and the mean of the top-5 softmax probabilities' sum, both as JAX computes them.
+n, c = 64, 100
+i, j = np.meshgrid(np.arange(n), np.arange(c), indexing="ij")
+# Integer arithmetic, then one correctly rounded division: the C++ test makes the same floats.
+logits = (((i * 7919 + j * 104729 + i * j * 31) % 1009) / 100.0 - 5.0).astype(np.float32)
+# Example k's label is its class of rank k % 8 (0: the largest logit): ranks 0-4 are top-5 hits.
+labels = np.array([np.argsort(-logits[k], kind="stable")[k % 8] for k in range(n)], np.int32)
+
+
+def topk_accuracy(lg, lb):
+    _, idx = lax.top_k(lg, 5)
+    hit = jnp.any(idx == lb[:, None], axis=1)
+    p = jax.nn.softmax(lg, axis=1)
+    top_p, _ = lax.top_k(p, 5)
+    return jnp.mean(hit.astype(jnp.float32)), jnp.mean(jnp.sum(top_p, axis=1))
+
+
+acc, mass = jax.jit(topk_accuracy)(logits, labels)
+print("=== topk_accuracy")
+print(text(np.float32(acc)), text(np.float32(mass)))
+
 jax.config.update("jax_enable_x64", False)
 o = jnp.ones((2, 3), jnp.float32)
 jaxprs = {

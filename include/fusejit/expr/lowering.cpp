@@ -73,6 +73,11 @@ Atom rank_promote(GraphBuilder& b, Atom a, int rank) {
 std::pair<Atom, Atom> promote_args_numeric(GraphBuilder& b, Atom x, Atom y, const char* fn) {
   TypedDType t = promote_types(typed(b, x), typed(b, y));
   if (t.dtype == DType::bool_) t.dtype = DType::i32;
+  return convert_and_rank_promote(b, x, y, t, fn);
+}
+
+std::pair<Atom, Atom> convert_and_rank_promote(GraphBuilder& b, Atom x, Atom y, TypedDType t,
+                                               const char* fn) {
   x = convert(b, x, t);
   y = convert(b, y, t);
   const Shape sx = b.aval(x).shape, sy = b.aval(y).shape;

@@ -19,6 +19,10 @@ Atom rank_promote(GraphBuilder& b, Atom a, int rank);
 /// jnp's promote_args_numeric: one dtype (bool becomes i32, keeping the weak flag), then leading
 /// 1s for the lower rank; `fn` names the caller in a broadcasting error.
 std::pair<Atom, Atom> promote_args_numeric(GraphBuilder& b, Atom x, Atom y, const char* fn);
+/// Both operands converted to t (each in turn, as jnp does), then leading 1s for the lower rank
+/// (a scalar stays a scalar); shapes that do not broadcast raise fj::ShapeError naming fn.
+std::pair<Atom, Atom> convert_and_rank_promote(GraphBuilder& b, Atom x, Atom y, TypedDType t,
+                                               const char* fn);
 /// lax.full_like(a, v): a literal for a scalar, else a broadcast_in_dim of one.
 Atom full_like(GraphBuilder& b, Atom a, int v);
 

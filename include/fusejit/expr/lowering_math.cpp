@@ -26,17 +26,7 @@ Atom inexact(GraphBuilder& b, Atom x) { return convert(b, x, to_inexact(typed(b,
 // jnp's promote_args_inexact for two: one inexact dtype, each converted in turn, then leading
 // 1s for the lower rank.
 std::pair<Atom, Atom> inexact2(GraphBuilder& b, Atom x, Atom y, const char* fn) {
-  const TypedDType t = to_inexact(promote_types(typed(b, x), typed(b, y)));
-  x = convert(b, x, t);
-  y = convert(b, y, t);
-  const Shape sx = b.aval(x).shape, sy = b.aval(y).shape;
-  if (sx.rank() != 0 && sy.rank() != 0) {
-    broadcast_shapes(sx, sy, fn);
-    const int r = std::max(sx.rank(), sy.rank());
-    x = rank_promote(b, x, r);
-    y = rank_promote(b, y, r);
-  }
-  return {x, y};
+  return convert_and_rank_promote(b, x, y, to_inexact(promote_types(typed(b, x), typed(b, y))), fn);
 }
 
 // A bool array of a's shape filled with v (JAX's full_like(x, v, dtype=bool)).

@@ -1,6 +1,6 @@
 // Shape and dtype rules of the library primitives: dot_general, argmax/argmin, concatenate,
-// stack, dynamic_slice, dynamic_update_slice, the cumulative reductions, sort and top_k
-// (implementation unit only).
+// stack, dynamic_slice, dynamic_update_slice, the cumulative reductions, sort, top_k,
+// cholesky and triangular_solve (implementation unit only).
 #include <algorithm>
 #include <string>
 
@@ -214,6 +214,45 @@ inline std::vector<Aval> top_k(const std::vector<Aval>& in, const Params& params
   return {Aval{a.dtype, s, false}, Aval{DType::i32, s, false}};
 }
 
+// The linear-algebra primitives take f32 or f64 matrices (Eigen's decompositions in those
+// two; JAX's lax.linalg refuses integers too).
+inline void check_matrix(const char* who, const char* arg, const Aval& a, bool square) {
+  if (a.dtype != DType::f32 && a.dtype != DType::f64)
+    throw DTypeError(std::string(who) + ": argument " + arg + " must be float32 or float64, got " +
+                     a.str());
+  const int r = a.shape.rank();
+  if (r < 2 || (square && a.shape[r - 1] != a.shape[r - 2]))
+    throw ShapeError(std::string(who) + ": argument " + arg + " must be " +
+                     (square ? "a (batch of) square matrices" : "a (batch of) matrices") +
+                     " (rank >= 2), got " + a.str());
+}
+
+// cholesky: a batch of square matrices, the same aval back.
+inline std::vector<Aval> cholesky(const std::vector<Aval>& in) {
+  check_matrix("cholesky", "a", in[0], true);
+  return {Aval{in[0].dtype, in[0].shape, false}};
+}
+
+// triangular_solve: a (..., m, m) and b (..., m, n) (left_side) or (..., n, m), one dtype and
+// the same batch axes; b's aval back.
+inline std::vector<Aval> triangular_solve(const std::vector<Aval>& in, const Params& params) {
+  const Aval &a = in[0], &b = in[1];
+  check_matrix("triangular_solve", "a", a, true);
+  check_matrix("triangular_solve", "b", b, false);
+  const bool left = params.get<bool>("left_side");
+  for (const char* flag : {"lower", "transpose_a", "conjugate_a", "unit_diagonal"})
+    (void)params.get<bool>(flag);
+  const int r = a.shape.rank();
+  bool batch_ok = b.shape.rank() == r;
+  for (int d = 0; batch_ok && d < r - 2; ++d) batch_ok = a.shape[d] == b.shape[d];
+  if (!batch_ok || a.shape[r - 1] != b.shape[left ? r - 2 : r - 1])
+    throw ShapeError("triangular_solve: incompatible shapes a " + a.str() + " and b " + b.str() +
+                     (left ? " (left_side: a's size must be b's second-to-last)"
+                           : " (right side: a's size must be b's last)"));
+  if (a.dtype != b.dtype) throw DTypeError("triangular_solve: dtypes differ, " + list(in));
+  return {Aval{b.dtype, b.shape, false}};
+}
+
 }  // namespace library_rules
 
 inline std::vector<Aval> library_avals(Prim p, const std::vector<Aval>& in, const Params& params) {
@@ -239,6 +278,10 @@ inline std::vector<Aval> library_avals(Prim p, const std::vector<Aval>& in, cons
       return library_rules::sort(in, params);
     case Prim::top_k:
       return library_rules::top_k(in, params);
+    case Prim::cholesky:
+      return library_rules::cholesky(in);
+    case Prim::triangular_solve:
+      return library_rules::triangular_solve(in, params);
     default:
       throw ValueError(std::string(name(p)) + ": no library shape rule");
   }

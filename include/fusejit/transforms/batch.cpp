@@ -5,6 +5,7 @@
 #include "fusejit/ir/dot_dims.hpp"
 #include "fusejit/transforms/batching.hpp"
 #include "fusejit/transforms/emit.hpp"
+#include "fusejit/transforms/linalg_rules.hpp"
 #include "fusejit/transforms/sort_rules.hpp"
 #include "fusejit/transforms/transforms.hpp"
 
@@ -198,7 +199,7 @@ bool has_batch_rule(ir::Prim p) {
     default:
       break;
   }
-  if (is_sort_or_scan(p)) return true;
+  if (is_sort_or_scan(p) || is_linalg(p)) return true;
   switch (p) {
     case Prim::argmax:
     case Prim::argmin:
@@ -277,8 +278,10 @@ Batched batch_graph(const ir::Graph& g, const std::vector<bool>& in_batched, std
       }
       continue;
     }
-    if (is_sort_or_scan(e.prim)) {
-      const std::vector<Atom> outs = batch_sorting(E, e, std::move(in), flags, size);
+    if (is_sort_or_scan(e.prim) || is_linalg(e.prim)) {
+      const std::vector<Atom> outs = is_linalg(e.prim)
+                                         ? batch_linalg(E, e, std::move(in), flags, size)
+                                         : batch_sorting(E, e, std::move(in), flags, size);
       for (std::size_t k = 0; k < e.out.size(); ++k) {
         env[static_cast<std::size_t>(e.out[k])] = outs[k];
         bat[static_cast<std::size_t>(e.out[k])] = true;

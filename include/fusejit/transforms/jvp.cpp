@@ -2,6 +2,7 @@
 // graph alongside a copy of its primal equations (implementation unit only).
 #include "fusejit/ir/passes/inline_jit.hpp"
 #include "fusejit/transforms/partials.hpp"
+#include "fusejit/transforms/linalg_rules.hpp"
 #include "fusejit/transforms/sort_rules.hpp"
 #include "fusejit/transforms/transforms.hpp"
 
@@ -19,6 +20,7 @@ std::vector<MaybeAtom> jvp_rule(Emit& E, const ir::Eqn& e, const std::vector<Ato
   if (e.prim == Prim::custom_jvp_call) return jvp_custom_call(E, e, in, t, out);
   if (out.empty()) return {};  // an effect (debug_print): copied, nothing to differentiate
   if (is_sort_or_scan(e.prim)) return jvp_sorting(E, e, in, t, out);
+  if (is_linalg(e.prim)) return jvp_linalg(E, e, in, t, out);
   const Atom y = out[0];
   const Aval ya = E.aval(y);
   if (!differentiable(ya)) return {std::nullopt};
@@ -136,6 +138,8 @@ bool has_jvp_rule(ir::Prim p) {
     case Prim::cummin:
     case Prim::sort:
     case Prim::top_k:
+    case Prim::cholesky:
+    case Prim::triangular_solve:
     case Prim::concatenate:
     case Prim::stack:
     case Prim::dynamic_slice:

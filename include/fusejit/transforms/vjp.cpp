@@ -4,6 +4,7 @@
 
 #include "fusejit/ir/dot_dims.hpp"
 #include "fusejit/transforms/partials.hpp"
+#include "fusejit/transforms/linalg_rules.hpp"
 #include "fusejit/transforms/sort_rules.hpp"
 #include "fusejit/transforms/transforms.hpp"
 
@@ -303,6 +304,7 @@ ir::Graph vjp_graph(const ir::Graph& g, const std::vector<bool>& wrt) {
                    : e.prim == Prim::custom_jvp_call
                        ? vjp_custom_call(E, e, ins[k], outs[k], cts, needed)
                    : is_sort_or_scan(e.prim) ? vjp_sorting(E, e, ins[k], outs[k], cts, wanted)
+                   : is_linalg(e.prim)       ? vjp_linalg(E, e, ins[k], outs[k], cts, wanted)
                                              : vjp_rule(E, e, ins[k], outs[k][0], *cts[0], needed);
     for (std::size_t i = 0; i < e.in.size(); ++i)
       if (r[i] && !e.in[i].is_literal()) accumulate(e.in[i].var, *r[i]);

@@ -181,8 +181,8 @@ inline LgammaPos lgamma_pos(Fp& f, llvm::Value* y) {
 
 // x < -0.3: lgamma(x) = log(pi / |sin(pi x)|) - lgamma(1 - x), with sin(pi x) from the exact
 // r = x - round(x) and the difference taken in double-word arithmetic. Near the negative zeros
-// the two terms cancel and the error is absolute (docs/math/gamma.md). lgamma = +inf at 0, at
-// the negative integers and at +-inf (C99, JAX).
+// the two terms cancel and the error is absolute (docs/MATH.md, "erfc, lgamma, digamma"). lgamma =
+// +inf at 0, at the negative integers and at +-inf (C99, JAX).
 inline llvm::Value* lgamma_impl(Fp& f, llvm::Value* x) {
   llvm::Value* neg = f.lt(x, f.k(-0.3));
   DoubleWord y = two_sum(f, f.k(1.0), f.neg(x));  // 1 - x and its rounding error

@@ -317,3 +317,4 @@ struct pure_callback : Callback {};
 }  // namespace fj::detail::reference
 
 #include "fusejit/backend/reference/library_sort_scan.hpp"
+#include "fusejit/backend/reference/library_linalg.hpp"

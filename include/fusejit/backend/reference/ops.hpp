@@ -54,6 +54,14 @@ struct Arith {
   template <class T>
   using result = T;
 };
+// A float binary op computed one element at a time with a C library function (more accurate,
+// or right in more corner cases, than a vectorized form would be).
+struct ScalarFloatBinary : Arith {
+  template <class T>
+  static constexpr bool accepts = is_fp<T>;
+  template <class T>
+  static constexpr bool vectorized = false;
+};
 struct Compare {
   static constexpr int arity = 2;
   template <class T>
@@ -384,11 +392,7 @@ struct rem : Arith {
 };
 // std::pow: xsimd's is exp(y*log(x)), whose error grows with |y*log(x)| (dozens of ulps for
 // large results) and which gets pow(NaN, 0) == 1 and pow(1, NaN) == 1 wrong.
-struct pow : Arith {
-  template <class T>
-  static constexpr bool accepts = is_fp<T>;
-  template <class T>
-  static constexpr bool vectorized = false;
+struct pow : ScalarFloatBinary {
   template <class T>
   T scalar(T a, T b) const {
     return std::pow(a, b);

@@ -84,22 +84,14 @@ struct clz : IntUnary {
 };
 
 // atan2(x, y) in long double: the angle of (y, x) with C99 Annex F's signed zeros and infinities.
-struct atan2 : Arith {
-  template <class T>
-  static constexpr bool accepts = is_fp<T>;
-  template <class T>
-  static constexpr bool vectorized = false;
+struct atan2 : ScalarFloatBinary {
   template <class T>
   T scalar(T a, T b) const {
     return static_cast<T>(std::atan2(static_cast<long double>(a), static_cast<long double>(b)));
   }
 };
 // The next representable T after a toward b, subnormals included (no flush to zero).
-struct nextafter : Arith {
-  template <class T>
-  static constexpr bool accepts = is_fp<T>;
-  template <class T>
-  static constexpr bool vectorized = false;
+struct nextafter : ScalarFloatBinary {
   template <class T>
   T scalar(T a, T b) const {
     return std::nextafter(a, b);

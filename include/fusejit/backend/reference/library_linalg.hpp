@@ -1,0 +1,108 @@
+// The host routines of the linear-algebra primitives (cholesky, triangular_solve), shared by the
+// reference and LLVM backends: Eigen's decompositions on each matrix of the batch.
+#pragma once
+#include <Eigen/Cholesky>
+#include <Eigen/Core>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+
+#include "fusejit/backend/backend.hpp"
+#include "fusejit/ir/graph.hpp"
+
+namespace fj::detail::reference::library {
+
+template <class T>
+using RowMatrix = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+
+/// How many matrices a (..., r, c) operand holds.
+inline std::int64_t batch_count(const Shape& s) {
+  std::int64_t n = 1;
+  for (int d = 0; d < s.rank() - 2; ++d) n *= s[d];
+  return n;
+}
+
+/// The lower Cholesky factor of each matrix, read from its lower triangle only (as LAPACK's
+/// potrf, which JAX calls); zeros above the diagonal. A matrix that is not positive definite
+/// (Eigen reports a non-positive pivot) becomes all NaN, as JAX's CPU lowering makes it.
+template <class T>
+void run_cholesky(const ir::Eqn&, const backend::Value* in, backend::Value* out) {
+  const Shape& s = in[0].aval.shape;
+  const std::int64_t n = s[s.rank() - 1], count = batch_count(s);
+  const T* a = static_cast<const T*>(in[0].buf->data);
+  T* l = static_cast<T*>(out[0].buf->data);
+  Eigen::LLT<RowMatrix<T>, Eigen::Lower> llt(static_cast<Eigen::Index>(n));
+  for (std::int64_t k = 0; k < count; ++k) {
+    Eigen::Map<const RowMatrix<T>> A(a + k * n * n, n, n);
+    Eigen::Map<RowMatrix<T>> L(l + k * n * n, n, n);
+    llt.compute(A);
+    if (llt.info() == Eigen::Success)
+      L = llt.matrixL();
+    else
+      L.setConstant(std::numeric_limits<T>::quiet_NaN());
+  }
+}
+
+/// op(A) X = B in place of X (left) or X op(A) = B (right), A one triangle (Mode) of a.
+template <class T, unsigned Mode>
+void solve_triangular(const T* a, T* x, std::int64_t m, std::int64_t rows, std::int64_t cols,
+                      bool left, bool transpose) {
+  Eigen::Map<const RowMatrix<T>> A(a, m, m);
+  Eigen::Map<RowMatrix<T>> X(x, rows, cols);
+  const auto tri = A.template triangularView<Mode>();
+  if (transpose && left)
+    tri.transpose().solveInPlace(X);
+  else if (transpose)
+    tri.transpose().template solveInPlace<Eigen::OnTheRight>(X);
+  else if (left)
+    tri.solveInPlace(X);
+  else
+    tri.template solveInPlace<Eigen::OnTheRight>(X);
+}
+
+/// Each matrix of b solved against the triangle of the matching matrix of a that `lower` names
+/// (the other triangle is not read; with unit_diagonal, neither is the diagonal). conjugate_a
+/// changes nothing for real dtypes.
+template <class T>
+void run_triangular_solve(const ir::Eqn& e, const backend::Value* in, backend::Value* out) {
+  const Shape &sa = in[0].aval.shape, &sb = in[1].aval.shape;
+  const int r = sb.rank();
+  const std::int64_t m = sa[r - 1], rows = sb[r - 2], cols = sb[r - 1], count = batch_count(sb);
+  const bool left = e.params.get<bool>("left_side"), lower = e.params.get<bool>("lower");
+  const bool transpose = e.params.get<bool>("transpose_a");
+  const bool unit = e.params.get<bool>("unit_diagonal");
+  const T* a = static_cast<const T*>(in[0].buf->data);
+  T* x = static_cast<T*>(out[0].buf->data);
+  if (count * rows * cols > 0)
+    std::memcpy(x, in[1].buf->data, static_cast<std::size_t>(count * rows * cols) * sizeof(T));
+  auto* solve =
+      lower ? (unit ? &solve_triangular<T, Eigen::UnitLower> : &solve_triangular<T, Eigen::Lower>)
+            : (unit ? &solve_triangular<T, Eigen::UnitUpper> : &solve_triangular<T, Eigen::Upper>);
+  for (std::int64_t k = 0; k < count; ++k)
+    solve(a + k * m * m, x + k * rows * cols, m, rows, cols, left, transpose);
+}
+
+}  // namespace fj::detail::reference::library
+
+namespace fj::detail::reference::ops {
+
+struct cholesky {
+  static constexpr bool is_library = true;
+  static constexpr int arity = 1;
+  static EqnFn resolve(const ir::Graph& g, const ir::Eqn& e) {
+    return g.aval(e.in[0]).dtype == DType::f64 ? &library::run_cholesky<double>
+                                               : &library::run_cholesky<float>;
+  }
+};
+struct triangular_solve {
+  static constexpr bool is_library = true;
+  static constexpr int arity = 2;
+  static EqnFn resolve(const ir::Graph& g, const ir::Eqn& e) {
+    return g.aval(e.in[0]).dtype == DType::f64 ? &library::run_triangular_solve<double>
+                                               : &library::run_triangular_solve<float>;
+  }
+};
+
+}  // namespace fj::detail::reference::ops

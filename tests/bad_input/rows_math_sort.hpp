@@ -1,0 +1,42 @@
+// The bad-input matrix's rows for issue 19's math functions, scans, sorting and linear algebra.
+#pragma once
+
+#include <vector>
+#include "row.hpp"
+
+namespace bad_input {
+
+inline std::vector<Row> math_sort_rows() {
+  using fj::Array;
+  using fj::Tracer;
+  namespace lax = fj::lax;
+  const Array f3 = fj::ones({3}), i3 = fj::array({1, 2, 3}), m23 = fj::ones({2, 3});
+  return {
+      {"`fj::cumsum` over an axis the array does not have", [=] { Array r = fj::cumsum(m23, 2); },
+       raises<fj::ShapeError>("fj::ShapeError"),
+       "fj::cumsum: axis 2 is out of range for an array of shape (2, 3)"},
+      {"`fj::sort` over an axis the array does not have", [=] { Array r = fj::sort(m23, -3); },
+       raises<fj::ShapeError>("fj::ShapeError"),
+       "fj::sort: axis -3 is out of range for an array of shape (2, 3)"},
+      {"`fj::lax::top_k` with k larger than the last axis", [=] { (void)lax::top_k(m23, 4); },
+       raises<fj::ValueError>("fj::ValueError"), "k=4"},
+      {"`fj::lax::cumsum` of a bool array (JAX refuses it too)",
+       [=] { Array r = lax::cumsum(fj::ones({3}, fj::bool_), 0); },
+       raises<fj::DTypeError>("fj::DTypeError"), "cumsum: does not accept dtype bool"},
+      {"`fj::lax::atan2` of integer arrays (`fj::arctan2` promotes them to float)",
+       [=] { Array r = lax::atan2(i3, i3); }, raises<fj::DTypeError>("fj::DTypeError"), "atan2"},
+      {"`fj::lax::population_count` of floats", [=] { Array r = lax::population_count(f3); },
+       raises<fj::DTypeError>("fj::DTypeError"), "population_count"},
+      {"`fj::linalg::cholesky` of a matrix that is not square",
+       [=] { Array r = fj::linalg::cholesky(m23); }, raises<fj::ShapeError>("fj::ShapeError"),
+       "fj::linalg::cholesky: argument a must be a (batch of) square matrices"},
+      {"`fj::lax::linalg::triangular_solve` with b's rows not matching a's size",
+       [=] { Array r = lax::linalg::triangular_solve(fj::eye(3), m23, true, true); },
+       raises<fj::ShapeError>("fj::ShapeError"), "triangular_solve: incompatible shapes"},
+      {"the derivative of `fj::digamma` (polygamma is not implemented)",
+       [=] { Array r = fj::grad([](Tracer x) { return fj::sum(fj::digamma(x)); })(f3); },
+       raises<fj::NotImplementedError>("fj::NotImplementedError"), "polygamma"},
+  };
+}
+
+}  // namespace bad_input

@@ -1,0 +1,342 @@
+// cholesky, triangular_solve, cho_factor / cho_solve / solve_triangular and a Gaussian-process
+// log-likelihood against JAX 0.10.2 (tests/golden/linalg_goldens.txt, printed by
+// tests/golden/linalg_goldens.py): jaxpr text byte for byte, values and gradients in f64 (JAX's
+// and central differences), vmap, NaNs for a matrix that is not positive definite, and bad
+// input, on both backends.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <functional>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "backend_compare.hpp"
+#include "golden_file.hpp"
+
+using fj::Array;
+using fj::Tracer;
+using fusejit_test::BackendScope;
+namespace lax_la = fj::lax::linalg;
+
+namespace {
+
+const std::map<std::string, std::string>& goldens() {
+  static const auto g = fusejit_test::read_goldens("linalg_goldens.txt");
+  return g;
+}
+std::vector<std::string> lines_of(const std::string& name) {
+  return fusejit_test::golden_lines(goldens(), name);
+}
+constexpr auto numbers = fusejit_test::golden_numbers;
+std::vector<double> doubles(const Array& a) {
+  return std::vector<double>(a.data<double>(), a.data<double>() + a.size());
+}
+Array input(const std::string& name) {
+  const auto l = lines_of("input " + name);
+  std::vector<std::int64_t> dims;
+  for (double d : numbers(l[0])) dims.push_back(static_cast<std::int64_t>(d));
+  return fj::array(numbers(l[1]), fj::Shape(dims));
+}
+std::vector<std::string> backends() {
+  std::vector<std::string> b{"reference"};
+  if (fusejit_test::has_backend("llvm")) b.push_back("llvm");
+  return b;
+}
+
+// The inputs are well conditioned (SPD matrices m m^T + n I, condition numbers below 30; their
+// Cholesky factors): Eigen's and LAPACK's orders of operations differ by rounding only, each
+// result within (condition number) * n * eps of the exact one; 1e-12 relative to the largest
+// entry bounds that (30 * 4 * 2.2e-16 = 2.7e-14) with room.
+constexpr double kRel = 1e-12;
+void check_close(const std::vector<double>& got, const std::vector<double>& want, double rel) {
+  REQUIRE(got.size() == want.size());
+  double scale = 1;
+  for (double w : want)
+    if (!std::isnan(w)) scale = std::max(scale, std::fabs(w));
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    CAPTURE(i);
+    CAPTURE(got[i]);
+    CAPTURE(want[i]);
+    if (std::isnan(want[i]))
+      CHECK(std::isnan(got[i]));
+    else
+      CHECK(std::fabs(got[i] - want[i]) <= rel * scale);
+  }
+}
+
+using Fn0 = std::function<Array()>;
+
+}  // namespace
+
+TEST_CASE("linalg golden: values against JAX, NaNs where the matrix is not positive definite") {
+  const Array a4 = input("a4"), ab = input("ab"), l4 = input("lower4"), u4 = input("upper4"),
+              b42 = input("b42"), b24 = input("b24"), b4 = input("b4"), bb = input("bb");
+  const Array not_pd = fj::array(std::vector<double>{1, 2, 2, 1}, fj::Shape{2, 2});
+  const Array lower_ab = fj::jit([](Tracer v) { return fj::linalg::cholesky(v); })(ab);
+  using T = Tracer;
+  const std::map<std::string, Fn0> cases = {
+      {"cholesky", [&] { return fj::jit([](T a) { return fj::linalg::cholesky(a); })(a4); }},
+      {"cholesky_batched",
+       [&] { return fj::jit([](T a) { return fj::linalg::cholesky(a); })(ab); }},
+      {"cholesky_upper",
+       [&] { return fj::jit([](T a) { return fj::linalg::cholesky(a, true); })(a4); }},
+      {"cholesky_not_pd",
+       [&] { return fj::jit([](T a) { return fj::linalg::cholesky(a); })(not_pd); }},
+      {"lax_cholesky_nosym",
+       [&] {
+         std::vector<double> t = doubles(a4);  // np.tril(a4): the upper triangle is not read
+         for (std::size_t i = 0; i < 16; ++i)
+           if (i % 4 > i / 4) t[i] = 0;
+         return fj::jit([](T a) { return lax_la::cholesky(a, false); })(
+             fj::array(t, fj::Shape{4, 4}));
+       }},
+      {"ts_left_lower",
+       [&] {
+         return fj::jit([](T a, T b) { return lax_la::triangular_solve(a, b, true, true); })(l4,
+                                                                                             b42);
+       }},
+      {"ts_left_lower_t",
+       [&] {
+         return fj::jit([](T a, T b) { return lax_la::triangular_solve(a, b, true, true, true); })(
+             l4, b42);
+       }},
+      {"ts_right_upper",
+       [&] { return fj::jit([](T a, T b) { return lax_la::triangular_solve(a, b); })(u4, b24); }},
+      {"ts_right_upper_unit_t",
+       [&] {
+         return fj::jit([](T a, T b) {
+           return lax_la::triangular_solve(a, b, false, false, true, false, true);
+         })(u4, b24);
+       }},
+      {"ts_vector",
+       [&] {
+         return fj::jit([](T a, T b) { return lax_la::triangular_solve(a, b, true, true); })(l4,
+                                                                                             b4);
+       }},
+      {"ts_batched",
+       [&] {
+         return fj::jit([](T a, T b) { return lax_la::triangular_solve(a, b, true, true); })(
+             lower_ab, bb);
+       }},
+      {"cho_solve",
+       [&] {
+         return fj::jit([](T a, T b) {
+           return fj::scipy::linalg::cho_solve(fj::scipy::linalg::cho_factor(a, true), b);
+         })(a4, b42);
+       }},
+      {"cho_solve_upper_vec",
+       [&] {
+         return fj::jit([](T a, T b) {
+           return fj::scipy::linalg::cho_solve(fj::scipy::linalg::cho_factor(a), b);
+         })(a4, b4);
+       }},
+      {"solve_triangular_t",
+       [&] {
+         return fj::jit(
+             [](T a, T b) { return fj::scipy::linalg::solve_triangular(a, b, 1, true); })(l4, b42);
+       }},
+  };
+  for (const std::string& backend : backends()) {
+    BackendScope scope(backend.c_str());
+    for (const auto& [name, f] : cases) {
+      CAPTURE(backend);
+      CAPTURE(name);
+      const auto lines = lines_of("values " + name);
+      const Array out = f();
+      const auto shape = numbers(lines[0]);
+      REQUIRE(out.shape().rank() == static_cast<int>(shape.size()));
+      check_close(doubles(out), numbers(lines[1]), kRel);
+    }
+    // vmap: cholesky over a batch of matrices; a triangular solve with b batched and a shared
+    // (the batch folded into b's columns).
+    const Array vc = fj::vmap([](Tracer a) { return Array(fj::linalg::cholesky(a)); })(ab);
+    check_close(doubles(vc), numbers(lines_of("values vmap_cholesky")[0]), kRel);
+    const Array b341 = fj::reshape(bb, {3, 4, 1});
+    const Array vs = fj::vmap(
+        [l4](Tracer b) { return Array(lax_la::triangular_solve(l4, b, true, true)); })(b341);
+    check_close(doubles(vs), numbers(lines_of("values vmap_ts_b")[0]), kRel);
+  }
+}
+
+// d/dx sum(w * f(x)): compared with JAX's gradient (the same conditioning bound, 1e-11 for the
+// two solves and a product more) and with central differences (h = 1e-6: truncation h^2 |f'''|
+// and rounding eps |f| / h, both below 1e-8 of the largest entry for these O(1) functions).
+// cholesky's input is perturbed symmetrically (each off-diagonal pair together), the
+// derivative JAX's rule defines; the central difference then checks g_ij + g_ji.
+TEST_CASE("linalg golden: gradients as JAX's and as central differences") {
+  const Array a4 = input("a4"), l4 = input("lower4"), u4 = input("upper4"), b42 = input("b42"),
+              b24 = input("b24");
+  using F = std::function<Array(Tracer)>;
+  struct G {
+    F f;
+    Array x;
+    bool symmetric;
+  };
+  const std::map<std::string, G> cases = {
+      {"cholesky", {[](Tracer a) { return Array(fj::linalg::cholesky(a)); }, a4, true}},
+      {"ts_a",
+       {[b42](Tracer a) { return Array(lax_la::triangular_solve(a, b42, true, true)); }, l4,
+        false}},
+      {"ts_b",
+       {[l4](Tracer b) { return Array(lax_la::triangular_solve(l4, b, true, true, true)); }, b42,
+        false}},
+      {"ts_right_a",
+       {[b24](Tracer a) {
+          return Array(lax_la::triangular_solve(a, b24, false, false, false, false, true));
+        },
+        u4, false}},
+      {"cho_solve_a",
+       {[b42](Tracer a) {
+          return Array(fj::scipy::linalg::cho_solve(fj::scipy::linalg::cho_factor(a, true), b42));
+        },
+        a4, true}},
+  };
+  for (const std::string& backend : backends()) {
+    BackendScope scope(backend.c_str());
+    for (const auto& [name, c] : cases) {
+      CAPTURE(backend);
+      CAPTURE(name);
+      const Array y = fj::jit(c.f)(c.x);
+      std::vector<double> wv(static_cast<std::size_t>(y.size()));
+      for (std::size_t i = 0; i < wv.size(); ++i) wv[i] = (1.0 + static_cast<double>(i)) / 10;
+      const Array w = fj::array(wv, y.shape());
+      const F f = c.f;
+      auto loss = [f, w](Tracer v) { return fj::sum(w * f(v)); };
+      const auto g = doubles(fj::jit(fj::grad(loss))(c.x));
+      check_close(g, numbers(lines_of("grad " + name)[0]), 1e-11);
+      const auto xs = doubles(c.x);
+      const std::int64_t n = c.x.shape()[1];
+      for (std::size_t i = 0; i < g.size(); ++i) {
+        CAPTURE(i);
+        const std::size_t r = i / static_cast<std::size_t>(n), q = i % static_cast<std::size_t>(n);
+        const std::size_t t = q * static_cast<std::size_t>(n) + r;  // the mirror entry
+        if (c.symmetric && q > r) continue;
+        auto at = [&](double d) {
+          std::vector<double> v = xs;
+          v[i] += d;
+          if (c.symmetric && t != i) v[t] += d;
+          return fj::jit(loss)(fj::array(v, c.x.shape())).item<double>();
+        };
+        const double want = c.symmetric && t != i ? g[i] + g[t] : g[i];
+        CHECK(std::fabs((at(1e-6) - at(-1e-6)) / 2e-6 - want) <=
+              1e-7 * std::max(1.0, std::fabs(want)));
+      }
+    }
+  }
+}
+
+// The Gaussian process's negative log marginal likelihood (RBF kernel plus noise; cholesky, two
+// triangular solves, the log-determinant from L's diagonal) and its gradient with respect to
+// the log hyperparameters. K's condition number is about 1e3 (noise 0.05): 1e-10 relative.
+TEST_CASE("linalg golden: Gaussian-process log-likelihood and its gradient as JAX's") {
+  const Array x = fj::array(numbers(lines_of("gp x")[0]), fj::Shape{12});
+  const Array y = fj::array(numbers(lines_of("gp y")[0]), fj::Shape{12, 1});
+  const Array theta = fj::array(numbers(lines_of("gp theta")[0]), fj::Shape{3});
+  const Array d2 = fj::jit([](Tracer v) {
+    return Array(fj::square(fj::reshape(v, {12, 1}) - fj::reshape(v, {1, 12})));
+  })(x);
+  const Array eye = fj::eye(12, -1, 0, fj::DType::f64);
+  auto nll = [d2, eye, y](Tracer t) {
+    const Array ell = fj::exp(t(0)), sf2 = fj::exp(t(1)), sn2 = fj::exp(t(2));
+    const Array k = sf2 * fj::exp(-0.5 * d2 / (ell * ell)) + sn2 * eye;
+    const Array l = fj::linalg::cholesky(k);
+    const Array z = lax_la::triangular_solve(l, y, true, true);
+    const Array alpha = lax_la::triangular_solve(l, z, true, true, true);
+    const Array logdet = 2.0 * fj::sum(fj::log(fj::sum(l * eye, {1})));
+    return Array(0.5 * fj::sum(y * alpha) + 0.5 * logdet + 6.0 * std::log(2 * M_PI));
+  };
+  for (const std::string& backend : backends()) {
+    BackendScope scope(backend.c_str());
+    CAPTURE(backend);
+    check_close({fj::jit(nll)(theta).item<double>()}, numbers(lines_of("gp nll")[0]), 1e-10);
+    check_close(doubles(fj::jit(fj::grad(nll))(theta)), numbers(lines_of("gp grad")[0]), 1e-10);
+  }
+}
+
+TEST_CASE("linalg golden: jaxpr text") {
+  const Array o = fj::ones({3, 3}), ob = fj::ones({2, 3, 3}), r = fj::ones({3, 2}),
+              rt = fj::ones({2, 3}), v = fj::ones({3});
+  using T = Tracer;
+  auto one = [](auto f, const Array& a) { return fj::make_jaxpr(f)(a).str(); };
+  auto two = [](auto f, const Array& a, const Array& b) { return fj::make_jaxpr(f)(a, b).str(); };
+  const std::map<std::string, std::function<std::string()>> texts = {
+      {"cholesky", [&] { return one([](T a) { return fj::linalg::cholesky(a); }, o); }},
+      {"cholesky_batched", [&] { return one([](T a) { return fj::linalg::cholesky(a); }, ob); }},
+      {"cholesky_upper", [&] { return one([](T a) { return fj::linalg::cholesky(a, true); }, o); }},
+      {"lax_cholesky", [&] { return one([](T a) { return lax_la::cholesky(a); }, o); }},
+      {"ts",
+       [&] {
+         return two([](T a, T b) { return lax_la::triangular_solve(a, b, true, true); }, o, r);
+       }},
+      {"ts_right_unit_t",
+       [&] {
+         return two(
+             [](T a, T b) {
+               return lax_la::triangular_solve(a, b, false, false, true, false, true);
+             },
+             o, rt);
+       }},
+      {"ts_vector",
+       [&] {
+         return two([](T a, T b) { return lax_la::triangular_solve(a, b, true, true); }, o, v);
+       }},
+      {"cho_factor",
+       [&] { return one([](T a) { return fj::scipy::linalg::cho_factor(a, true).first; }, o); }},
+      {"cho_factor_upper",
+       [&] { return one([](T a) { return fj::scipy::linalg::cho_factor(a).first; }, o); }},
+      {"cho_solve",
+       [&] {
+         return two(
+             [](T a, T b) {
+               return fj::scipy::linalg::cho_solve({Array(a), true}, b);
+             },
+             o, r);
+       }},
+      {"cho_solve_vector_upper",
+       [&] {
+         return two(
+             [](T a, T b) {
+               return fj::scipy::linalg::cho_solve({Array(a), false}, b);
+             },
+             o, v);
+       }},
+      {"solve_triangular",
+       [&] {
+         return two([](T a, T b) { return fj::scipy::linalg::solve_triangular(a, b, 1, true); }, o,
+                    r);
+       }},
+  };
+  for (const auto& [name, text] : texts) {
+    CAPTURE(name);
+    auto it = goldens().find("jaxpr " + name);
+    REQUIRE(it != goldens().end());
+    CHECK(text() == it->second);
+  }
+}
+
+TEST_CASE("linalg golden: bad input names the function, the argument and the shapes") {
+  using T = Tracer;
+  const Array rect = fj::ones({2, 3}), vec = fj::ones({3}), sq = fj::ones({3, 3}),
+              b = fj::ones({2, 2});
+  CHECK_THROWS_WITH_AS(
+      fj::jit([](T a) { return fj::linalg::cholesky(a); })(rect),
+      doctest::Contains("fj::linalg::cholesky: argument a must be a (batch of) square matrices, "
+                        "got an array of shape (2, 3)"),
+      fj::ShapeError);
+  CHECK_THROWS_WITH_AS(fj::jit([](T a) { return lax_la::cholesky(a); })(vec),
+                       doctest::Contains("fj::lax::linalg::cholesky: argument a"), fj::ShapeError);
+  CHECK_THROWS_WITH_AS(
+      fj::jit([](T a, T c) { return lax_la::triangular_solve(a, c, true, true); })(sq, b),
+      doctest::Contains("fj::lax::linalg::triangular_solve: triangular_solve: incompatible "
+                        "shapes a f32[3,3] and b f32[2,2]"),
+      fj::ShapeError);
+  CHECK_THROWS_WITH_AS(
+      fj::jit([](T a, T c) { return lax_la::triangular_solve(a, c, true, true); })(rect, b),
+      doctest::Contains("triangular_solve: argument a must be a (batch of) square matrices"),
+      fj::ShapeError);
+  CHECK_THROWS_WITH_AS(fj::jit([](T a, T c) { return lax_la::triangular_solve(a, c); })(
+                           sq, fj::ones({3}, fj::DType::i32)),
+                       doctest::Contains("must be float32 or float64"), fj::DTypeError);
+}
