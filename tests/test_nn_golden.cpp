@@ -234,6 +234,29 @@ TEST_CASE("nn golden: -inf inputs keep softmax, logsumexp and softplus finite wh
   }
 }
 
+TEST_CASE("nn golden: +inf inputs give logaddexp and softplus JAX's derivative 1, not NaN") {
+  const Array x = mat(input("x_pinf"));
+  for (const std::string backend : backends()) {
+    BackendScope scope(backend.c_str());
+    CAPTURE(backend);
+    for (const std::string fn : {"logaddexp", "softplus"}) {
+      CAPTURE(fn);
+      const Fn& f = functions().at(fn);
+      const auto v = values(fj::jit(f)(x));
+      const auto g = values(fj::jit(fj::grad(weighted(f, x)))(x));
+      const auto wv = numbers(golden_lines("values_pinf " + fn)[0]);
+      const auto wg = numbers(golden_lines("grad_pinf " + fn)[0]);
+      for (std::size_t k = 0; k < v.size(); ++k) CHECK(close(v[k], wv[k]));
+      for (std::size_t k = 0; k < g.size(); ++k) {
+        CAPTURE(k);
+        CAPTURE(g[k]);
+        CAPTURE(wg[k]);
+        CHECK(close(g[k], wg[k], 1e-12));
+      }
+    }
+  }
+}
+
 TEST_CASE("nn golden: norm gradients at zero as JAX's (NaN for the 2-norm)") {
   const Array z = fj::zeros({2, 3}, fj::f64);
   for (const std::string fn : {"norm", "norm_ord1_axis1", "norm_inf_axis1"}) {

@@ -87,6 +87,18 @@ for name in ["softmax", "log_softmax", "logsumexp", "softplus", "logaddexp", "re
     print(f"=== grad_inf {name}")
     print(hexs(jax.grad(lambda v: weighted(f, v))(x_inf)))
 
+# +inf inputs: logaddexp's rule replaces +inf by 0 on both sides (derivative 1, not NaN).
+x_pinf = x.copy()
+x_pinf[0, 0] = inf
+print("=== input x_pinf")
+print(hexs(x_pinf))
+for name in ["logaddexp", "softplus"]:
+    f = cases[name]
+    print(f"=== values_pinf {name}")
+    print(hexs(jax.jit(f)(x_pinf)))
+    print(f"=== grad_pinf {name}")
+    print(hexs(jax.grad(lambda v: weighted(f, v))(x_pinf)))
+
 # The norm's gradient at 0 (NaN for the 2-norm: sqrt's derivative at 0 times 0).
 z = np.zeros((2, 3))
 for name in ["norm", "norm_ord1_axis1", "norm_inf_axis1"]:
