@@ -210,19 +210,21 @@ TEST_CASE("nn golden: gradients against JAX and central differences") {
   }
 }
 
-TEST_CASE("nn golden: -inf inputs keep softmax, logsumexp and softplus finite where JAX's are") {
-  const Array x = mat(input("x_inf"));
+// Values and gradients at the golden input `in` (infinite entries) against the sections
+// "values_<suffix> fn" and "grad_<suffix> fn", on each backend.
+void check_infinite_inputs(const std::string& in, const std::string& suffix,
+                           const std::vector<std::string>& fns) {
+  const Array x = mat(input(in));
   for (const std::string backend : backends()) {
     BackendScope scope(backend.c_str());
     CAPTURE(backend);
-    for (const std::string fn :
-         {"softmax", "log_softmax", "logsumexp", "softplus", "logaddexp", "relu"}) {
+    for (const std::string& fn : fns) {
       CAPTURE(fn);
       const Fn& f = functions().at(fn);
       const auto v = values(fj::jit(f)(x));
       const auto g = values(fj::jit(fj::grad(weighted(f, x)))(x));
-      const auto wv = numbers(golden_lines("values_inf " + fn)[0]);
-      const auto wg = numbers(golden_lines("grad_inf " + fn)[0]);
+      const auto wv = numbers(golden_lines("values_" + suffix + " " + fn)[0]);
+      const auto wg = numbers(golden_lines("grad_" + suffix + " " + fn)[0]);
       for (std::size_t k = 0; k < v.size(); ++k) CHECK(close(v[k], wv[k]));
       for (std::size_t k = 0; k < g.size(); ++k) {
         CAPTURE(k);
@@ -234,27 +236,13 @@ TEST_CASE("nn golden: -inf inputs keep softmax, logsumexp and softplus finite wh
   }
 }
 
+TEST_CASE("nn golden: -inf inputs keep softmax, logsumexp and softplus finite where JAX's are") {
+  check_infinite_inputs("x_inf", "inf",
+                        {"softmax", "log_softmax", "logsumexp", "softplus", "logaddexp", "relu"});
+}
+
 TEST_CASE("nn golden: +inf inputs give logaddexp and softplus JAX's derivative 1, not NaN") {
-  const Array x = mat(input("x_pinf"));
-  for (const std::string backend : backends()) {
-    BackendScope scope(backend.c_str());
-    CAPTURE(backend);
-    for (const std::string fn : {"logaddexp", "softplus"}) {
-      CAPTURE(fn);
-      const Fn& f = functions().at(fn);
-      const auto v = values(fj::jit(f)(x));
-      const auto g = values(fj::jit(fj::grad(weighted(f, x)))(x));
-      const auto wv = numbers(golden_lines("values_pinf " + fn)[0]);
-      const auto wg = numbers(golden_lines("grad_pinf " + fn)[0]);
-      for (std::size_t k = 0; k < v.size(); ++k) CHECK(close(v[k], wv[k]));
-      for (std::size_t k = 0; k < g.size(); ++k) {
-        CAPTURE(k);
-        CAPTURE(g[k]);
-        CAPTURE(wg[k]);
-        CHECK(close(g[k], wg[k], 1e-12));
-      }
-    }
-  }
+  check_infinite_inputs("x_pinf", "pinf", {"logaddexp", "softplus"});
 }
 
 TEST_CASE("nn golden: norm gradients at zero as JAX's (NaN for the 2-norm)") {
