@@ -84,6 +84,7 @@ std::vector<Case> differentiable_cases() {
     c.push_back({n, p, {f64(s)}, ps, sample});
   };
   unary("neg", ir::Prim::neg, in_range(-2, 2));
+  unary("copy", ir::Prim::copy, in_range(-2, 2));
   unary("exp", ir::Prim::exp, in_range(-2, 2));
   unary("log", ir::Prim::log, in_range(0.5, 3));
   unary("log1p", ir::Prim::log1p, in_range(-0.5, 2));
@@ -288,6 +289,27 @@ std::vector<Case> differentiable_cases() {
                {f64({5, 4}), f64({2, 3}), typed(DType::i32, {}), typed(DType::i32, {})},
                {},
                index_or(2, {1, 1})});
+  // custom_jvp_call: call_jaxpr exp(x) * y, differentiated by its rule (written apart from the
+  // body: t_x * out + t_y * exp(x)), with a scalar second operand to exercise broadcasting.
+  {
+    ir::GraphBuilder body;
+    const ir::Atom x = ir::Atom::of_var(body.add_invar(f64({2, 3})));
+    const ir::Atom y = ir::Atom::of_var(body.add_invar(f64({})));
+    body.graph.outvars = {body.emit1(ir::Prim::mul, {body.emit1(ir::Prim::exp, {x}), y})};
+    auto rule = std::make_shared<const ir::FunctionJvpRule>(
+        "exp_mul_jvp", [](ir::GraphBuilder& b, const std::vector<ir::Atom>& p,
+                          const std::vector<ir::Atom>& o, const std::vector<ir::Atom>& t) {
+          const ir::Atom tx = b.emit1(ir::Prim::mul, {t[0], o[0]});
+          const ir::Atom ty = b.emit1(ir::Prim::mul, {t[1], b.emit1(ir::Prim::exp, {p[0]})});
+          return std::vector<ir::Atom>{b.emit1(ir::Prim::add, {tx, ty})};
+        });
+    c.push_back({"custom_jvp_call",
+                 ir::Prim::custom_jvp_call,
+                 {f64({2, 3}), f64({})},
+                 ir::custom_jvp_params(
+                     "exp_mul", std::make_shared<const ir::Graph>(std::move(body.graph)), rule),
+                 in_range(-1, 1)});
+  }
   // Linear algebra: matrices with a dominant diagonal (positive definite, well conditioned).
   auto dominant = [](double lo, double hi) {
     return [=](std::mt19937& g, std::size_t k, std::int64_t i) {

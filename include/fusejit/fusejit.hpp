@@ -34,6 +34,8 @@
 #include "fusejit/api/debug_nans.hpp"
 #include "fusejit/api/subtrace.hpp"
 #include "fusejit/api/transforms.hpp"
+#include "fusejit/api/custom_jvp.hpp"
+#include "fusejit/expr/nn.hpp"
 #include "fusejit/api/lax_control.hpp"
 #include "fusejit/api/sorting.hpp"
 #include "fusejit/api/make_jaxpr.hpp"

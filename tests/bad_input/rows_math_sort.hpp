@@ -1,4 +1,5 @@
-// The bad-input matrix's rows for issue 19's math functions, scans, sorting and linear algebra.
+// The bad-input matrix's rows for issue 19's math functions, scans, sorting, linear algebra,
+// jax.nn and the statistics reductions.
 #pragma once
 
 #include <vector>
@@ -41,6 +42,20 @@ inline std::vector<Row> math_sort_rows() {
       {"the derivative of `fj::digamma` (polygamma is not implemented)",
        [=] { Array r = fj::grad([](Tracer x) { return fj::sum(fj::digamma(x)); })(f3); },
        raises<fj::NotImplementedError>("fj::NotImplementedError"), "polygamma"},
+      {"`fj::nn::softmax` over an axis the array does not have",
+       [=] { Array r = fj::nn::softmax(m23, 2); }, raises<fj::ShapeError>("fj::ShapeError"),
+       "fj::nn::softmax: axis 2 is out of range for an array of shape (2, 3)"},
+      {"`fj::var` over an axis the array does not have", [=] { Array r = fj::var(m23, -3); },
+       raises<fj::ShapeError>("fj::ShapeError"),
+       "fj::var: axis -3 is out of range for an array of shape (2, 3)"},
+      {"`fj::linalg::norm` of matrix order \"nuc\" (no SVD yet)",
+       [=] {
+         Array r = fj::linalg::norm(m23, "nuc", {0, 1});
+       },
+       raises<fj::NotImplementedError>("fj::NotImplementedError"), "SVD"},
+      {"`fj::nn::one_hot` with an axis beyond the result's rank",
+       [=] { Array r = fj::nn::one_hot(i3, 3, fj::f32, 2); },
+       raises<fj::ShapeError>("fj::ShapeError"), "fj::nn::one_hot: axis 2 is out of range"},
   };
 }
 

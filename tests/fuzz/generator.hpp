@@ -69,6 +69,7 @@ inline bool is_exact(ir::Prim p) {
     case P::ceil:
     case P::round:
     case P::stop_gradient:
+    case P::copy:
     case P::max:
     case P::min:
     case P::shift_left:
@@ -92,9 +93,10 @@ inline bool is_exact(ir::Prim p) {
 
 /// Whether equation `e` of `g` is exact: an exact primitive, or one on integer operands giving
 /// integer results (wrapping integer arithmetic is exact; float-only primitives convert to f32).
-/// Control equations are exact when their sub-graphs are.
+/// Control equations (and custom_jvp_call, which runs its call_jaxpr) are exact when their
+/// sub-graphs are.
 inline bool is_exact(const ir::Graph& g, const ir::Eqn& e) {
-  if (ir::is_lax_control(e.prim)) {
+  if (ir::is_lax_control(e.prim) || e.prim == ir::Prim::custom_jvp_call) {
     bool exact = true;
     ir::for_each_subgraph(e.params, [&](const ir::Graph& sub) {
       for (auto& se : sub.eqns) exact = exact && is_exact(sub, se);
@@ -415,7 +417,7 @@ class Generator {
   }
 
   // cond on an i32 index (from an input: out-of-range values clamp), while counting to a small
-  // bound, scan over a new xs of 0-5 rows; each body a chain_graph.
+  // bound, scan over a new xs of 0-5 rows, custom_jvp_call; each body a chain_graph.
   bool control_eqn(ir::Prim p, const ir::Atom& x, const ir::Aval& xa, std::vector<ir::Atom>& in,
                    ir::Params& ps) {
     using P = ir::Prim;
@@ -470,6 +472,16 @@ class Generator {
              {"num_consts", std::int64_t{0}},
              {"reverse", r_.chance(30)},
              {"unroll", std::int64_t{1}}});
+        return true;
+      }
+      case P::custom_jvp_call: {
+        // Backends only run call_jaxpr; the rule (the identity on tangents) is never called.
+        static const auto rule = std::make_shared<const ir::FunctionJvpRule>(
+            "fuzz_jvp",
+            [](ir::GraphBuilder&, const std::vector<ir::Atom>&, const std::vector<ir::Atom>&,
+               const std::vector<ir::Atom>& t) { return t; });
+        in = {x};
+        ps = ir::custom_jvp_params("fuzz", chain_graph({xa}, {0}), rule);
         return true;
       }
       default:

@@ -20,10 +20,8 @@ TypedDType to_inexact(TypedDType t) {
 
 // Named composites are traced once per operand avals (and variant) and shared, as JAX caches
 // the jaxpr of an inner jit; the printer hoists a sub-graph used twice into `let name = ... in`.
-Atom call_named(GraphBuilder& b, const std::string& name, const std::vector<Atom>& ops,
-                const std::function<Atom(GraphBuilder&, const std::vector<Atom>&)>& body,
-                const std::string& variant) {
-  std::string key = name + "[" + variant + "]";
+ir::GraphPtr shared_subgraph(GraphBuilder& b, std::string key, const std::vector<Atom>& ops,
+                             const SubgraphBody& body) {
   std::vector<ir::Aval> avals;
   for (auto& a : ops) {
     avals.push_back(b.aval(a));
@@ -40,11 +38,20 @@ Atom call_named(GraphBuilder& b, const std::string& name, const std::vector<Atom
     GraphBuilder inner;
     std::vector<Atom> ins;
     for (auto& av : avals) ins.push_back(Atom::of_var(inner.add_invar(av)));
-    inner.graph.outvars.push_back(body(inner, ins));
+    inner.graph.outvars = body(inner, ins);
     sub = std::make_shared<const ir::Graph>(std::move(inner.graph));
     std::lock_guard lock(mu);
     sub = cache.try_emplace(key, sub).first->second;
   }
+  return sub;
+}
+
+Atom call_named(GraphBuilder& b, const std::string& name, const std::vector<Atom>& ops,
+                const std::function<Atom(GraphBuilder&, const std::vector<Atom>&)>& body,
+                const std::string& variant) {
+  const ir::GraphPtr sub = shared_subgraph(
+      b, name + "[" + variant + "]", ops,
+      [&](GraphBuilder& g, const std::vector<Atom>& in) { return std::vector<Atom>{body(g, in)}; });
   ir::Params p;
   p.items.push_back({"name", name, true});
   p.items.push_back({"jaxpr", sub, true});

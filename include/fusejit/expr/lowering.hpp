@@ -21,6 +21,12 @@ using ir::Prim;
 Atom convert(GraphBuilder& b, Atom a, TypedDType to);
 /// broadcast_in_dim of `a` to `shape` (trailing-aligned, NumPy style); nothing if equal.
 Atom broadcast_to(GraphBuilder& b, Atom a, const Shape& shape);
+/// A sub-graph's body: its results, emitted into the builder given its invars.
+using SubgraphBody = std::function<std::vector<Atom>(GraphBuilder&, const std::vector<Atom>&)>;
+/// The sub-graph `body` traces on invars of `ops`' avals, traced once per `key` and avals and
+/// shared (call_named's and custom_jvp_call's sub-graphs).
+ir::GraphPtr shared_subgraph(GraphBuilder& b, std::string key, const std::vector<Atom>& ops,
+                             const SubgraphBody& body);
 /// A `jit[name=...]` equation around `body`, whose sub-graph is traced once per name, variant
 /// (the composite's static arguments) and operand avals, and shared.
 Atom call_named(GraphBuilder& b, const std::string& name, const std::vector<Atom>& ops,

@@ -1,11 +1,13 @@
 // Definitions of the jnp elementwise functions that JAX stages as compositions of primitives
 // (log2, trunc, isinf, signbit, copysign, hypot, logaddexp, ...): the same equations in the same
 // order, so that make_jaxpr prints JAX 0.10.2's text (implementation unit only).
+#include <array>
 #include <cmath>
 #include <limits>
 
 #include "fusejit/expr/lowering_helpers.hpp"
 #include "fusejit/expr/lowering_math.hpp"
+#include "fusejit/expr/lowering_nn.hpp"
 
 namespace fj::detail {
 
@@ -143,19 +145,45 @@ Atom lower_hypot(GraphBuilder& b, Atom x, Atom y) {
 }
 
 // max + log1p(exp(-|x - y|)); x + y where x - y is NaN (both infinite of one sign, or a NaN).
-// JAX stages this body inside custom_jvp_call; fusejit stages the body itself and
-// differentiates it directly (docs: the README's jaxpr differences).
+// Staged inside custom_jvp_call[name=logaddexp], as JAX does, with JAX's rule: each operand's
+// tangent times exp(x_i - out), +inf replaced by 0 on both sides (so a -inf operand gets a zero
+// derivative, not NaN).
 Atom lower_logaddexp(GraphBuilder& b, Atom x, Atom y, bool base2) {
   auto [xv, yv] = inexact2(b, x, y, base2 ? "fj::logaddexp2" : "fj::logaddexp");
-  Atom amax = lower_binary(b, Prim::max, xv, yv);
-  Atom delta = lower_binary(b, Prim::sub, xv, yv);
-  Atom isnan = lower_binary(b, Prim::ne, delta, delta);
-  Atom sum = lower_binary(b, Prim::add, xv, yv);
-  Atom e =
-      unary(b, base2 ? Prim::exp2 : Prim::exp, unary(b, Prim::neg, unary(b, Prim::abs, delta)));
-  Atom l = unary(b, Prim::log1p, e);
-  if (base2) l = lower_binary(b, Prim::mul, constant_like(b, l, 1.0 / std::log(2.0)), l);
-  return b.emit1(Prim::select_n, {isnan, lower_binary(b, Prim::add, amax, l), sum});
+  static const auto rules = [] {
+    std::array<std::shared_ptr<const ir::CustomJvpRule>, 2> r;
+    for (bool two : {false, true})
+      r[two] = std::make_shared<const ir::FunctionJvpRule>(
+          two ? "_logaddexp2_jvp" : "_logaddexp_jvp",
+          [two](GraphBuilder& g, const std::vector<Atom>& p, const std::vector<Atom>& o,
+                const std::vector<Atom>& t) -> std::vector<Atom> {
+            auto replace_inf = [&](Atom v) {
+              Atom is_inf = g.emit1(Prim::eq, {v, constant_like(g, v, INFINITY)});
+              return g.emit1(Prim::select_n, {is_inf, v, full_like(g, v, 0)});
+            };
+            auto term = [&](std::size_t i) {
+              Atom d = lower_binary(g, Prim::sub, replace_inf(p[i]), replace_inf(o[0]));
+              return lower_binary(g, Prim::mul, t[i], unary(g, two ? Prim::exp2 : Prim::exp, d));
+            };
+            Atom first = term(0);
+            return {lower_binary(g, Prim::add, first, term(1))};
+          });
+    return r;
+  }();
+  return call_custom_jvp(
+      b, base2 ? "logaddexp2" : "logaddexp", {xv, yv},
+      [base2](GraphBuilder& g, const std::vector<Atom>& in) -> std::vector<Atom> {
+        Atom amax = lower_binary(g, Prim::max, in[0], in[1]);
+        Atom delta = lower_binary(g, Prim::sub, in[0], in[1]);
+        Atom isnan = lower_binary(g, Prim::ne, delta, delta);
+        Atom sum = lower_binary(g, Prim::add, in[0], in[1]);
+        Atom e = unary(g, base2 ? Prim::exp2 : Prim::exp,
+                       unary(g, Prim::neg, unary(g, Prim::abs, delta)));
+        Atom l = unary(g, Prim::log1p, e);
+        if (base2) l = lower_binary(g, Prim::mul, constant_like(g, l, 1.0 / std::log(2.0)), l);
+        return {g.emit1(Prim::select_n, {isnan, lower_binary(g, Prim::add, amax, l), sum})};
+      },
+      rules[base2])[0];
 }
 
 // lax.rem (C's fmod: the result has x's sign); integer division by zero divides by 1 instead.

@@ -139,7 +139,9 @@ class Printer {
       for (auto& e : g->eqns)
         for_each_subgraph(e.params, [&](const Graph& sub) {
           q.push_back(&sub);
-          if (auto* n = e.params.find("name")) names.try_emplace(&sub, std::get<std::string>(*n));
+          // JAX names a hoisted jit's jaxpr after the jit; custom_jvp_call's is plain `jaxpr`.
+          if (auto* n = e.params.find("name"); n && e.prim == Prim::jit)
+            names.try_emplace(&sub, std::get<std::string>(*n));
         });
     }
     std::map<std::string, int> name_counts;
@@ -224,7 +226,9 @@ class Printer {
     for (auto& p : e.params.items)
       if (p.printed) ps.push_back(&p);
     std::sort(ps.begin(), ps.end(), [&](const Param* a, const Param* b) {
-      if (e.prim == Prim::jit && (a->name == "name") != (b->name == "name"))
+      // jit and custom_jvp_call print `name` first (JAX's param order), then by name.
+      if ((e.prim == Prim::jit || e.prim == Prim::custom_jvp_call) &&
+          (a->name == "name") != (b->name == "name"))
         return a->name == "name";
       return a->name < b->name;
     });

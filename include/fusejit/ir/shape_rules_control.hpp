@@ -146,6 +146,11 @@ std::vector<Aval> control_avals(Prim p, const std::vector<Aval>& in, const Param
       }
       return o;
     }
+    case Prim::custom_jvp_call: {  // call_jaxpr on the operands, matched by type
+      const Graph& g = sub_graph(params, "call_jaxpr", "custom_jvp_call");
+      check_takes(g, in, 0, in.size(), "custom_jvp_call: call_jaxpr");
+      return out_avals_of(g);
+    }
     default: {  // jit and fused: one sub-graph called on the operands
       const Graph& g = *params.get<GraphPtr>("jaxpr");
       if (g.invars.size() != in.size())

@@ -212,6 +212,7 @@ bool has_batch_rule(ir::Prim p) {
     case Prim::cond:
     case Prim::while_:
     case Prim::scan:
+    case Prim::custom_jvp_call:  // custom_jvp_rules.cpp
       return true;
     default:
       return false;  // jit is inlined first; fused exists only inside a backend
@@ -250,8 +251,10 @@ Batched batch_graph(const ir::Graph& g, const std::vector<bool>& in_batched, std
         env[static_cast<std::size_t>(e.out[k])] = out[k];
       continue;
     }
-    if (ir::is_lax_control(e.prim)) {
-      auto [outs, out_flags] = batch_control(E, e, std::move(in), flags, size);
+    if (ir::is_lax_control(e.prim) || e.prim == Prim::custom_jvp_call) {
+      auto [outs, out_flags] = e.prim == Prim::custom_jvp_call
+                                   ? batch_custom_call(E, e, std::move(in), flags, size)
+                                   : batch_control(E, e, std::move(in), flags, size);
       for (std::size_t k = 0; k < e.out.size(); ++k) {
         env[static_cast<std::size_t>(e.out[k])] = outs[k];
         bat[static_cast<std::size_t>(e.out[k])] = out_flags[k];

@@ -160,6 +160,22 @@ std::pair<std::vector<Atom>, std::vector<bool>> batch_control(Emit& E, const ir:
                                                               const std::vector<bool>& bat,
                                                               std::int64_t n);
 
+// custom_jvp_call's rules (custom_jvp_rules.cpp). Forward mode calls the equation's tangent rule
+// (missing tangents as zeros); reverse mode transposes that rule's tangents, which are linear,
+// by reverse mode over them; batching batches call_jaxpr and wraps the rule so that it still
+// sees per-example operands.
+std::vector<MaybeAtom> jvp_custom_call(Emit& E, const ir::Eqn& e, const std::vector<Atom>& in,
+                                       const std::vector<MaybeAtom>& t,
+                                       const std::vector<Atom>& out);
+std::vector<MaybeAtom> vjp_custom_call(Emit& E, const ir::Eqn& e, const std::vector<Atom>& in,
+                                       const std::vector<Atom>& out,
+                                       const std::vector<MaybeAtom>& cts,
+                                       const std::vector<bool>& needed);
+std::pair<std::vector<Atom>, std::vector<bool>> batch_custom_call(Emit& E, const ir::Eqn& e,
+                                                                  std::vector<Atom> in,
+                                                                  const std::vector<bool>& bat,
+                                                                  std::int64_t n);
+
 /// Appends copies of the params with each listed int-vector param mapped by f.
 ir::Params map_dims(const ir::Params& p, const std::vector<std::string>& names,
                     const std::function<Dims(const Dims&)>& f);

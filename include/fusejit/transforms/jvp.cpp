@@ -18,6 +18,7 @@ std::vector<MaybeAtom> jvp_rule(Emit& E, const ir::Eqn& e, const std::vector<Ato
   if (!has_jvp_rule(e.prim))
     throw ValueError("fj::jvp: no differentiation rule for " + std::string(pi.name));
   if (ir::is_lax_control(e.prim)) return jvp_control(E, e, in, t, out);
+  if (e.prim == Prim::custom_jvp_call) return jvp_custom_call(E, e, in, t, out);
   if (out.empty()) return {};  // an effect (debug_print): copied, nothing to differentiate
   if (is_sort_or_scan(e.prim)) return jvp_sorting(E, e, in, t, out);
   if (is_linalg(e.prim)) return jvp_linalg(E, e, in, t, out);
@@ -150,6 +151,7 @@ bool has_jvp_rule(ir::Prim p) {
     case Prim::cond:
     case Prim::while_:
     case Prim::scan:
+    case Prim::custom_jvp_call:
       return true;
     default:
       // Rules give zero for the rest; right only where no float output depends on a float input.
@@ -158,7 +160,7 @@ bool has_jvp_rule(ir::Prim p) {
 }
 
 ir::Graph flatten(const ir::Graph& g) {
-  ir::Graph f = ir::inline_jit(g);
+  ir::Graph f = ir::inline_jit(g, /*keep_custom_jvp=*/true);
   f.invars.insert(f.invars.begin(), f.constvars.begin(), f.constvars.end());
   f.constvars.clear();
   return f;

@@ -18,6 +18,9 @@ std::vector<MaybeAtom> elementwise_partials(Emit& E, Prim p, const ir::Params& p
       case Prim::neg:
         r[0] = L(-1);
         break;
+      case Prim::copy:
+        r[0] = L(1);
+        break;
       case Prim::exp:
         r[0] = y;
         break;
@@ -57,8 +60,8 @@ std::vector<MaybeAtom> elementwise_partials(Emit& E, Prim p, const ir::Params& p
       case Prim::erf_inv:  // sqrt(pi)/2 * exp(erf_inv(x)^2)
         r[0] = E.mul(L(std::sqrt(M_PI) / 2), E.un(Prim::exp, E.mul(y, y)));
         break;
-      case Prim::abs:
-        r[0] = E.un(Prim::sign, x);
+      case Prim::abs:  // JAX's select(x >= 0, 1, -1): 1 at 0 (sign would give 0 there)
+        r[0] = E.select(E.bin(Prim::ge, x, L(0)), E.full(E.aval(x), -1), E.full(E.aval(x), 1));
         break;
       // The rest in JAX's forms (lax.py / special.py's defjvp rules).
       case Prim::asin:  // 1 / sqrt(1 - x^2)

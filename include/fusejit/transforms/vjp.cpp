@@ -302,10 +302,12 @@ ir::Graph vjp_graph(const ir::Graph& g, const std::vector<bool>& wrt) {
     for (std::size_t i = 0; i < e.in.size(); ++i)
       wanted.push_back(needed[i] && !e.in[i].is_literal() && differentiable(g.aval(e.in[i])));
     const auto r = ir::is_lax_control(e.prim) ? vjp_control(E, e, ins[k], outs[k], cts, needed)
-                   : is_sort_or_scan(e.prim)  ? vjp_sorting(E, e, ins[k], outs[k], cts, wanted)
-                   : is_linalg(e.prim)        ? vjp_linalg(E, e, ins[k], outs[k], cts, wanted)
-                   : is_index_op(e.prim)      ? vjp_index(E, e, ins[k], cts, wanted)
-                                              : vjp_rule(E, e, ins[k], outs[k][0], *cts[0], needed);
+                   : e.prim == Prim::custom_jvp_call
+                       ? vjp_custom_call(E, e, ins[k], outs[k], cts, needed)
+                   : is_sort_or_scan(e.prim) ? vjp_sorting(E, e, ins[k], outs[k], cts, wanted)
+                   : is_linalg(e.prim)       ? vjp_linalg(E, e, ins[k], outs[k], cts, wanted)
+                   : is_index_op(e.prim)     ? vjp_index(E, e, ins[k], cts, wanted)
+                                             : vjp_rule(E, e, ins[k], outs[k][0], *cts[0], needed);
     for (std::size_t i = 0; i < e.in.size(); ++i)
       if (r[i] && !e.in[i].is_literal()) accumulate(e.in[i].var, *r[i]);
   }

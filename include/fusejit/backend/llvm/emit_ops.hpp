@@ -134,6 +134,7 @@ inline llvm::Value* clz(Emitter& e, const Node&, Args a, DType) {
 }
 
 inline llvm::Value* stop_gradient(Emitter&, const Node&, Args a, DType) { return a[0]; }
+inline llvm::Value* copy(Emitter&, const Node&, Args a, DType) { return a[0]; }
 inline llvm::Value* neg(Emitter& e, const Node&, Args a, DType d) {
   return is_float(d) ? e.b.CreateFNeg(a[0]) : e.b.CreateNeg(a[0]);
 }
@@ -408,6 +409,9 @@ inline llvm::Value* squeeze(Emitter&, const Node&, Args, DType) { return structu
 inline llvm::Value* iota(Emitter&, const Node&, Args, DType) { return structural("iota"); }
 inline llvm::Value* jit(Emitter&, const Node&, Args, DType) {
   return structural("an un-inlined jit");
+}
+inline llvm::Value* custom_jvp_call(Emitter&, const Node&, Args, DType) {
+  return structural("an un-inlined custom_jvp_call");
 }
 inline llvm::Value* fused(Emitter&, const Node&, Args, DType) {
   return structural("a nested fused kernel");

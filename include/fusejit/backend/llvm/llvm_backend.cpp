@@ -11,7 +11,9 @@ namespace fj::backend {
 class LlvmBackend final : public Backend {
  public:
   std::string_view name() const override { return "llvm"; }
-  bool supports(ir::Prim p) const override { return p != ir::Prim::jit && p != ir::Prim::fused; }
+  bool supports(ir::Prim p) const override {
+    return p != ir::Prim::jit && p != ir::Prim::custom_jvp_call && p != ir::Prim::fused;
+  }
   std::shared_ptr<const Executable> compile(const ir::GraphPtr& graph) override {
     ir::verify(*graph, "llvm backend");
     return llvm_kernel::compile_graph(graph);

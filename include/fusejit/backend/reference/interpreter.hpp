@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "fusejit/backend/control_flow.hpp"
+#include "fusejit/ir/custom_jvp.hpp"
 #include "fusejit/backend/reference/kernels.hpp"
 #include "fusejit/backend/reference/reference_backend.hpp"
 
@@ -169,7 +170,7 @@ class Plan {
   }
 
   std::unique_ptr<const Plan> compile_call(const ir::Eqn& e) const {
-    const ir::GraphPtr& sub = require_param<ir::GraphPtr>(e, "jaxpr");
+    const ir::GraphPtr& sub = require_param<ir::GraphPtr>(e, ir::call_param(e.prim));
     const std::string what(ir::name(e.prim));
     if (!sub) throw ValueError(what + ": null jaxpr");
     if (!sub->constvars.empty())

@@ -98,6 +98,8 @@ struct stop_gradient : NumUnary {
     return x;
   }
 };
+// The identity, as stop_gradient (copy only matters to JAX, which may not alias the result).
+struct copy : stop_gradient {};
 struct neg : NumUnary {
   template <class B>
   B simd(const B& x) const {
@@ -548,6 +550,8 @@ struct jit {
   static constexpr bool calls_jaxpr = true;
 };
 struct fused : jit {};
+// custom_jvp_call runs its call_jaxpr (its tangent rule matters to transforms only).
+struct custom_jvp_call : jit {};
 // lax control flow: the interpreter runs the sub-graphs (backend/control_flow.hpp).
 struct cond : jit {};
 struct while_ : jit {};
