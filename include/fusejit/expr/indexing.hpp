@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "fusejit/expr/array.hpp"
+#include "fusejit/expr/array_methods.hpp"
 #include "fusejit/expr/lowering_index.hpp"
 #include "fusejit/expr/node.hpp"
 

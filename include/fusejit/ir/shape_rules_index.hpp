@@ -4,6 +4,7 @@
 #include <string>
 
 #include "fusejit/ir/gather_dims.hpp"
+#include "fusejit/ir/shape_rules_common.hpp"
 
 namespace fj::ir::library_rules {
 

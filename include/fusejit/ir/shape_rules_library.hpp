@@ -7,26 +7,11 @@
 
 #include "fusejit/ir/builder.hpp"
 #include "fusejit/ir/dot_dims.hpp"
+#include "fusejit/ir/shape_rules_common.hpp"
 
 namespace fj::ir {
 
 namespace library_rules {
-
-inline std::string list(const std::vector<Aval>& in, std::size_t from = 0) {
-  std::string s;
-  for (std::size_t i = from; i < in.size(); ++i) s += (i > from ? ", " : "") + in[i].str();
-  return s;
-}
-
-inline void check_axes(const char* who, const std::vector<std::int64_t>& dims, int rank,
-                       const Aval& a, std::vector<bool>& used) {
-  for (auto d : dims) {
-    if (d < 0 || d >= rank || used[static_cast<std::size_t>(d)])
-      throw ShapeError(std::string(who) + ": dimension " + std::to_string(d) +
-                       " is out of range or repeated for " + a.str());
-    used[static_cast<std::size_t>(d)] = true;
-  }
-}
 
 inline std::vector<Aval> dot_general(const std::vector<Aval>& in, const Params& params) {
   const Aval &l = in[0], &r = in[1];

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "fusejit/backend/backend.hpp"
+#include "fusejit/backend/reference/resolve.hpp"
 #include "fusejit/ir/gather_dims.hpp"
 #include "fusejit/ir/graph.hpp"
 

@@ -10,6 +10,7 @@
 #include <limits>
 
 #include "fusejit/backend/backend.hpp"
+#include "fusejit/backend/reference/resolve.hpp"
 #include "fusejit/ir/graph.hpp"
 
 namespace fj::detail::reference::library {

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "fusejit/backend/backend.hpp"
+#include "fusejit/backend/reference/resolve.hpp"
 #include "fusejit/backend/reference/float_math.hpp"
 #include "fusejit/ir/graph.hpp"
 
