@@ -47,6 +47,20 @@ inline std::vector<std::string> golden_lines(const std::map<std::string, std::st
   return lines;
 }
 
+/// One golden file, read once: its sections (`all`), one section's `lines`.
+struct Golden {
+  const char* file;
+  const std::map<std::string, std::string>& all() const {
+    static std::map<std::string, std::map<std::string, std::string>> cache;
+    auto it = cache.find(file);
+    if (it == cache.end()) it = cache.emplace(file, read_goldens(file)).first;
+    return it->second;
+  }
+  std::vector<std::string> lines(const std::string& name) const {
+    return golden_lines(all(), name);
+  }
+};
+
 /// The numbers of a line separated by spaces; hex floats, "nan", "-nan" and "inf" too.
 inline std::vector<double> golden_numbers(const std::string& line) {
   std::vector<double> v;

@@ -21,13 +21,7 @@ using fusejit_test::BackendScope;
 
 namespace {
 
-const std::map<std::string, std::string>& goldens() {
-  static const auto g = fusejit_test::read_goldens("einsum_goldens.txt");
-  return g;
-}
-std::vector<std::string> lines_of(const std::string& name) {
-  return fusejit_test::golden_lines(goldens(), name);
-}
+constexpr fusejit_test::Golden kGolden{"einsum_goldens.txt"};
 constexpr auto numbers = fusejit_test::golden_numbers;
 
 struct Case {
@@ -68,6 +62,13 @@ Array operand(const fj::Shape& s, int k, fj::DType d = fj::f64) {
   return fj::array(v, s).astype(d);
 }
 
+std::vector<Array> operands(const Case& c) {
+  std::vector<Array> xs;
+  for (std::size_t k = 0; k < c.shapes.size(); ++k)
+    xs.push_back(operand(c.shapes[k], static_cast<int>(k)));
+  return xs;
+}
+
 // The einsum of a case over a runtime number of operands (1 to 3).
 Array einsum_of(const std::string& spec, const std::vector<Array>& xs) {
   switch (xs.size()) {
@@ -100,10 +101,8 @@ TEST_CASE("einsum golden: values as JAX's, f64") {
     for (const auto& [name, c] : cases()) {
       CAPTURE(backend);
       CAPTURE(name);
-      std::vector<Array> xs;
-      for (std::size_t k = 0; k < c.shapes.size(); ++k)
-        xs.push_back(operand(c.shapes[k], static_cast<int>(k)));
-      const auto lines = lines_of("values " + name);
+      const std::vector<Array> xs = operands(c);
+      const auto lines = kGolden.lines("values " + name);
       const Array out = einsum_of(c.spec, xs);
       const auto shape = numbers(lines[0]);
       REQUIRE(out.shape().rank() == static_cast<int>(shape.size()));
@@ -122,9 +121,7 @@ TEST_CASE("einsum golden: gradients as JAX's and central differences, f64") {
     for (const auto& [name, c] : cases()) {
       CAPTURE(backend);
       CAPTURE(name);
-      std::vector<Array> xs;
-      for (std::size_t k = 0; k < c.shapes.size(); ++k)
-        xs.push_back(operand(c.shapes[k], static_cast<int>(k)));
+      const std::vector<Array> xs = operands(c);
       const Array out = einsum_of(c.spec, xs);
       std::vector<double> wv(static_cast<std::size_t>(out.size()));
       for (std::size_t i = 0; i < wv.size(); ++i) wv[i] = 1.0 + static_cast<double>(i);
@@ -138,7 +135,7 @@ TEST_CASE("einsum golden: gradients as JAX's and central differences, f64") {
           return Array(fj::sum(w * einsum_of(c.spec, args)));
         };
         const auto g = as_doubles(fj::grad([&](Tracer v) { return loss(v); })(xs[k]));
-        const auto want = numbers(lines_of("grad " + name + " " + std::to_string(k))[0]);
+        const auto want = numbers(kGolden.lines("grad " + name + " " + std::to_string(k))[0]);
         REQUIRE(g.size() == want.size());
         const auto x0 = as_doubles(xs[k]);
         for (std::size_t i = 0; i < g.size(); ++i) {
@@ -174,8 +171,8 @@ TEST_CASE("einsum golden: jaxpr text") {
                    xs[0], xs[1])
                    .str();
     }
-    const auto it = goldens().find("jaxpr " + name);
-    REQUIRE(it != goldens().end());
+    const auto it = kGolden.all().find("jaxpr " + name);
+    REQUIRE(it != kGolden.all().end());
     CHECK(text == it->second);
   }
 }

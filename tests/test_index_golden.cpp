@@ -22,13 +22,7 @@ using Mode = fj::lax::GatherScatterMode;
 
 namespace {
 
-const std::map<std::string, std::string>& goldens() {
-  static const auto g = fusejit_test::read_goldens("index_goldens.txt");
-  return g;
-}
-std::vector<std::string> lines_of(const std::string& name) {
-  return fusejit_test::golden_lines(goldens(), name);
-}
+constexpr fusejit_test::Golden kGolden{"index_goldens.txt"};
 constexpr auto numbers = fusejit_test::golden_numbers;
 using fusejit_test::as_doubles;
 
@@ -151,7 +145,7 @@ TEST_CASE("index golden: values, out-of-range modes and vmap as JAX's") {
     for (const auto& [name, c] : cases()) {
       CAPTURE(backend);
       CAPTURE(name);
-      check_equal(fj::jit(c.f)(c.input(), c.index()), lines_of("values " + name));
+      check_equal(fj::jit(c.f)(c.input(), c.index()), kGolden.lines("values " + name));
     }
   }
 }
@@ -159,7 +153,7 @@ TEST_CASE("index golden: values, out-of-range modes and vmap as JAX's") {
 // The realistic program: a histogram of 64 values in [0, 1), bin indices from the values and
 // one scatter-add of ones, every repeated bin accumulating.
 TEST_CASE("index golden: scatter-add histogram") {
-  const Array samples = fj::array(numbers(lines_of("hist_input")[0]), fj::Shape{64});
+  const Array samples = fj::array(numbers(kGolden.lines("hist_input")[0]), fj::Shape{64});
   for (const std::string& backend : backends()) {
     BackendScope scope(backend.c_str());
     for (int nbins : {8, 5}) {
@@ -170,7 +164,7 @@ TEST_CASE("index golden: scatter-add histogram") {
         return fj::zeros({nbins}).at(idx).add(1);
       };
       const auto got = as_doubles(fj::jit(hist)(samples));
-      CHECK(got == numbers(lines_of("hist " + std::to_string(nbins))[0]));
+      CHECK(got == numbers(kGolden.lines("hist " + std::to_string(nbins))[0]));
     }
   }
 }
@@ -193,7 +187,7 @@ TEST_CASE("index golden: gradients as JAX's and central differences") {
       CAPTURE(backend);
       CAPTURE(name);
       const Array arg = name == "updates" ? Array(u() * 0.25 + 1.0) : x();
-      fusejit_test::check_weighted_grad(f, arg, numbers(lines_of("grad " + name)[0]));
+      fusejit_test::check_weighted_grad(f, arg, numbers(kGolden.lines("grad " + name)[0]));
     }
   }
 }
@@ -214,13 +208,13 @@ TEST_CASE("index golden: jaxpr text") {
   };
   for (const auto& [name, f] : fns) {
     CAPTURE(name);
-    CHECK(fj::make_jaxpr(f)(o, ti).str() + "\n" == goldens().at("jaxpr " + name) + "\n");
+    CHECK(fj::make_jaxpr(f)(o, ti).str() + "\n" == kGolden.all().at("jaxpr " + name) + "\n");
   }
   const std::string along_text = fj::make_jaxpr([](Tracer v, Tracer t) {
                                    return Array(fj::take_along_axis(v, t, 0));
                                  })(o, along())
                                      .str();
-  CHECK(along_text == goldens().at("jaxpr take_along_axis"));
+  CHECK(along_text == kGolden.all().at("jaxpr take_along_axis"));
 }
 
 TEST_CASE("index: a float index array raises DTypeError naming the function and the dtype") {

@@ -22,19 +22,13 @@ namespace lax_la = fj::lax::linalg;
 
 namespace {
 
-const std::map<std::string, std::string>& goldens() {
-  static const auto g = fusejit_test::read_goldens("linalg_goldens.txt");
-  return g;
-}
-std::vector<std::string> lines_of(const std::string& name) {
-  return fusejit_test::golden_lines(goldens(), name);
-}
+constexpr fusejit_test::Golden kGolden{"linalg_goldens.txt"};
 constexpr auto numbers = fusejit_test::golden_numbers;
 std::vector<double> doubles(const Array& a) {
   return std::vector<double>(a.data<double>(), a.data<double>() + a.size());
 }
 Array input(const std::string& name) {
-  const auto l = lines_of("input " + name);
+  const auto l = kGolden.lines("input " + name);
   std::vector<std::int64_t> dims;
   for (double d : numbers(l[0])) dims.push_back(static_cast<std::int64_t>(d));
   return fj::array(numbers(l[1]), fj::Shape(dims));
@@ -143,7 +137,7 @@ TEST_CASE("linalg golden: values against JAX, NaNs where the matrix is not posit
     for (const auto& [name, f] : cases) {
       CAPTURE(backend);
       CAPTURE(name);
-      const auto lines = lines_of("values " + name);
+      const auto lines = kGolden.lines("values " + name);
       const Array out = f();
       const auto shape = numbers(lines[0]);
       REQUIRE(out.shape().rank() == static_cast<int>(shape.size()));
@@ -152,11 +146,11 @@ TEST_CASE("linalg golden: values against JAX, NaNs where the matrix is not posit
     // vmap: cholesky over a batch of matrices; a triangular solve with b batched and a shared
     // (the batch folded into b's columns).
     const Array vc = fj::vmap([](Tracer a) { return Array(fj::linalg::cholesky(a)); })(ab);
-    check_close(doubles(vc), numbers(lines_of("values vmap_cholesky")[0]), kRel);
+    check_close(doubles(vc), numbers(kGolden.lines("values vmap_cholesky")[0]), kRel);
     const Array b341 = fj::reshape(bb, {3, 4, 1});
     const Array vs = fj::vmap(
         [l4](Tracer b) { return Array(lax_la::triangular_solve(l4, b, true, true)); })(b341);
-    check_close(doubles(vs), numbers(lines_of("values vmap_ts_b")[0]), kRel);
+    check_close(doubles(vs), numbers(kGolden.lines("values vmap_ts_b")[0]), kRel);
   }
 }
 
@@ -205,7 +199,7 @@ TEST_CASE("linalg golden: gradients as JAX's and as central differences") {
       const F f = c.f;
       auto loss = [f, w](Tracer v) { return fj::sum(w * f(v)); };
       const auto g = doubles(fj::jit(fj::grad(loss))(c.x));
-      check_close(g, numbers(lines_of("grad " + name)[0]), 1e-11);
+      check_close(g, numbers(kGolden.lines("grad " + name)[0]), 1e-11);
       const auto xs = doubles(c.x);
       const std::int64_t n = c.x.shape()[1];
       for (std::size_t i = 0; i < g.size(); ++i) {
@@ -231,9 +225,9 @@ TEST_CASE("linalg golden: gradients as JAX's and as central differences") {
 // triangular solves, the log-determinant from L's diagonal) and its gradient with respect to
 // the log hyperparameters. K's condition number is about 1e3 (noise 0.05): 1e-10 relative.
 TEST_CASE("linalg golden: Gaussian-process log-likelihood and its gradient as JAX's") {
-  const Array x = fj::array(numbers(lines_of("gp x")[0]), fj::Shape{12});
-  const Array y = fj::array(numbers(lines_of("gp y")[0]), fj::Shape{12, 1});
-  const Array theta = fj::array(numbers(lines_of("gp theta")[0]), fj::Shape{3});
+  const Array x = fj::array(numbers(kGolden.lines("gp x")[0]), fj::Shape{12});
+  const Array y = fj::array(numbers(kGolden.lines("gp y")[0]), fj::Shape{12, 1});
+  const Array theta = fj::array(numbers(kGolden.lines("gp theta")[0]), fj::Shape{3});
   const Array d2 = fj::jit([](Tracer v) {
     return Array(fj::square(fj::reshape(v, {12, 1}) - fj::reshape(v, {1, 12})));
   })(x);
@@ -250,8 +244,9 @@ TEST_CASE("linalg golden: Gaussian-process log-likelihood and its gradient as JA
   for (const std::string& backend : backends()) {
     BackendScope scope(backend.c_str());
     CAPTURE(backend);
-    check_close({fj::jit(nll)(theta).item<double>()}, numbers(lines_of("gp nll")[0]), 1e-10);
-    check_close(doubles(fj::jit(fj::grad(nll))(theta)), numbers(lines_of("gp grad")[0]), 1e-10);
+    check_close({fj::jit(nll)(theta).item<double>()}, numbers(kGolden.lines("gp nll")[0]), 1e-10);
+    check_close(doubles(fj::jit(fj::grad(nll))(theta)), numbers(kGolden.lines("gp grad")[0]),
+                1e-10);
   }
 }
 
@@ -310,8 +305,8 @@ TEST_CASE("linalg golden: jaxpr text") {
   };
   for (const auto& [name, text] : texts) {
     CAPTURE(name);
-    auto it = goldens().find("jaxpr " + name);
-    REQUIRE(it != goldens().end());
+    auto it = kGolden.all().find("jaxpr " + name);
+    REQUIRE(it != kGolden.all().end());
     CHECK(text() == it->second);
   }
 }

@@ -20,13 +20,7 @@ using fusejit_test::BackendScope;
 
 namespace {
 
-const std::map<std::string, std::string>& goldens() {
-  static const auto g = fusejit_test::read_goldens("math_goldens.txt");
-  return g;
-}
-std::vector<std::string> golden_lines(const std::string& name) {
-  return fusejit_test::golden_lines(goldens(), name);
-}
+constexpr fusejit_test::Golden kGolden{"math_goldens.txt"};
 constexpr auto numbers = fusejit_test::golden_numbers;
 Array vec(const std::vector<double>& v) {
   return fj::array(v, fj::Shape{static_cast<std::int64_t>(v.size())});
@@ -150,11 +144,11 @@ TEST_CASE("math golden: f64 values of the unary functions against mpmath and JAX
   for (const std::string backend : backends()) {
     BackendScope scope(backend.c_str());
     for (const auto& [fn, f] : unary_functions()) {
-      if (!goldens().count("values " + fn) || fn == "isnan" || fn == "isinf" || fn == "isfinite" ||
-          fn == "signbit")
+      if (!kGolden.all().count("values " + fn) || fn == "isnan" || fn == "isinf" ||
+          fn == "isfinite" || fn == "signbit")
         continue;
       CAPTURE(backend);
-      const auto lines = golden_lines("values " + fn);
+      const auto lines = kGolden.lines("values " + fn);
       REQUIRE(lines.size() == 4);
       const auto x = numbers(lines[0]);
       const Array out = fj::jit(f)(vec(x));
@@ -168,7 +162,7 @@ TEST_CASE("math golden: f64 values of the binary functions against mpmath and JA
     BackendScope scope(backend.c_str());
     for (const auto& [fn, f] : binary_functions()) {
       CAPTURE(backend);
-      const auto lines = golden_lines("values " + fn);
+      const auto lines = kGolden.lines("values " + fn);
       REQUIRE(lines.size() == 5);
       const auto x = numbers(lines[0]), y = numbers(lines[1]);
       const Array out = fj::jit(f)(vec(x), vec(y));
@@ -184,7 +178,7 @@ TEST_CASE("math golden: float predicates as JAX gives them") {
     for (const std::string fn : {"isnan", "isinf", "isfinite", "signbit"}) {
       CAPTURE(backend);
       CAPTURE(fn);
-      const auto lines = golden_lines("values " + fn);
+      const auto lines = kGolden.lines("values " + fn);
       const Array out = fj::jit(unary_functions().at(fn))(vec(numbers(lines[0])));
       REQUIRE(out.dtype() == fj::DType::bool_);
       const auto want = numbers(lines[1]);
@@ -202,13 +196,13 @@ TEST_CASE("math golden: float predicates as JAX gives them") {
 // error f''' h^2 / 6 and rounding eps |f| / h, both below 1e-7 relative at these points.
 TEST_CASE("math golden: gradients against JAX and central differences") {
   for (const std::string backend : backends())
-    for (const auto& [name, text] : goldens()) {
+    for (const auto& [name, text] : kGolden.all()) {
       BackendScope scope(backend.c_str());
       CAPTURE(backend);
       if (name.rfind("grad ", 0) != 0) continue;
       const std::string fn = name.substr(5);
       CAPTURE(fn);
-      const auto lines = golden_lines(name);
+      const auto lines = kGolden.lines(name);
       const auto x = numbers(lines[0]);
       if (lines.size() == 2) {
         const Unary f = unary_functions().at(fn);
@@ -243,7 +237,7 @@ TEST_CASE("math golden: gradients against JAX and central differences") {
 TEST_CASE("math golden: jaxpr text") {
   const Array x = fj::ones({3});
   const Array i = fj::ones({3}, fj::i32);
-  for (const auto& [name, text] : goldens()) {
+  for (const auto& [name, text] : kGolden.all()) {
     if (name.rfind("jaxpr ", 0) != 0) continue;
     std::string fn = name.substr(6);
     CAPTURE(fn);

@@ -20,13 +20,7 @@ using fusejit_test::BackendScope;
 
 namespace {
 
-const std::map<std::string, std::string>& goldens() {
-  static const auto g = fusejit_test::read_goldens("nn_goldens.txt");
-  return g;
-}
-std::vector<std::string> golden_lines(const std::string& name) {
-  return fusejit_test::golden_lines(goldens(), name);
-}
+constexpr fusejit_test::Golden kGolden{"nn_goldens.txt"};
 constexpr auto numbers = fusejit_test::golden_numbers;
 Array mat(const std::vector<double>& v) { return fj::array(v, fj::Shape{2, 3}); }
 constexpr auto values = fusejit_test::as_doubles;
@@ -106,7 +100,7 @@ bool close(double got, double want, double tol = 1e-13) {
 const std::vector<double>& input(const std::string& which) {
   static std::map<std::string, std::vector<double>> m;
   auto& v = m[which];
-  if (v.empty()) v = numbers(golden_lines("input " + which)[0]);
+  if (v.empty()) v = numbers(kGolden.lines("input " + which)[0]);
   return v;
 }
 
@@ -131,7 +125,7 @@ bool kink_at_zero(const std::string& fn) {
 TEST_CASE("nn golden: jaxpr text") {
   const Array x = fj::zeros({2, 3});
   const Array i = fj::zeros({4}, fj::i32);
-  for (const auto& [name, text] : goldens()) {
+  for (const auto& [name, text] : kGolden.all()) {
     if (name.rfind("jaxpr ", 0) != 0) continue;
     const std::string fn = name.substr(6);
     CAPTURE(fn);
@@ -160,7 +154,7 @@ TEST_CASE("nn golden: f64 values against JAX") {
     CAPTURE(backend);
     for (const auto& [fn, f] : functions()) {
       CAPTURE(fn);
-      const auto lines = golden_lines("values " + fn);
+      const auto lines = kGolden.lines("values " + fn);
       const auto got = values(fj::jit(f)(x));
       const auto want = numbers(lines[0]);
       REQUIRE(got.size() == want.size());
@@ -173,7 +167,7 @@ TEST_CASE("nn golden: f64 values against JAX") {
     }
     // return_sign's second result.
     const auto sign = std::get<1>(fj::nn::logsumexp_with_sign(x, x));
-    CHECK(values(sign) == numbers(golden_lines("values logsumexp_b_sign")[1]));
+    CHECK(values(sign) == numbers(kGolden.lines("values logsumexp_b_sign")[1]));
   }
 }
 
@@ -183,11 +177,11 @@ TEST_CASE("nn golden: gradients against JAX and central differences") {
     BackendScope scope(backend.c_str());
     CAPTURE(backend);
     for (const auto& [fn, f] : functions()) {
-      if (!goldens().count("grad " + fn)) continue;
+      if (!kGolden.all().count("grad " + fn)) continue;
       CAPTURE(fn);
       const Fn g = weighted(f, x);
       const auto got = values(fj::jit(fj::grad(g))(x));
-      const auto want = numbers(golden_lines("grad " + fn)[0]);
+      const auto want = numbers(kGolden.lines("grad " + fn)[0]);
       const auto& xv = input("x");
       for (std::size_t k = 0; k < got.size(); ++k) {
         CAPTURE(k);
@@ -223,8 +217,8 @@ void check_infinite_inputs(const std::string& in, const std::string& suffix,
       const Fn& f = functions().at(fn);
       const auto v = values(fj::jit(f)(x));
       const auto g = values(fj::jit(fj::grad(weighted(f, x)))(x));
-      const auto wv = numbers(golden_lines("values_" + suffix + " " + fn)[0]);
-      const auto wg = numbers(golden_lines("grad_" + suffix + " " + fn)[0]);
+      const auto wv = numbers(kGolden.lines("values_" + suffix + " " + fn)[0]);
+      const auto wg = numbers(kGolden.lines("grad_" + suffix + " " + fn)[0]);
       for (std::size_t k = 0; k < v.size(); ++k) CHECK(close(v[k], wv[k]));
       for (std::size_t k = 0; k < g.size(); ++k) {
         CAPTURE(k);
@@ -250,7 +244,7 @@ TEST_CASE("nn golden: norm gradients at zero as JAX's (NaN for the 2-norm)") {
   for (const std::string fn : {"norm", "norm_ord1_axis1", "norm_inf_axis1"}) {
     CAPTURE(fn);
     const auto g = values(fj::jit(fj::grad(weighted(functions().at(fn), z)))(z));
-    const auto want = numbers(golden_lines("grad_zero " + fn)[0]);
+    const auto want = numbers(kGolden.lines("grad_zero " + fn)[0]);
     for (std::size_t k = 0; k < g.size(); ++k) {
       CAPTURE(k);
       CAPTURE(g[k]);
@@ -263,9 +257,9 @@ TEST_CASE("nn golden: norm gradients at zero as JAX's (NaN for the 2-norm)") {
 TEST_CASE("nn golden: one_hot values") {
   const Array idx = fj::array(std::vector<std::int32_t>{0, 2, -1, 3}, fj::Shape{4});
   CHECK(values(fj::astype(fj::nn::one_hot(idx, 3, fj::f64), fj::f64)) ==
-        numbers(golden_lines("values one_hot")[0]));
+        numbers(kGolden.lines("values one_hot")[0]));
   CHECK(values(fj::astype(fj::nn::one_hot(idx, 3, fj::f64, 0), fj::f64)) ==
-        numbers(golden_lines("values one_hot_axis0")[0]));
+        numbers(kGolden.lines("values one_hot_axis0")[0]));
 }
 
 TEST_CASE("nn: an axis out of range names the function, the axis and the shape") {

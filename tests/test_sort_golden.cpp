@@ -27,13 +27,7 @@ using fusejit_test::BackendScope;
 
 namespace {
 
-const std::map<std::string, std::string>& goldens() {
-  static const auto g = fusejit_test::read_goldens("sort_goldens.txt");
-  return g;
-}
-std::vector<std::string> lines_of(const std::string& name) {
-  return fusejit_test::golden_lines(goldens(), name);
-}
+constexpr fusejit_test::Golden kGolden{"sort_goldens.txt"};
 constexpr auto numbers = fusejit_test::golden_numbers;
 using fusejit_test::as_doubles;
 // Bit-equal doubles, NaN's sign included (a sort moves the operand's own bits).
@@ -106,7 +100,7 @@ TEST_CASE("sort golden: values bit for bit, NaNs, signed zeros and ties as JAX o
     for (const auto& [name, c] : cases()) {
       CAPTURE(backend);
       CAPTURE(name);
-      const auto lines = lines_of("values " + name);
+      const auto lines = kGolden.lines("values " + name);
       const Array out = fj::jit(c.f)(c.input());
       const auto shape = numbers(lines[0]);
       REQUIRE(out.shape().rank() == static_cast<int>(shape.size()));
@@ -130,7 +124,7 @@ TEST_CASE("sort golden: values bit for bit, NaNs, signed zeros and ties as JAX o
 // entry is a sum of at most 15 small integers: exact, compared bit for bit with JAX's. The
 // central differences (h = 1e-6, f piecewise linear away from ties) agree to 1e-6.
 TEST_CASE("sort golden: gradients of sort, cumsum and top_k as JAX's") {
-  const auto in = lines_of("grad_input");
+  const auto in = kGolden.lines("grad_input");
   const Array x = fj::array(numbers(in[1]), fj::Shape{3, 5});
   const std::map<std::string, Fn> fns = {
       {"sort", [](Tracer v) { return Array(fj::sort(v, 1)); }},
@@ -147,7 +141,7 @@ TEST_CASE("sort golden: gradients of sort, cumsum and top_k as JAX's") {
       // x[1] == x[3] tie: sort and top_k are not differentiable there (JAX picks one side).
       const bool ties = name == "sort" || name == "top_k";
       fusejit_test::check_weighted_grad(
-          f, x, numbers(lines_of("grad " + name)[0]),
+          f, x, numbers(kGolden.lines("grad " + name)[0]),
           [ties](std::size_t i) { return ties && (i == 1 || i == 3); });
     }
   }
@@ -204,8 +198,8 @@ TEST_CASE("sort golden: jaxpr text") {
   };
   for (const auto& [name, text] : texts) {
     CAPTURE(name);
-    auto it = goldens().find("jaxpr " + name);
-    REQUIRE(it != goldens().end());
+    auto it = kGolden.all().find("jaxpr " + name);
+    REQUIRE(it != kGolden.all().end());
     CHECK(text() == it->second);
   }
 }
@@ -264,7 +258,7 @@ TEST_CASE("sort golden: a top-k accuracy program, as JAX computes it") {
     return std::make_tuple(Array(fj::mean(hit.astype(fj::f32))),
                            Array(fj::mean(fj::sum(top_p, {1}))));
   };
-  const auto want = numbers(lines_of("topk_accuracy")[0]);
+  const auto want = numbers(kGolden.lines("topk_accuracy")[0]);
   for (const std::string& backend : backends()) {
     BackendScope scope(backend.c_str());
     CAPTURE(backend);
