@@ -8,6 +8,7 @@
 #include <fusejit/fusejit.hpp>
 #include <random>
 #include <string>
+#include <vector>
 
 namespace fusejit_test {
 
@@ -27,6 +28,13 @@ inline bool has_backend(const std::string& name) {
   for (auto& n : fj::backend::backend_names())
     if (n == name) return true;
   return false;
+}
+
+/// "reference", and "llvm" where this build has it: the backends a golden test runs on.
+inline std::vector<std::string> backends_to_test() {
+  std::vector<std::string> b{"reference"};
+  if (has_backend("llvm")) b.push_back("llvm");
+  return b;
 }
 
 /// Distance in units in the last place between two floats of one type (0 for equal, also for

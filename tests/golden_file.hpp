@@ -10,6 +10,7 @@
 #include <map>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace fusejit_test {
@@ -77,6 +78,19 @@ inline std::vector<double> as_doubles(const fj::Array& a) {
     for (std::int64_t i = 0; i < a.size(); ++i) v.push_back(static_cast<double>(a.data<T>()[i]));
     return v;
   });
+}
+
+/// A values section (line 0: the shape, line 1: the elements) beside `out`: checks the shape
+/// and the count, and returns {out's elements, the section's}.
+inline std::pair<std::vector<double>, std::vector<double>> golden_values(
+    const fj::Array& out, const std::vector<std::string>& lines) {
+  const auto shape = golden_numbers(lines.at(0));
+  REQUIRE(out.shape().rank() == static_cast<int>(shape.size()));
+  for (int d = 0; d < out.shape().rank(); ++d)
+    CHECK(out.shape()[d] == shape[static_cast<std::size_t>(d)]);
+  auto got = as_doubles(out), want = golden_numbers(lines.at(1));
+  REQUIRE(got.size() == want.size());
+  return {std::move(got), std::move(want)};
 }
 
 }  // namespace fusejit_test

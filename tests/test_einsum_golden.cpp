@@ -81,12 +81,6 @@ Array einsum_of(const std::string& spec, const std::vector<Array>& xs) {
   }
 }
 
-std::vector<std::string> backends() {
-  std::vector<std::string> b{"reference"};
-  if (fusejit_test::has_backend("llvm")) b.push_back("llvm");
-  return b;
-}
-
 // |a - b| within (n + 2) f64 epsilons of the sum of the magnitudes of up to n = 64 products:
 // the contraction order (Eigen's GEMM panels, the reference's loops) differs from XLA's.
 bool close(double got, double want, double scale) {
@@ -96,27 +90,21 @@ bool close(double got, double want, double scale) {
 }  // namespace
 
 TEST_CASE("einsum golden: values as JAX's, f64") {
-  for (const std::string& backend : backends()) {
+  for (const std::string& backend : fusejit_test::backends_to_test()) {
     BackendScope scope(backend.c_str());
     for (const auto& [name, c] : cases()) {
       CAPTURE(backend);
       CAPTURE(name);
       const std::vector<Array> xs = operands(c);
-      const auto lines = kGolden.lines("values " + name);
-      const Array out = einsum_of(c.spec, xs);
-      const auto shape = numbers(lines[0]);
-      REQUIRE(out.shape().rank() == static_cast<int>(shape.size()));
-      for (int d = 0; d < out.shape().rank(); ++d)
-        CHECK(out.shape()[d] == shape[static_cast<std::size_t>(d)]);
-      const auto got = as_doubles(out), want = numbers(lines[1]);
-      REQUIRE(got.size() == want.size());
+      const auto [got, want] =
+          fusejit_test::golden_values(einsum_of(c.spec, xs), kGolden.lines("values " + name));
       for (std::size_t i = 0; i < got.size(); ++i) CHECK(close(got[i], want[i], 8));
     }
   }
 }
 
 TEST_CASE("einsum golden: gradients as JAX's and central differences, f64") {
-  for (const std::string& backend : backends()) {
+  for (const std::string& backend : fusejit_test::backends_to_test()) {
     BackendScope scope(backend.c_str());
     for (const auto& [name, c] : cases()) {
       CAPTURE(backend);

@@ -115,19 +115,8 @@ const std::map<std::string, Case>& cases() {
   return c;
 }
 
-std::vector<std::string> backends() {
-  std::vector<std::string> b{"reference"};
-  if (fusejit_test::has_backend("llvm")) b.push_back("llvm");
-  return b;
-}
-
 void check_equal(const Array& out, const std::vector<std::string>& lines) {
-  const auto shape = numbers(lines[0]);
-  REQUIRE(out.shape().rank() == static_cast<int>(shape.size()));
-  for (int d = 0; d < out.shape().rank(); ++d)
-    CHECK(out.shape()[d] == shape[static_cast<std::size_t>(d)]);
-  const auto got = as_doubles(out), want = numbers(lines[1]);
-  REQUIRE(got.size() == want.size());
+  const auto [got, want] = fusejit_test::golden_values(out, lines);
   for (std::size_t n = 0; n < got.size(); ++n) {
     CAPTURE(n);
     if (std::isnan(want[n]))
@@ -140,7 +129,7 @@ void check_equal(const Array& out, const std::vector<std::string>& lines) {
 }  // namespace
 
 TEST_CASE("index golden: values, out-of-range modes and vmap as JAX's") {
-  for (const std::string& backend : backends()) {
+  for (const std::string& backend : fusejit_test::backends_to_test()) {
     BackendScope scope(backend.c_str());
     for (const auto& [name, c] : cases()) {
       CAPTURE(backend);
@@ -154,7 +143,7 @@ TEST_CASE("index golden: values, out-of-range modes and vmap as JAX's") {
 // one scatter-add of ones, every repeated bin accumulating.
 TEST_CASE("index golden: scatter-add histogram") {
   const Array samples = fj::array(numbers(kGolden.lines("hist_input")[0]), fj::Shape{64});
-  for (const std::string& backend : backends()) {
+  for (const std::string& backend : fusejit_test::backends_to_test()) {
     BackendScope scope(backend.c_str());
     for (int nbins : {8, 5}) {
       CAPTURE(backend);
@@ -181,7 +170,7 @@ TEST_CASE("index golden: gradients as JAX's and central differences") {
       {"at_add", [](Tracer v) { return v.at(i()).add(Array(v(j()) * v(j()))); }},
       {"updates", [](Tracer w) { return x().at(i()).add(w); }},
   };
-  for (const std::string& backend : backends()) {
+  for (const std::string& backend : fusejit_test::backends_to_test()) {
     BackendScope scope(backend.c_str());
     for (const auto& [name, f] : fns) {
       CAPTURE(backend);

@@ -17,16 +17,10 @@ namespace lax = fj::lax;
 
 namespace {
 
-std::vector<std::string> backends() {
-  std::vector<std::string> r{"reference"};
-  if (fusejit_test::has_backend("llvm")) r.push_back("llvm");
-  return r;
-}
-
 // Runs `body` once per backend, each with that backend as the default (fresh jits inside).
 template <class F>
 void on_each_backend(F body) {
-  for (const std::string& b : backends()) {
+  for (const std::string& b : fusejit_test::backends_to_test()) {
     CAPTURE(b);
     BackendScope s(b.c_str());
     body();
@@ -463,7 +457,7 @@ TEST_CASE("lax: a hand-built cond of three branches clamps its index on both bac
   CHECK(fj::ir::print_jaxpr(b.graph).find("branches=(") != std::string::npos);
   auto graph = std::make_shared<const ir::Graph>(std::move(b.graph));
   const fj::Array xv = fj::array({1.0f, -4.0f});
-  for (const std::string& be : backends()) {
+  for (const std::string& be : fusejit_test::backends_to_test()) {
     CAPTURE(be);
     BackendScope s(be.c_str());
     auto exe = fj::backend::default_backend().compile(graph);

@@ -33,12 +33,6 @@ Array input(const std::string& name) {
   for (double d : numbers(l[0])) dims.push_back(static_cast<std::int64_t>(d));
   return fj::array(numbers(l[1]), fj::Shape(dims));
 }
-std::vector<std::string> backends() {
-  std::vector<std::string> b{"reference"};
-  if (fusejit_test::has_backend("llvm")) b.push_back("llvm");
-  return b;
-}
-
 // The inputs are well conditioned (SPD matrices m m^T + n I, condition numbers below 30; their
 // Cholesky factors): Eigen's and LAPACK's orders of operations differ by rounding only, each
 // result within (condition number) * n * eps of the exact one; 1e-12 relative to the largest
@@ -132,7 +126,7 @@ TEST_CASE("linalg golden: values against JAX, NaNs where the matrix is not posit
              [](T a, T b) { return fj::scipy::linalg::solve_triangular(a, b, 1, true); })(l4, b42);
        }},
   };
-  for (const std::string& backend : backends()) {
+  for (const std::string& backend : fusejit_test::backends_to_test()) {
     BackendScope scope(backend.c_str());
     for (const auto& [name, f] : cases) {
       CAPTURE(backend);
@@ -187,7 +181,7 @@ TEST_CASE("linalg golden: gradients as JAX's and as central differences") {
         },
         a4, true}},
   };
-  for (const std::string& backend : backends()) {
+  for (const std::string& backend : fusejit_test::backends_to_test()) {
     BackendScope scope(backend.c_str());
     for (const auto& [name, c] : cases) {
       CAPTURE(backend);
@@ -241,7 +235,7 @@ TEST_CASE("linalg golden: Gaussian-process log-likelihood and its gradient as JA
     const Array logdet = 2.0 * fj::sum(fj::log(fj::sum(l * eye, {1})));
     return Array(0.5 * fj::sum(y * alpha) + 0.5 * logdet + 6.0 * std::log(2 * M_PI));
   };
-  for (const std::string& backend : backends()) {
+  for (const std::string& backend : fusejit_test::backends_to_test()) {
     BackendScope scope(backend.c_str());
     CAPTURE(backend);
     check_close({fj::jit(nll)(theta).item<double>()}, numbers(kGolden.lines("gp nll")[0]), 1e-10);

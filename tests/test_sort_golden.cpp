@@ -86,28 +86,16 @@ const std::map<std::string, Case>& cases() {
   return c;
 }
 
-std::vector<std::string> backends() {
-  std::vector<std::string> b{"reference"};
-  if (fusejit_test::has_backend("llvm")) b.push_back("llvm");
-  return b;
-}
-
 }  // namespace
 
 TEST_CASE("sort golden: values bit for bit, NaNs, signed zeros and ties as JAX orders them") {
-  for (const std::string& backend : backends()) {
+  for (const std::string& backend : fusejit_test::backends_to_test()) {
     BackendScope scope(backend.c_str());
     for (const auto& [name, c] : cases()) {
       CAPTURE(backend);
       CAPTURE(name);
-      const auto lines = kGolden.lines("values " + name);
-      const Array out = fj::jit(c.f)(c.input());
-      const auto shape = numbers(lines[0]);
-      REQUIRE(out.shape().rank() == static_cast<int>(shape.size()));
-      for (int d = 0; d < out.shape().rank(); ++d)
-        CHECK(out.shape()[d] == shape[static_cast<std::size_t>(d)]);
-      const auto got = as_doubles(out), want = numbers(lines[1]);
-      REQUIRE(got.size() == want.size());
+      const auto [got, want] =
+          fusejit_test::golden_values(fj::jit(c.f)(c.input()), kGolden.lines("values " + name));
       for (std::size_t i = 0; i < got.size(); ++i) {
         CAPTURE(i);
         CAPTURE(got[i]);
@@ -133,7 +121,7 @@ TEST_CASE("sort golden: gradients of sort, cumsum and top_k as JAX's") {
       {"lax_cumsum_rev", [](Tracer v) { return Array(fj::lax::cumsum(v, 0, true)); }},
       {"top_k", [](Tracer v) { return fj::lax::top_k(v, 3)[0]; }},
   };
-  for (const std::string& backend : backends()) {
+  for (const std::string& backend : fusejit_test::backends_to_test()) {
     BackendScope scope(backend.c_str());
     for (const auto& [name, f] : fns) {
       CAPTURE(backend);
@@ -259,7 +247,7 @@ TEST_CASE("sort golden: a top-k accuracy program, as JAX computes it") {
                            Array(fj::mean(fj::sum(top_p, {1}))));
   };
   const auto want = numbers(kGolden.lines("topk_accuracy")[0]);
-  for (const std::string& backend : backends()) {
+  for (const std::string& backend : fusejit_test::backends_to_test()) {
     BackendScope scope(backend.c_str());
     CAPTURE(backend);
     const auto [acc, mass] =
