@@ -3,6 +3,7 @@
 // element it reads or accumulates into, after XLA's gather/scatter semantics.
 #pragma once
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -43,19 +44,31 @@ class IndexMap {
     for (int a = 0; a + 1 < is.rank(); ++a) indices_batch_sizes_.push_back(is[a]);
   }
 
-  /// The flat operand position that window-tensor element `t` maps to, or -1 where its window
-  /// leaves the operand and the mode fills (gather) or drops (scatter).
-  std::int64_t operator()(std::int64_t t) const {
-    std::vector<std::int64_t> coord(static_cast<std::size_t>(wt_.rank()));
-    for (int a = wt_.rank() - 1; a >= 0; --a) {
-      coord[static_cast<std::size_t>(a)] = t % wt_[a];
-      t /= wt_[a];
+  using Coord = std::array<std::int64_t, static_cast<std::size_t>(kMaxRank)>;
+
+  /// Calls f(t, position) for every window-tensor element t in order, with the flat operand
+  /// position it maps to, or -1 where its window leaves the operand and the mode fills (gather)
+  /// or drops (scatter). The coordinates advance like an odometer: no division per element.
+  template <class F>
+  void for_each(F&& f) const {
+    const std::int64_t n = wt_.size();
+    Coord coord{};
+    for (std::int64_t t = 0; t < n; ++t) {
+      f(t, position(coord));
+      for (int a = wt_.rank() - 1; a >= 0; --a) {
+        if (++coord[static_cast<std::size_t>(a)] < wt_[a]) break;
+        coord[static_cast<std::size_t>(a)] = 0;
+      }
     }
+  }
+
+ private:
+  std::int64_t position(const Coord& coord) const {
     // The index vector's position: the batch coordinates, row-major over the indices' batch axes.
     std::int64_t row = 0;
     for (std::size_t k = 0; k < batch_axes_.size(); ++k)
       row = row * indices_batch_sizes_[k] + coord[static_cast<std::size_t>(batch_axes_[k])];
-    std::vector<std::int64_t> at(static_cast<std::size_t>(operand_.rank()), 0);
+    Coord pos{};
     for (std::size_t k = 0; k < d_.start_map.size(); ++k) {
       const auto axis = static_cast<std::size_t>(d_.start_map[k]);
       const std::int64_t hi = operand_[static_cast<int>(axis)] - sizes_[axis];
@@ -64,19 +77,21 @@ class IndexMap {
         if (mode_ == ir::GatherMode::fill_or_drop || drop_) return -1;
         s = std::clamp<std::int64_t>(s, 0, hi);
       }
-      at[axis] = s;
+      pos[axis] = s;
     }
     for (std::size_t k = 0; k < d_.operand_batching.size(); ++k)
-      at[static_cast<std::size_t>(d_.operand_batching[k])] = coord[static_cast<std::size_t>(
+      pos[static_cast<std::size_t>(d_.operand_batching[k])] = coord[static_cast<std::size_t>(
           batch_axes_[static_cast<std::size_t>(d_.indices_batching[k])])];
     for (std::size_t k = 0; k < operand_window_.size(); ++k)
-      at[static_cast<std::size_t>(operand_window_[k])] +=
+      pos[static_cast<std::size_t>(operand_window_[k])] +=
           coord[static_cast<std::size_t>(window_axes_[k])];
     std::int64_t flat = 0;
     for (int a = 0; a < operand_.rank(); ++a)
-      flat = flat * operand_[a] + at[static_cast<std::size_t>(a)];
+      flat = flat * operand_[a] + pos[static_cast<std::size_t>(a)];
     return flat;
   }
+
+ public:
   /// XLA's scatter drops out-of-range updates unless told to clip.
   void drop_unless_clip() { drop_ = mode_ != ir::GatherMode::clip; }
 
@@ -115,11 +130,7 @@ void run_gather(const ir::Eqn& e, const backend::Value* in, backend::Value* out)
   const T* x = static_cast<const T*>(in[0].buf->data);
   T* y = static_cast<T*>(out[0].buf->data);
   const T fill = gather_fill<T>(e.params);
-  const std::int64_t n = out[0].aval.shape.size();
-  for (std::int64_t t = 0; t < n; ++t) {
-    const std::int64_t at = map(t);
-    y[t] = at < 0 ? fill : x[at];
-  }
+  map.for_each([&](std::int64_t t, std::int64_t at) { y[t] = at < 0 ? fill : x[at]; });
 }
 
 /// The window extent of each operand axis of a scatter: 1 on inserted and batching axes, the
@@ -143,15 +154,13 @@ void run_scatter_add(const ir::Eqn& e, const backend::Value* in, backend::Value*
   if (os.size() > 0)
     std::memcpy(y, in[0].buf->data, static_cast<std::size_t>(os.size()) * sizeof(T));
   const T* u = static_cast<const T*>(in[2].buf->data);
-  const std::int64_t n = us.size();
-  for (std::int64_t t = 0; t < n; ++t) {
-    const std::int64_t at = map(t);
-    if (at < 0) continue;
+  map.for_each([&](std::int64_t t, std::int64_t at) {
+    if (at < 0) return;
     if constexpr (std::is_same_v<T, bool>)
       y[at] = y[at] || u[t];
     else
       y[at] = static_cast<T>(y[at] + u[t]);
-  }
+  });
 }
 
 }  // namespace fj::detail::reference::library
