@@ -19,6 +19,7 @@
 #include "fusejit/expr/math_functions.hpp"
 #include "fusejit/expr/sort_scan.hpp"
 #include "fusejit/expr/einsum.hpp"
+#include "fusejit/expr/layout.hpp"
 #include "fusejit/expr/linalg.hpp"
 #include "fusejit/expr/shape_ops.hpp"
 #include "fusejit/expr/array_methods.hpp"

@@ -16,6 +16,7 @@
 #include "fusejit/expr/lowering_stats.cpp"
 #include "fusejit/expr/lowering_sort.cpp"
 #include "fusejit/expr/lowering_einsum.cpp"
+#include "fusejit/expr/lowering_layout.cpp"
 #include "fusejit/expr/lowering_linalg.cpp"
 #include "fusejit/expr/lowering_index.cpp"
 #include "fusejit/expr/materialize.cpp"
