@@ -3,11 +3,10 @@ indices into 65536 f32 bins), an einsum attention block (q, k, v f32[8,512,64]) 
 cho_factor (an SPD f64[512,512], b f64[512]).
 
 Prints one line per row, "name median_ms", and writes them as JSON to the path given (default
-bench/results/index_linalg_jax.json). The median of 15 timed calls after 3 warm ones.
+bench/results/index_linalg_jax.json). Timing and inputs: bench/lcg_inputs.py.
 """
 import json
 import sys
-import time
 
 import numpy as np
 
@@ -15,57 +14,14 @@ import jax
 import jax.numpy as jnp
 import jax.scipy.linalg as jsl
 
+from lcg_inputs import check_lcg, lcg, median_ms, uniform
+
 jax.config.update("jax_enable_x64", True)
-A, C, MASK = 6364136223846793005, 1442695040888963407, (1 << 64) - 1
-
-
-def lcg(n, seed):
-    """bench/index_linalg.cpp's LCG, vectorized by jumping ahead in blocks (uint64 wraps)."""
-    a, c = np.uint64(A), np.uint64(C)
-    out = np.empty(n, dtype=np.uint64)
-    block = 1 << 12
-    mult = np.empty(block, dtype=np.uint64)
-    add = np.empty(block, dtype=np.uint64)
-    m, k = np.uint64(1), np.uint64(0)
-    with np.errstate(over="ignore"):
-        for i in range(block):
-            m, k = m * a, k * a + c
-            mult[i], add[i] = m, k
-        x = np.uint64(seed)
-        for start in range(0, n, block):
-            cnt = min(block, n - start)
-            out[start:start + cnt] = mult[:cnt] * x + add[:cnt]
-            x = out[start + cnt - 1]
-    return out
-
-
-def lcg_slow(n, seed):
-    s, out = seed, []
-    for _ in range(n):
-        s = (s * A + C) & MASK
-        out.append(s)
-    return np.array(out, dtype=np.uint64)
-
-
-def median_ms(f, *args):
-    for _ in range(3):
-        jax.block_until_ready(f(*args))
-    t = []
-    for _ in range(15):
-        t0 = time.perf_counter()
-        jax.block_until_ready(f(*args))
-        t.append((time.perf_counter() - t0) * 1e3)
-    return float(np.median(t))
-
-
-def uniform(shape, seed):
-    x = lcg(int(np.prod(shape)), seed)
-    return ((x >> np.uint64(40)).astype(np.float32) * np.float32(2.0**-23) - np.float32(1)).reshape(shape)
 
 
 def main():
     out_path = sys.argv[1] if len(sys.argv) > 1 else "bench/results/index_linalg_jax.json"
-    assert np.array_equal(lcg(100, 7), lcg_slow(100, 7))
+    check_lcg()
     rows = {}
     idx = jnp.asarray(((lcg(1 << 20, 7) >> np.uint64(33)) % np.uint64(65536)).astype(np.int32))
     zeros = jnp.zeros(65536, jnp.float32)
