@@ -1,5 +1,5 @@
-// Integer-array indexing, take, take_along_axis and x.at(...).get()/add() (gather and
-// scatter-add) against JAX 0.10.2 (tests/golden/index_goldens.txt, printed by
+// Integer-array indexing, take, take_along_axis and x.at(...).get()/set/add/mul/min/max
+// (gather and the scatters) against JAX 0.10.2 (tests/golden/index_goldens.txt, printed by
 // tests/golden/index_goldens.py): values bit for bit (gathers copy; the scatter-adds add small
 // multiples of 1/2, exact in any order), out-of-range modes, vmap, gradients (JAX's and central
 // differences, f64), a scatter-add histogram and jaxpr text, on both backends.
@@ -111,6 +111,33 @@ const std::map<std::string, Case>& cases() {
                                                                                                  t);
         },
         x, along_t}},
+      {"at_set", {[](Tracer v, Tracer t) { return v.at(t).set(10.0); }, x, i}},
+      {"at_set_rows", {[](Tracer v, Tracer t) { return v.at(t).set(u()); }, x, i}},
+      {"at_set_oob", {[](Tracer v, Tracer t) { return v.at(t).set(1.0); }, x, oob}},
+      {"at_set_oob_clip",
+       {[](Tracer v, Tracer t) { return v.at(t).set(1.0, Mode::clip); }, x, oob}},
+      {"at_int_set", {[](Tracer v, Tracer) { return v.at(-2).set(7.0); }, x, i}},
+      {"at_mul", {[](Tracer v, Tracer t) { return v.at(t).mul(-2.0); }, x, i}},
+      {"at_min_rows", {[](Tracer v, Tracer t) { return v.at(t).min(u() * 0.5); }, x, i}},
+      {"at_max_rows", {[](Tracer v, Tracer t) { return v.at(t).max(u() * 0.5); }, x, i}},
+      {"at_max_oob_clip",
+       {[](Tracer v, Tracer t) { return v.at(t).max(100.0, Mode::clip); }, x, oob}},
+      {"int_at_set", {[](Tracer v, Tracer t) { return v.at(t).set(-5); }, ints, i}},
+      {"int_at_mul", {[](Tracer v, Tracer t) { return v.at(t).mul(3); }, ints, i}},
+      {"int_at_min", {[](Tracer v, Tracer t) { return v.at(t).min(1); }, ints, i}},
+      {"int_at_max", {[](Tracer v, Tracer t) { return v.at(t).max(4); }, ints, i}},
+      {"vmap_set_both",
+       {[](Tracer v, Tracer t) {
+          return fj::vmap([](Tracer a, Tracer b) { return a.at(b).set(0.5); }, in_axes<2>{1, 0})(v,
+                                                                                                 t);
+        },
+        x, along_t}},
+      {"vmap_max_indices",
+       {[](Tracer v, Tracer t) {
+          return fj::vmap([](Tracer a, Tracer b) { return a.at(b).max(3.0); },
+                          in_axes<2>{fj::none, 0})(v, t);
+        },
+        x, along}},
   };
   return c;
 }
@@ -160,7 +187,9 @@ TEST_CASE("index golden: scatter-add histogram") {
 
 // d/dx sum(w * f(x)): the gathers' cotangents are scatter-adds of the weights (repeated
 // indices accumulate) and the scatter-add's are the weights and their gather, all sums of a
-// few integers: exact. Central differences (h = 1e-6; f is at most quadratic) agree to 1e-6.
+// few integers: exact; so are set's (the weight where an update won, else where the operand
+// held), mul's (weights times 3 or 9) and, away from ties, min's and max's (no input here
+// ties). Central differences (h = 1e-6; f is at most quadratic) agree to 1e-6.
 TEST_CASE("index golden: gradients as JAX's and central differences") {
   const std::map<std::string, std::function<Array(Tracer)>> fns = {
       {"index", [](Tracer v) { return Array(v(i())); }},
@@ -169,16 +198,52 @@ TEST_CASE("index golden: gradients as JAX's and central differences") {
       {"take_along_axis", [](Tracer v) { return Array(fj::take_along_axis(v, along(), 0)); }},
       {"at_add", [](Tracer v) { return v.at(i()).add(Array(v(j()) * v(j()))); }},
       {"updates", [](Tracer w) { return x().at(i()).add(w); }},
+      {"set", [](Tracer v) { return v.at(i()).set(Array(v(j()) * v(j()))); }},
+      {"set_updates", [](Tracer w) { return x().at(i()).set(w); }},
+      {"mul", [](Tracer v) { return v.at(i()).mul(3.0); }},
+      {"max", [](Tracer v) { return v.at(i()).max(6.0 - u() * 0.75); }},
+      {"min", [](Tracer v) { return v.at(i()).min(6.0 - u() * 0.75); }},
+      {"max_updates", [](Tracer w) { return x().at(i()).max(w); }},
+      {"min_updates", [](Tracer w) { return x().at(i()).min(w); }},
   };
   for (const std::string& backend : fusejit_test::backends_to_test()) {
     BackendScope scope(backend.c_str());
     for (const auto& [name, f] : fns) {
       CAPTURE(backend);
       CAPTURE(name);
-      const Array arg = name == "updates" ? Array(u() * 0.25 + 1.0) : x();
+      const Array arg = name.ends_with("updates") ? Array(u() * 0.25 + 1.0) : x();
       fusejit_test::check_weighted_grad(f, arg, numbers(kGolden.lines("grad " + name)[0]));
     }
   }
+}
+
+// At ties scatter-max shares the cotangent evenly between the updates that reach the element's
+// value and the operand if it holds it too, as JAX's _scatter_extremal_jvp does: halves and
+// thirds of small integers (exact when they are 1/2; 1.5 = 3/2 here). Not differentiable
+// there, so no central differences.
+TEST_CASE("index golden: scatter-max gradients at ties as JAX's") {
+  const Array tie_idx = ivec({1, 1, 2, 0}, {4});
+  const Array tie_w = fj::array(std::vector<double>{2.0, 2.0, 0.0, -1.0}, fj::Shape{4});
+  const Array weights = fj::array(std::vector<double>{1.0, 2.0, 3.0}, fj::Shape{3});
+  for (const std::string& backend : fusejit_test::backends_to_test()) {
+    BackendScope scope(backend.c_str());
+    CAPTURE(backend);
+    auto of_updates = [&](Tracer w) {
+      return fj::sum(weights * fj::zeros({3}, fj::DType::f64).at(tie_idx).max(w));
+    };
+    auto of_operand = [&](Tracer v) { return fj::sum(weights * v.at(tie_idx).max(tie_w)); };
+    CHECK(as_doubles(fj::jit(fj::grad(of_updates))(tie_w)) ==
+          numbers(kGolden.lines("grad max_ties")[0]));
+    CHECK(as_doubles(fj::jit(fj::grad(of_operand))(fj::zeros({3}, fj::DType::f64))) ==
+          numbers(kGolden.lines("grad max_ties_operand")[0]));
+  }
+}
+
+// Without unique indices JAX has no derivative of scatter-mul in its updates; nor has fusejit.
+TEST_CASE("index: scatter-mul's gradient in its updates raises NotImplementedError") {
+  auto f = [](Tracer w) { return fj::sum(x().at(i()).mul(w)); };
+  CHECK_THROWS_WITH_AS(fj::jit(fj::grad(f))(Array(u() * 0.25 + 1.0)),
+                       doctest::Contains("unique_indices=True"), fj::NotImplementedError);
 }
 
 TEST_CASE("index golden: jaxpr text") {
@@ -194,6 +259,11 @@ TEST_CASE("index golden: jaxpr text") {
       {"take_axis1", [](Tracer v, Tracer t) { return Array(fj::take(v, t, 1)); }},
       {"take_flat", [](Tracer v, Tracer t) { return Array(fj::take(v, t)); }},
       {"take_clip", [](Tracer v, Tracer t) { return Array(fj::take(v, t, 0, Mode::clip)); }},
+      {"at_set", [](Tracer v, Tracer t) { return v.at(t).set(2.0); }},
+      {"at_mul", [](Tracer v, Tracer t) { return v.at(t).mul(2.0); }},
+      {"at_min", [](Tracer v, Tracer t) { return v.at(t).min(2.0); }},
+      {"at_max_clip", [](Tracer v, Tracer t) { return v.at(t).max(2.0, Mode::clip); }},
+      {"at_int_set", [](Tracer v, Tracer) { return v.at(1).set(0.0); }},
   };
   for (const auto& [name, f] : fns) {
     CAPTURE(name);

@@ -391,6 +391,34 @@ std::vector<Case> differentiable_cases() {
                {f64({4, 3}), typed(DType::i32, {5, 2}), f64({5})},
                index_params({{}, {0, 1}, {0, 1}, {}, {}}, true, {}, "GatherScatterMode.CLIP"),
                indices_below(3)});
+  // The other scatters on the same rows, repeats included: scatter's last update wins, and
+  // scatter-min/-max's contenders are continuous draws (ties have probability zero).
+  // scatter-mul's derivative in its updates needs unique indices (0, 2, 4 here).
+  const ir::IndexDims rows{{1}, {0}, {0}, {}, {}};
+  const auto drop = "GatherScatterMode.FILL_OR_DROP";
+  c.push_back({"scatter rows",
+               ir::Prim::scatter,
+               {f64({5, 3}), typed(DType::i32, {6, 1}), f64({6, 3})},
+               index_params(rows, true, {}, drop),
+               indices_below(5)});
+  c.push_back({"scatter-max rows",
+               ir::Prim::scatter_max,
+               {f64({5, 3}), typed(DType::i32, {6, 1}), f64({6, 3})},
+               index_params(rows, true, {}, drop),
+               indices_below(5)});
+  c.push_back({"scatter-min elements, clip",
+               ir::Prim::scatter_min,
+               {f64({4, 3}), typed(DType::i32, {5, 2}), f64({5})},
+               index_params({{}, {0, 1}, {0, 1}, {}, {}}, true, {}, "GatherScatterMode.CLIP"),
+               indices_below(3)});
+  ir::Params unique_rows = index_params(rows, true, {}, drop);
+  for (auto& item : unique_rows.items)
+    if (item.name == "unique_indices") item.value = true;
+  c.push_back({"scatter-mul rows, unique indices",
+               ir::Prim::scatter_mul,
+               {f64({5, 3}), typed(DType::i32, {3, 1}), f64({3, 3})},
+               unique_rows,
+               indices_below(5)});
   return c;
 }
 

@@ -39,6 +39,14 @@ inline std::vector<Row> math_sort_rows() {
        "fj::take: indices must be an integer array, got float32[3]"},
       {"`fj::take` with an axis out of range", [=] { Array r = fj::take(f3, i3, 1); },
        raises<fj::ShapeError>("fj::ShapeError"), "fj::take: axis 1 is out of range"},
+      {"`x.at(idx).mul(v)` on a bool array (JAX refuses it too)",
+       [=] { Array r = fj::ones({3}, fj::bool_).at(i3).mul(true); },
+       raises<fj::DTypeError>("fj::DTypeError"), "scatter-mul: does not accept dtype bool"},
+      {"`x.at(idx).set(v)` with v of another shape than the indexed elements",
+       [=] {
+         Array r = m23.at(fj::array({0, 1})).set(fj::ones({2, 2}));
+       },
+       raises<fj::ShapeError>("fj::ShapeError"), "(2, 2)"},
       {"the derivative of `fj::digamma` (polygamma is not implemented)",
        [=] { Array r = fj::grad([](Tracer x) { return fj::sum(fj::digamma(x)); })(f3); },
        raises<fj::NotImplementedError>("fj::NotImplementedError"), "polygamma"},

@@ -655,10 +655,15 @@ class Generator {
         return true;
       }
       case P::gather:
-      case P::scatter_add: {
-        // x[idx] along axis 0 (JAX's take), or x.at[idx].add(u): i32 indices of shape (m, 1),
-        // anywhere, out of range and negative too, in a random mode.
+      case P::scatter_add:
+      case P::scatter:
+      case P::scatter_mul:
+      case P::scatter_min:
+      case P::scatter_max: {
+        // x[idx] along axis 0 (JAX's take), or x.at[idx].add(u) (set, mul, min, max): i32
+        // indices of shape (m, 1), anywhere, out of range and negative too, in a random mode.
         if (rank == 0) return false;
+        if (xa.dtype == DType::bool_ && p != P::gather && p != P::scatter) return false;
         const std::int64_t m = r_.below(5);
         const ir::Atom idx = ir::Atom::of_var(new_input({DType::i32, Shape{m, 1}, false}));
         const auto mode = static_cast<ir::GatherMode>(r_.below(3));
@@ -676,7 +681,7 @@ class Generator {
         Shape us = xa.shape;
         us[0] = m;
         in = {x, idx, ir::Atom::of_var(new_input({xa.dtype, us, false}))};
-        ps = fj::detail::scatter_add_params(d, xa.dtype, mode, false, false);
+        ps = fj::detail::scatter_params(p, d, xa.dtype, mode, false, false);
         return true;
       }
       default:

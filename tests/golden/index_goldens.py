@@ -1,5 +1,5 @@
 # Prints what tests/test_index_golden.cpp checks integer-array indexing, take,
-# take_along_axis and x.at[...].get()/add() against: JAX 0.10.2's values (exact: gathers copy
+# take_along_axis and x.at[...].get()/set()/add()/mul()/min()/max() against: JAX 0.10.2's values (exact: gathers copy
 # and the scatter-adds add small integers), gradients (f64), vmap, out-of-range modes, a
 # scatter-add histogram, and jaxpr text (f32):
 #   python tests/golden/index_goldens.py > tests/golden/index_goldens.txt
@@ -46,6 +46,22 @@ cases = {
     "vmap_add_operand": (jax.vmap(lambda v, t: v.at[t].add(1.0), in_axes=(1, None)), x, k),
     "vmap_add_indices": (jax.vmap(lambda v, t: v.at[t].add(1.0), in_axes=(None, 0)), x, along),
     "vmap_add_both": (jax.vmap(lambda v, t: v.at[t].add(1.0), in_axes=(1, 0)), x, along_t),
+    # The other updates: of repeated indices the last set wins; mul, min and max accumulate.
+    "at_set": (lambda v, t: v.at[t].set(10.0), x, i),
+    "at_set_rows": (lambda v, t: v.at[t].set(u), x, i),
+    "at_set_oob": (lambda v, t: v.at[t].set(1.0), x, oob),
+    "at_set_oob_clip": (lambda v, t: v.at[t].set(1.0, mode="clip"), x, oob),
+    "at_int_set": (lambda v, t: v.at[-2].set(7.0), x, i),
+    "at_mul": (lambda v, t: v.at[t].mul(-2.0), x, i),
+    "at_min_rows": (lambda v, t: v.at[t].min(u * 0.5), x, i),
+    "at_max_rows": (lambda v, t: v.at[t].max(u * 0.5), x, i),
+    "at_max_oob_clip": (lambda v, t: v.at[t].max(100.0, mode="clip"), x, oob),
+    "int_at_set": (lambda v, t: v.at[t].set(-5), ints, i),
+    "int_at_mul": (lambda v, t: v.at[t].mul(3), ints, i),
+    "int_at_min": (lambda v, t: v.at[t].min(1), ints, i),
+    "int_at_max": (lambda v, t: v.at[t].max(4), ints, i),
+    "vmap_set_both": (jax.vmap(lambda v, t: v.at[t].set(0.5), in_axes=(1, 0)), x, along_t),
+    "vmap_max_indices": (jax.vmap(lambda v, t: v.at[t].max(3.0), in_axes=(None, 0)), x, along),
 }
 
 
@@ -79,13 +95,31 @@ grads = {
     "take_along_axis": lambda v: jnp.take_along_axis(v, along, axis=0),
     "at_add": lambda v: v.at[i].add(v[j] * v[j]),
     "updates": lambda w: jnp.asarray(x).at[i].add(w),
+    "set": lambda v: v.at[i].set(v[j] * v[j]),
+    "set_updates": lambda w: jnp.asarray(x).at[i].set(w),
+    "mul": lambda v: v.at[i].mul(3.0),
+    "max": lambda v: v.at[i].max(6.0 - u * 0.75),
+    "min": lambda v: v.at[i].min(6.0 - u * 0.75),
+    "max_updates": lambda w: jnp.asarray(x).at[i].max(w),
+    "min_updates": lambda w: jnp.asarray(x).at[i].min(w),
 }
 for name, f in grads.items():
-    arg = jnp.asarray(u[: len(i)] * 0.25 + 1.0 if name == "updates" else x)
+    arg = jnp.asarray(u[: len(i)] * 0.25 + 1.0 if name.endswith("updates") else x)
     w = np.arange(1.0, 1.0 + np.prod(np.shape(f(arg)))).reshape(np.shape(f(arg)))
     g = jax.grad(lambda v: jnp.sum(w * f(v)))(arg)
     print(f"=== grad {name}")
     print(text(g))
+
+# Ties: scatter-max shares an element's cotangent evenly between the updates that reach its
+# value and the operand if it holds it too (JAX's _scatter_extremal_jvp).
+tie_idx = np.array([1, 1, 2, 0], np.int32)
+tie_w = np.array([2.0, 2.0, 0.0, -1.0])
+print("=== grad max_ties")
+print(text(jax.grad(lambda w: jnp.sum(jnp.array([1.0, 2.0, 3.0]) *
+                                      jnp.zeros(3).at[tie_idx].max(w)))(tie_w)))
+print("=== grad max_ties_operand")
+print(text(jax.grad(lambda v: jnp.sum(jnp.array([1.0, 2.0, 3.0]) *
+                                      v.at[tie_idx].max(jnp.asarray(tie_w))))(jnp.zeros(3))))
 
 jax.config.update("jax_enable_x64", False)
 o = jnp.ones((5, 3), jnp.float32)
@@ -100,6 +134,11 @@ jaxprs = {
     "take_axis1": lambda v, t: jnp.take(v, t, axis=1),
     "take_flat": lambda v, t: jnp.take(v, t),
     "take_clip": lambda v, t: jnp.take(v, t, axis=0, mode="clip"),
+    "at_set": lambda v, t: v.at[t].set(2.0),
+    "at_mul": lambda v, t: v.at[t].mul(2.0),
+    "at_min": lambda v, t: v.at[t].min(2.0),
+    "at_max_clip": lambda v, t: v.at[t].max(2.0, mode="clip"),
+    "at_int_set": lambda v, t: v.at[1].set(0.0),
 }
 for name, f in jaxprs.items():
     print(f"=== jaxpr {name}")

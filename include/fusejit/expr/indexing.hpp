@@ -1,6 +1,6 @@
 // Integer-array indexing and JAX's functional updates (group 3 of issue 19): x(idx),
-// fj::take, fj::take_along_axis and x.at(idx).get() / .add(v), staged through gather and
-// scatter-add as JAX 0.10.2's jnp stages them.
+// fj::take, fj::take_along_axis and x.at(idx).get() / .set / .add / .mul / .min / .max(v),
+// staged through gather and the scatters as JAX 0.10.2's jnp stages them.
 #pragma once
 #include <optional>
 #include <utility>
@@ -22,27 +22,42 @@ using GatherScatterMode = ir::GatherMode;
 
 namespace detail {
 
-/// x[i, j, ...] (integer arrays on the leading axes) or x.at[n] for a static n; the last operand
-/// is the updates when `add`.
+/// x[i, j, ...] (integer arrays on the leading axes) or x.at[n] for a static n; with `update`
+/// (a scatter primitive) the last operand is the updates of x.at[...].set/add/mul/min/max.
 struct AdvancedIndexOp {
   std::optional<std::int64_t> scalar;
-  bool add = false;
+  std::optional<ir::Prim> update;
   ir::GatherMode mode = ir::GatherMode::promise_in_bounds;
   void key(std::vector<std::int64_t>& k) const {
-    for (std::int64_t v : {std::int64_t{scalar.has_value()}, scalar.value_or(0), std::int64_t{add},
-                           static_cast<std::int64_t>(mode)})
+    for (std::int64_t v :
+         {std::int64_t{scalar.has_value()}, scalar.value_or(0),
+          update ? static_cast<std::int64_t>(*update) : -1, static_cast<std::int64_t>(mode)})
       k.push_back(v);
   }
   template <class... A>
   ir::Atom operator()(GraphBuilder& b, ir::Atom x, A... rest) const {
     std::vector<ir::Atom> ints{rest...};
     std::optional<ir::Atom> updates;
-    if (add) {
+    if (update) {
       updates = ints.back();
       ints.pop_back();
     }
-    return lower_advanced_index(b, x, ints, scalar, updates, mode,
-                                add ? "fj::Array::at(...).add" : "fj::Array indexing");
+    return lower_advanced_index(b, x, ints, scalar, updates, update.value_or(ir::Prim::scatter),
+                                mode, update ? caller(*update) : "fj::Array indexing");
+  }
+  static const char* caller(ir::Prim p) {
+    switch (p) {
+      case ir::Prim::scatter:
+        return "fj::Array::at(...).set";
+      case ir::Prim::scatter_mul:
+        return "fj::Array::at(...).mul";
+      case ir::Prim::scatter_min:
+        return "fj::Array::at(...).min";
+      case ir::Prim::scatter_max:
+        return "fj::Array::at(...).max";
+      default:
+        return "fj::Array::at(...).add";
+    }
   }
 };
 struct TakeOp {
@@ -60,7 +75,7 @@ struct TakeOp {
   }
 };
 
-/// What x.at(idx) returns: the array and the index, waiting for .get() or .add(v).
+/// What x.at(idx) returns: the array and the index, waiting for .get() or an update.
 class AtIndex {
  public:
   AtIndex(Array x, std::vector<Array> idx, std::optional<std::int64_t> scalar)
@@ -71,18 +86,42 @@ class AtIndex {
     return idx_.size() == 1 ? Array(make_node(AdvancedIndexOp{}, x_, idx_[0]))
                             : Array(make_node(AdvancedIndexOp{}, x_, idx_[0], idx_[1]));
   }
-  /// x with v added at idx (x.at[idx].add(v)): a scatter-add, so repeated indices accumulate;
+  /// x with v at idx (x.at[idx].set(v)): a scatter; of repeated indices the last update wins.
   /// v broadcasts to the indexed shape and is converted to x's dtype; out-of-range indices are
-  /// dropped (fill_or_drop, JAX's default) or clamped (clip).
+  /// dropped (fill_or_drop, JAX's default) or clamped (clip). So for the other updates:
+  template <Operand U>
+  Array set(U&& v, lax::GatherScatterMode mode = lax::GatherScatterMode::fill_or_drop) const {
+    return update(ir::Prim::scatter, std::forward<U>(v), mode);
+  }
+  /// x with v added at idx (x.at[idx].add(v)): a scatter-add; repeated indices accumulate.
   template <Operand U>
   Array add(U&& v, lax::GatherScatterMode mode = lax::GatherScatterMode::fill_or_drop) const {
-    const AdvancedIndexOp op{scalar_, true, mode};
+    return update(ir::Prim::scatter_add, std::forward<U>(v), mode);
+  }
+  /// x multiplied by v at idx (x.at[idx].mul(v)): a scatter-mul; repeated indices accumulate.
+  template <Operand U>
+  Array mul(U&& v, lax::GatherScatterMode mode = lax::GatherScatterMode::fill_or_drop) const {
+    return update(ir::Prim::scatter_mul, std::forward<U>(v), mode);
+  }
+  /// min(x, v) at idx (x.at[idx].min(v)): a scatter-min, NaN propagating as lax.min.
+  template <Operand U>
+  Array min(U&& v, lax::GatherScatterMode mode = lax::GatherScatterMode::fill_or_drop) const {
+    return update(ir::Prim::scatter_min, std::forward<U>(v), mode);
+  }
+  /// max(x, v) at idx (x.at[idx].max(v)): a scatter-max, NaN propagating as lax.max.
+  template <Operand U>
+  Array max(U&& v, lax::GatherScatterMode mode = lax::GatherScatterMode::fill_or_drop) const {
+    return update(ir::Prim::scatter_max, std::forward<U>(v), mode);
+  }
+
+ private:
+  template <Operand U>
+  Array update(ir::Prim scatter, U&& v, lax::GatherScatterMode mode) const {
+    const AdvancedIndexOp op{scalar_, scatter, mode};
     if (scalar_) return Array(make_node(op, x_, std::forward<U>(v)));
     return idx_.size() == 1 ? Array(make_node(op, x_, idx_[0], std::forward<U>(v)))
                             : Array(make_node(op, x_, idx_[0], idx_[1], std::forward<U>(v)));
   }
-
- private:
   Array x_;
   std::vector<Array> idx_;
   std::optional<std::int64_t> scalar_;

@@ -68,14 +68,26 @@ std::string default_fill(DType d) {
   return std::to_string(std::numeric_limits<std::int32_t>::lowest());
 }
 
-// scatter-add's update_jaxpr: { lambda ; a:T[] b:T[]. let c:T[] = add a b in (c,) }.
-ir::GraphPtr add_jaxpr(DType d) {
+// The binary primitive a scatter's update_jaxpr applies.
+Prim combine_of(Prim scatter) {
+  const Prim combines[][2] = {{Prim::scatter_add, Prim::add},
+                              {Prim::scatter_mul, Prim::mul},
+                              {Prim::scatter_min, Prim::min},
+                              {Prim::scatter_max, Prim::max}};
+  for (const auto& [from, to] : combines)
+    if (from == scatter) return to;
+  throw ValueError(std::string(ir::name(scatter)) + " is not a scatter with an update_jaxpr");
+}
+
+// A scatter's update_jaxpr: { lambda ; a:T[] b:T[]. let c:T[] = add a b in (c,) } (mul, min,
+// max for the others).
+ir::GraphPtr combine_jaxpr(Prim combine, DType d) {
   ir::Graph g;
   const ir::VarId x = g.new_var(ir::Aval{d, Shape{}, false});
   const ir::VarId y = g.new_var(ir::Aval{d, Shape{}, false});
   const ir::VarId z = g.new_var(ir::Aval{d, Shape{}, false});
   g.invars = {x, y};
-  g.eqns.push_back(ir::Eqn{Prim::add, {Atom::of_var(x), Atom::of_var(y)}, {z}, {}});
+  g.eqns.push_back(ir::Eqn{combine, {Atom::of_var(x), Atom::of_var(y)}, {z}, {}});
   g.outvars = {Atom::of_var(z)};
   return std::make_shared<const ir::Graph>(std::move(g));
 }
@@ -94,15 +106,18 @@ ir::Params gather_params(const ir::IndexDims& d, const V& slice_sizes, ir::Gathe
   return p;
 }
 
-ir::Params scatter_add_params(const ir::IndexDims& d, DType dtype, ir::GatherMode mode, bool sorted,
-                              bool unique) {
+ir::Params scatter_params(Prim scatter, const ir::IndexDims& d, DType dtype, ir::GatherMode mode,
+                          bool sorted, bool unique) {
   ir::Params p;
   d.add_to(p, true);
   p.items.push_back({"indices_are_sorted", sorted, true});
   p.items.push_back({"mode", ir::mode_str(mode), true});
   p.items.push_back({"unique_indices", unique, true});
   p.items.push_back({"update_consts", V{}, true});
-  p.items.push_back({"update_jaxpr", add_jaxpr(dtype), true});
+  if (scatter == Prim::scatter)
+    p.items.push_back({"update_jaxpr", std::string("None"), true});
+  else
+    p.items.push_back({"update_jaxpr", combine_jaxpr(combine_of(scatter), dtype), true});
   return p;
 }
 
@@ -113,15 +128,15 @@ Atom lower_gather(GraphBuilder& b, Atom x, Atom indices, const ir::IndexDims& d,
                  gather_params(d, slice_sizes, mode, fill, sorted, unique));
 }
 
-Atom lower_scatter_add(GraphBuilder& b, Atom x, Atom indices, Atom updates, const ir::IndexDims& d,
-                       ir::GatherMode mode, bool sorted, bool unique) {
-  return b.emit1(Prim::scatter_add, {x, indices, updates},
-                 scatter_add_params(d, b.aval(x).dtype, mode, sorted, unique));
+Atom lower_scatter(GraphBuilder& b, Prim scatter, Atom x, Atom indices, Atom updates,
+                   const ir::IndexDims& d, ir::GatherMode mode, bool sorted, bool unique) {
+  return b.emit1(scatter, {x, indices, updates},
+                 scatter_params(scatter, d, b.aval(x).dtype, mode, sorted, unique));
 }
 
 Atom lower_advanced_index(GraphBuilder& b, Atom x, const std::vector<Atom>& ints,
                           std::optional<std::int64_t> scalar, std::optional<Atom> updates,
-                          ir::GatherMode mode, const char* fn) {
+                          Prim update, ir::GatherMode mode, const char* fn) {
   const Shape xs = b.aval(x).shape;
   const auto k = static_cast<std::int64_t>(scalar ? 1 : ints.size());
   if (k == 0 || k > xs.rank())
@@ -174,7 +189,7 @@ Atom lower_advanced_index(GraphBuilder& b, Atom x, const std::vector<Atom>& ints
   for (int a = static_cast<int>(k); a < xs.rank(); ++a) ushape.push_back(xs[a]);
   Atom u = convert(b, *updates, {b.aval(x).dtype, false});
   u = lower_broadcast_to(b, u, Shape(ushape));
-  return lower_scatter_add(b, x, indices, u, d, mode, scalar.has_value(), scalar.has_value());
+  return lower_scatter(b, update, x, indices, u, d, mode, scalar.has_value(), scalar.has_value());
 }
 
 Atom lower_take(GraphBuilder& b, Atom x, Atom idx, std::optional<int> axis, ir::GatherMode mode) {

@@ -1,6 +1,6 @@
 // jnp-level lowerings of integer-array indexing (x(idx), fj::take, fj::take_along_axis) and of
-// the functional updates x.at(idx).get() / .add(v), staged as JAX 0.10.2 stages them through
-// gather and scatter-add (defined in lowering_index.cpp).
+// the functional updates x.at(idx).get() / .set(v) / .add(v) / .mul(v) / .min(v) / .max(v), staged
+// as JAX 0.10.2 stages them through gather and the scatters (defined in lowering_index.cpp).
 #pragma once
 #include <optional>
 #include <string>
@@ -14,23 +14,27 @@ namespace fj::detail {
 /// gather's params as JAX orders them; `fill` is printed as fill_value ("None": JAX's default).
 ir::Params gather_params(const ir::IndexDims& d, const std::vector<std::int64_t>& slice_sizes,
                          ir::GatherMode mode, const std::string& fill, bool sorted, bool unique);
-/// scatter-add's params as JAX orders them (update_jaxpr: one add of two `dtype` scalars).
-ir::Params scatter_add_params(const ir::IndexDims& d, DType dtype, ir::GatherMode mode, bool sorted,
-                              bool unique);
+/// A scatter's params as JAX orders them; update_jaxpr is None for `scatter`, else the one
+/// add, mul, min or max of two `dtype` scalars.
+ir::Params scatter_params(Prim scatter, const ir::IndexDims& d, DType dtype, ir::GatherMode mode,
+                          bool sorted, bool unique);
 /// lax.gather with JAX's params; `fill` is printed as fill_value ("None": JAX's default).
 Atom lower_gather(GraphBuilder& b, Atom x, Atom indices, const ir::IndexDims& d,
                   const std::vector<std::int64_t>& slice_sizes, ir::GatherMode mode,
                   const std::string& fill, bool sorted = false, bool unique = false);
-/// lax.scatter_add with JAX's params (update_jaxpr: one add of two scalars of x's dtype).
-Atom lower_scatter_add(GraphBuilder& b, Atom x, Atom indices, Atom updates, const ir::IndexDims& d,
-                       ir::GatherMode mode, bool sorted = false, bool unique = false);
+/// lax.scatter, scatter_add, scatter_mul, scatter_min or scatter_max (`scatter`) with JAX's
+/// params.
+Atom lower_scatter(GraphBuilder& b, Prim scatter, Atom x, Atom indices, Atom updates,
+                   const ir::IndexDims& d, ir::GatherMode mode, bool sorted = false,
+                   bool unique = false);
 
 /// x[i] or x[i, j, ...] for integer arrays indexing the leading axes (one shape), or x.at[i].get()
 /// (`ints` empty); with `scalar` set instead, x.at[n] for a static integer n. `updates` given:
-/// x.at[...].add(updates, mode). `fn` names the caller in errors.
+/// x.at[...].set/add/mul/min/max(updates, mode), the scatter `update` says which. `fn` names
+/// the caller in errors.
 Atom lower_advanced_index(GraphBuilder& b, Atom x, const std::vector<Atom>& ints,
                           std::optional<std::int64_t> scalar, std::optional<Atom> updates,
-                          ir::GatherMode mode, const char* fn);
+                          Prim update, ir::GatherMode mode, const char* fn);
 /// jnp.take(x, idx, axis, mode): `jit[name=_take]`; no axis takes from the flattened x. fill
 /// mode (JAX's default) fills out-of-range reads with NaN (integers: their lowest value).
 Atom lower_take(GraphBuilder& b, Atom x, Atom idx, std::optional<int> axis, ir::GatherMode mode);

@@ -74,8 +74,10 @@ inline std::vector<Aval> scatter(Prim p, const std::vector<Aval>& in, const Para
   check_index_dims(who.c_str(), d, x, idx);
   if (u.dtype != x.dtype)
     throw DTypeError(who + ": updates must have the operand's dtype, got " + list(in));
-  // Its update_jaxpr adds, and add takes no bools (JAX's x.at[i].add on bools fails the same).
-  if (p == Prim::scatter_add && x.dtype == DType::bool_)
+  // Their update_jaxprs add, multiply, or take max or min, which take no bools here (JAX's
+  // x.at[i].add and .mul on bools fail the same; its max and min take bools, fusejit's do
+  // not); scatter takes any dtype.
+  if (p != Prim::scatter && x.dtype == DType::bool_)
     throw DTypeError(who + ": does not accept dtype bool (numbers only), got " + list(in));
   std::vector<std::int64_t> window;
   for (auto a : d.window)

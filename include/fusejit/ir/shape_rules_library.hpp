@@ -277,6 +277,10 @@ inline std::vector<Aval> library_avals(Prim p, const std::vector<Aval>& in, cons
     case Prim::gather:
       return library_rules::gather(in, params);
     case Prim::scatter_add:
+    case Prim::scatter:
+    case Prim::scatter_mul:
+    case Prim::scatter_min:
+    case Prim::scatter_max:
       return library_rules::scatter(p, in, params);
     default:
       throw ValueError(std::string(name(p)) + ": no library shape rule");

@@ -144,6 +144,10 @@ bool has_jvp_rule(ir::Prim p) {
     case Prim::triangular_solve:
     case Prim::gather:
     case Prim::scatter_add:
+    case Prim::scatter:
+    case Prim::scatter_mul:
+    case Prim::scatter_min:
+    case Prim::scatter_max:
     case Prim::concatenate:
     case Prim::stack:
     case Prim::dynamic_slice:

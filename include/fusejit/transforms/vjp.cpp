@@ -306,7 +306,7 @@ ir::Graph vjp_graph(const ir::Graph& g, const std::vector<bool>& wrt) {
                        ? vjp_custom_call(E, e, ins[k], outs[k], cts, needed)
                    : is_sort_or_scan(e.prim) ? vjp_sorting(E, e, ins[k], outs[k], cts, wanted)
                    : is_linalg(e.prim)       ? vjp_linalg(E, e, ins[k], outs[k], cts, wanted)
-                   : is_index_op(e.prim)     ? vjp_index(E, e, ins[k], cts, wanted)
+                   : is_index_op(e.prim)     ? vjp_index(E, e, ins[k], outs[k], cts, wanted)
                                              : vjp_rule(E, e, ins[k], outs[k][0], *cts[0], needed);
     for (std::size_t i = 0; i < e.in.size(); ++i)
       if (r[i] && !e.in[i].is_literal()) accumulate(e.in[i].var, *r[i]);

@@ -1,4 +1,4 @@
-// The host routines of gather and scatter-add, shared by the reference and LLVM backends: each
+// The host routines of gather and the scatters, shared by the reference and LLVM backends: each
 // element of the window tensor (gather's result, scatter's updates) is mapped to the operand
 // element it reads or accumulates into, after XLA's gather/scatter semantics.
 #pragma once
@@ -9,10 +9,13 @@
 #include <cstdlib>
 #include <cstring>
 #include <limits>
+#include <type_traits>
 #include <vector>
 
 #include "fusejit/backend/backend.hpp"
+#include "fusejit/backend/reference/float_math.hpp"
 #include "fusejit/backend/reference/resolve.hpp"
+#include "fusejit/backend/reference/wrapping.hpp"
 #include "fusejit/ir/gather_dims.hpp"
 #include "fusejit/ir/graph.hpp"
 
@@ -144,8 +147,33 @@ inline std::vector<std::int64_t> scatter_window_sizes(const ir::IndexDims& d, co
   return sizes;
 }
 
-template <class T>
-void run_scatter_add(const ir::Eqn& e, const backend::Value* in, backend::Value* out) {
+/// How each scatter combines an update into the operand element it lands on, as its
+/// update_jaxpr does: scatter replaces (so of repeated indices the last one wins), the others
+/// add, multiply (integers wrap) or take lax.max / lax.min (NaN from either side wins).
+template <ir::Prim P, class T>
+T scatter_combine(T old, T update) {
+  if constexpr (P == ir::Prim::scatter) {
+    return update;
+  } else if constexpr (std::is_same_v<T, bool>) {
+    // Only scatter takes bools (the shape rule); the others, for hand-built graphs, as or/and.
+    return P == ir::Prim::scatter_max || P == ir::Prim::scatter_add ? (old || update)
+                                                                    : (old && update);
+  } else if constexpr (P == ir::Prim::scatter_add) {
+    return wrap_add(old, update);
+  } else if constexpr (P == ir::Prim::scatter_mul) {
+    return wrap_mul(old, update);
+  } else if constexpr (P == ir::Prim::scatter_max) {
+    return math::max_scalar(old, update);
+  } else {
+    static_assert(P == ir::Prim::scatter_min);
+    return math::min_scalar(old, update);
+  }
+}
+
+/// The operand, then each update combined into its element in the updates' row-major order;
+/// out-of-range windows are dropped unless the mode clips.
+template <ir::Prim P, class T>
+void run_scatter(const ir::Eqn& e, const backend::Value* in, backend::Value* out) {
   const Shape &os = in[0].aval.shape, &us = in[2].aval.shape;
   IndexMap map(e.params, os, in[1], us,
                scatter_window_sizes(ir::IndexDims::from(e.params), os, us));
@@ -155,11 +183,7 @@ void run_scatter_add(const ir::Eqn& e, const backend::Value* in, backend::Value*
     std::memcpy(y, in[0].buf->data, static_cast<std::size_t>(os.size()) * sizeof(T));
   const T* u = static_cast<const T*>(in[2].buf->data);
   map.for_each([&](std::int64_t t, std::int64_t at) {
-    if (at < 0) return;
-    if constexpr (std::is_same_v<T, bool>)
-      y[at] = y[at] || u[t];
-    else
-      y[at] = static_cast<T>(y[at] + u[t]);
+    if (at >= 0) y[at] = scatter_combine<P>(y[at], u[t]);
   });
 }
 
@@ -175,13 +199,20 @@ struct gather {
                        [](auto t) -> EqnFn { return &library::run_gather<decltype(t)>; });
   }
 };
-struct scatter_add {
+/// The scatters: one host routine per dtype, its combine chosen by the primitive.
+template <ir::Prim P>
+struct scatter_like {
   static constexpr bool is_library = true;
   static constexpr int arity = 3;
   static EqnFn resolve(const ir::Graph& g, const ir::Eqn& e) {
     return visit_dtype(g.aval(e.in[0]).dtype,
-                       [](auto t) -> EqnFn { return &library::run_scatter_add<decltype(t)>; });
+                       [](auto t) -> EqnFn { return &library::run_scatter<P, decltype(t)>; });
   }
 };
+struct scatter_add : scatter_like<ir::Prim::scatter_add> {};
+struct scatter : scatter_like<ir::Prim::scatter> {};
+struct scatter_mul : scatter_like<ir::Prim::scatter_mul> {};
+struct scatter_min : scatter_like<ir::Prim::scatter_min> {};
+struct scatter_max : scatter_like<ir::Prim::scatter_max> {};
 
 }  // namespace fj::detail::reference::ops

@@ -12,6 +12,7 @@
 #include "fusejit/backend/backend.hpp"
 #include "fusejit/backend/host_callback.hpp"
 #include "fusejit/backend/reference/resolve.hpp"
+#include "fusejit/backend/reference/wrapping.hpp"
 #include "fusejit/ir/dot_dims.hpp"
 
 namespace fj::detail::reference {
@@ -20,24 +21,6 @@ namespace fj::detail::reference {
 using EqnFn = void (*)(const ir::Eqn& eqn, const backend::Value* in, backend::Value* out);
 
 namespace library {
-
-// Wrapping integer arithmetic through the unsigned type; floats as they are.
-template <class T>
-T wrap_add(T a, T b) {
-  if constexpr (std::is_integral_v<T>)
-    return static_cast<T>(static_cast<std::make_unsigned_t<T>>(a) +
-                          static_cast<std::make_unsigned_t<T>>(b));
-  else
-    return a + b;
-}
-template <class T>
-T wrap_mul(T a, T b) {
-  if constexpr (std::is_integral_v<T>)
-    return static_cast<T>(static_cast<std::make_unsigned_t<T>>(a) *
-                          static_cast<std::make_unsigned_t<T>>(b));
-  else
-    return a * b;
-}
 
 /// Reads a rank-0 integer Value of any integer dtype.
 inline std::int64_t scalar_index(const backend::Value& v) {

@@ -15,6 +15,7 @@
 #include "fusejit/backend/backend.hpp"
 #include "fusejit/backend/reference/resolve.hpp"
 #include "fusejit/backend/reference/float_math.hpp"
+#include "fusejit/backend/reference/wrapping.hpp"
 #include "fusejit/ir/graph.hpp"
 
 namespace fj::detail::reference::library {
@@ -46,9 +47,7 @@ void run_cumulative(const ir::Eqn& e, const backend::Value* in, backend::Value* 
     else if constexpr (P == ir::Prim::cummin)
       return math::min_scalar(acc, v);
     else if constexpr (std::is_integral_v<T>) {
-      using U = std::make_unsigned_t<T>;
-      return static_cast<T>(P == ir::Prim::cumsum ? static_cast<U>(acc) + static_cast<U>(v)
-                                                  : static_cast<U>(acc) * static_cast<U>(v));
+      return P == ir::Prim::cumsum ? wrap_add(acc, v) : wrap_mul(acc, v);
     } else {
       return P == ir::Prim::cumsum ? acc + v : acc * v;
     }

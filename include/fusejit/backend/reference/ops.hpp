@@ -7,6 +7,7 @@
 #include <type_traits>
 
 #include "fusejit/backend/reference/float_math.hpp"
+#include "fusejit/backend/reference/wrapping.hpp"
 #include "fusejit/core/error.hpp"
 #include "fusejit/ir/graph.hpp"
 #include "fusejit/ir/erf_inv.hpp"
@@ -26,11 +27,11 @@ inline constexpr bool is_num = !std::is_same_v<T, bool>;
 template <class T>
 using unsigned_of = std::make_unsigned_t<T>;
 
-// Integer arithmetic wraps like XLA's; going through the unsigned type avoids signed-overflow UB.
-template <class T>
-T wrap_neg(T x) {
-  return static_cast<T>(unsigned_of<T>(0) - static_cast<unsigned_of<T>>(x));
-}
+// Integer arithmetic wraps like XLA's (wrapping.hpp).
+using reference::wrap_add;
+using reference::wrap_mul;
+using reference::wrap_neg;
+using reference::wrap_sub;
 
 struct FloatUnary {
   static constexpr int arity = 1;
@@ -318,10 +319,7 @@ struct integer_pow : NumUnary {
   }
   template <class V>
   static V mul_wrap(V a, V b) {
-    if constexpr (std::is_integral_v<V>)
-      return static_cast<V>(static_cast<unsigned_of<V>>(a) * static_cast<unsigned_of<V>>(b));
-    else
-      return a * b;
+    return wrap_mul(a, b);
   }
 };
 
@@ -333,7 +331,7 @@ struct add : Arith {
   }
   template <class T>
   T scalar(T a, T b) const {
-    return static_cast<T>(static_cast<unsigned_of<T>>(a) + static_cast<unsigned_of<T>>(b));
+    return wrap_add(a, b);
   }
 };
 struct add_any : add {};  // a cotangent sum: add's semantics
@@ -344,7 +342,7 @@ struct sub : Arith {
   }
   template <class T>
   T scalar(T a, T b) const {
-    return static_cast<T>(static_cast<unsigned_of<T>>(a) - static_cast<unsigned_of<T>>(b));
+    return wrap_sub(a, b);
   }
 };
 struct mul : Arith {
@@ -354,7 +352,7 @@ struct mul : Arith {
   }
   template <class T>
   T scalar(T a, T b) const {
-    return static_cast<T>(static_cast<unsigned_of<T>>(a) * static_cast<unsigned_of<T>>(b));
+    return wrap_mul(a, b);
   }
 };
 // Integer division truncates toward zero. The cases C leaves undefined follow XLA's CPU

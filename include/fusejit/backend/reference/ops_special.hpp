@@ -50,7 +50,7 @@ struct square : NumUnary {
   }
   template <class T>
   T scalar(T x) const {
-    return static_cast<T>(static_cast<unsigned_of<T>>(x) * static_cast<unsigned_of<T>>(x));
+    return wrap_mul(x, x);
   }
 };
 struct is_finite : FloatUnary {

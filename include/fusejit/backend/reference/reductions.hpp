@@ -8,6 +8,7 @@
 
 #include "fusejit/backend/backend.hpp"
 #include "fusejit/backend/reference/float_math.hpp"
+#include "fusejit/backend/reference/wrapping.hpp"
 #include "fusejit/ir/graph.hpp"
 
 namespace fj::detail::reference {
@@ -42,11 +43,7 @@ struct reduce_sum : Reduction {
   }
   template <class T>
   static T combine(T a, T b) {
-    if constexpr (std::is_integral_v<T>)
-      return static_cast<T>(static_cast<std::make_unsigned_t<T>>(a) +
-                            static_cast<std::make_unsigned_t<T>>(b));
-    else
-      return a + b;
+    return wrap_add(a, b);  // integers wrap
   }
 };
 struct reduce_prod : Reduction {
@@ -58,11 +55,7 @@ struct reduce_prod : Reduction {
   }
   template <class T>
   static T combine(T a, T b) {
-    if constexpr (std::is_integral_v<T>)
-      return static_cast<T>(static_cast<std::make_unsigned_t<T>>(a) *
-                            static_cast<std::make_unsigned_t<T>>(b));
-    else
-      return a * b;
+    return wrap_mul(a, b);  // integers wrap
   }
 };
 // As lax.max / lax.min (math::max_scalar): NaN propagates from either side, max(+0, -0) = +0 and
