@@ -111,12 +111,56 @@ std::map<std::string, Case> cases() {
   };
 }
 
+// Empty operands or results (golden "shape NAME": the shape, " : ", the values).
+std::map<std::string, Case> empty_cases() {
+  using W = std::vector<std::pair<std::int64_t, std::int64_t>>;
+  return {
+      {"pad_empty",
+       {[](Tracer a) {
+          return Array(fj::pad(a, W{{1, 1}, {0, 2}}));
+        },
+        {0, 3}}},
+      {"pad_edge_flat_axis",
+       {[](Tracer a) {
+          return Array(fj::pad(a, W{{0, 0}, {2, 1}}, PadMode::edge));
+        },
+        {0, 3}}},
+      {"tile_zero",
+       {[](Tracer a) {
+          return Array(fj::tile(a, {0, 2}));
+        },
+        {3, 4}}},
+      {"repeat_zero", {[](Tracer a) { return Array(fj::repeat(a, 0, 1)); }, {3, 4}}},
+      {"roll_empty_axis", {[](Tracer a) { return Array(fj::roll(a, 1, 0)); }, {0, 2}}},
+  };
+}
+
 Tracer lax_pad_of(Tracer a, Tracer v) { return fj::lax::pad(a, v, {{1, -1, 1}, {0, 2, 0}}); }
 
 }  // namespace
 
 TEST_CASE("pad/roll golden: values and gradients as JAX's, f64, every backend") {
   fusejit_test::check_unary_goldens(kGolden, cases());
+}
+
+TEST_CASE("pad/roll golden: empty operands and results, every backend") {
+  for (const std::string& backend : fusejit_test::backends_to_test()) {
+    BackendScope scope(backend.c_str());
+    for (const auto& [name, c] : empty_cases()) {
+      CAPTURE(backend);
+      CAPTURE(name);
+      const std::string line = kGolden.lines("shape " + name)[0];
+      const std::size_t colon = line.find(" : ");
+      REQUIRE(colon != std::string::npos);
+      const auto dims = fusejit_test::golden_numbers(line.substr(0, colon));
+      const auto want = fusejit_test::golden_numbers(line.substr(colon + 3));
+      const Array y = fj::jit(c.f)(sin_operand(c.shape, 0));
+      REQUIRE(y.shape().rank() == static_cast<int>(dims.size()));
+      for (int d = 0; d < y.shape().rank(); ++d)
+        CHECK(y.shape()[d] == dims[static_cast<std::size_t>(d)]);
+      CHECK(fusejit_test::as_doubles(y) == want);
+    }
+  }
 }
 
 TEST_CASE("pad/roll golden: lax.pad's gradient in its padding value, and vmap") {
@@ -153,7 +197,9 @@ TEST_CASE("pad/roll golden: lax.pad's gradient in its padding value, and vmap") 
 }
 
 TEST_CASE("pad/roll golden: jaxpr text") {
-  for (const auto& [name, c] : cases()) {
+  auto all = cases();
+  all.merge(empty_cases());
+  for (const auto& [name, c] : all) {
     CAPTURE(name);
     CHECK(fj::make_jaxpr(c.f)(fj::ones(c.shape)).str() == kGolden.all().at("jaxpr " + name));
   }

@@ -37,6 +37,15 @@ cases = {
     "repeat_neg_axis": (lambda a: jnp.repeat(a, 2, axis=-2), (2, 3, 2)),
 }
 
+# Empty operands or results: the result's shape and values (no gradient lines), and the jaxpr.
+empty_cases = {
+    "pad_empty": (lambda a: jnp.pad(a, ((1, 1), (0, 2))), (0, 3)),
+    "pad_edge_flat_axis": (lambda a: jnp.pad(a, ((0, 0), (2, 1)), mode="edge"), (0, 3)),
+    "tile_zero": (lambda a: jnp.tile(a, (0, 2)), (3, 4)),
+    "repeat_zero": (lambda a: jnp.repeat(a, 0, axis=1), (3, 4)),
+    "roll_empty_axis": (lambda a: jnp.roll(a, 1, axis=0), (0, 2)),
+}
+
 
 def operand(shape, k):
     n = int(np.prod(shape))
@@ -58,6 +67,11 @@ for name, (f, shape) in cases.items():
     print(f"=== grad {name}")
     print(text(g))
 
+for name, (f, shape) in empty_cases.items():
+    out = f(operand(shape, 0))
+    print(f"=== shape {name}")
+    print(" ".join(str(d) for d in np.shape(out)) + " : " + text(out))
+
 # lax.pad's gradient with respect to its padding value too, and vmapped with a batched value.
 x, v = operand((3, 4), 0), 0.75
 out = lax.pad(x, v, ((1, -1, 1), (0, 2, 0)))
@@ -74,7 +88,7 @@ print("=== values vmap_tile")
 print(text(jax.vmap(lambda a: jnp.tile(a, (2, 1)))(xb)))
 
 jax.config.update("jax_enable_x64", False)
-for name, (f, shape) in cases.items():
+for name, (f, shape) in (cases | empty_cases).items():
     print(f"=== jaxpr {name}")
     print(jax.make_jaxpr(f)(jnp.ones(shape, jnp.float32)))
 print("=== jaxpr pad_int")
