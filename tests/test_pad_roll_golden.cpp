@@ -27,6 +27,11 @@ constexpr fusejit_test::Golden kGolden{"pad_roll_goldens.txt"};
 
 using fusejit_test::sin_operand;
 using Case = fusejit_test::UnaryCase;
+// Traced shifts for roll (jit[name=_roll_dynamic]).
+Array shift_m5() { return fj::array(std::vector<std::int32_t>{-5}, {}); }
+Array shift_7() { return fj::array(std::vector<std::int32_t>{7}, {}); }
+Array shifts_1_m6() { return fj::array(std::vector<std::int32_t>{1, -6}, {2}); }
+
 std::map<std::string, Case> cases() {
   using W = std::vector<std::pair<std::int64_t, std::int64_t>>;
   return {
@@ -87,6 +92,13 @@ std::map<std::string, Case> cases() {
       {"roll_axes",
        {[](Tracer a) {
           return Array(fj::roll(a, {1, -6}, {0, 1}));
+        },
+        {3, 4}}},
+      {"roll_dynamic", {[](Tracer a) { return Array(fj::roll(a, shift_m5(), 0)); }, {3, 4}}},
+      {"roll_dynamic_flat", {[](Tracer a) { return Array(fj::roll(a, shift_7())); }, {3, 4}}},
+      {"roll_dynamic_axes",
+       {[](Tracer a) {
+          return Array(fj::roll(a, shifts_1_m6(), {0, 1}));
         },
         {3, 4}}},
       {"tile",
@@ -201,6 +213,7 @@ TEST_CASE("pad/roll golden: jaxpr text") {
   all.merge(empty_cases());
   for (const auto& [name, c] : all) {
     CAPTURE(name);
+    if (name.rfind("roll_dynamic", 0) == 0) continue;  // with the shift an argument, below
     CHECK(fj::make_jaxpr(c.f)(fj::ones(c.shape)).str() == kGolden.all().at("jaxpr " + name));
   }
   using W = std::vector<std::pair<std::int64_t, std::int64_t>>;
@@ -208,6 +221,16 @@ TEST_CASE("pad/roll golden: jaxpr text") {
           return Array(fj::pad(a, W{{1, 0}, {0, 2}}));
         })(fj::ones({2, 2}, fj::i32))
             .str() == kGolden.all().at("jaxpr pad_int"));
+  CHECK(fj::make_jaxpr([](Tracer a, Tracer t) { return Tracer(fj::roll(a, t, 0)); })(
+            fj::ones({3, 4}), shift_m5())
+            .str() == kGolden.all().at("jaxpr roll_dynamic_arg"));
+  CHECK(fj::make_jaxpr([](Tracer a, Tracer t) { return Tracer(fj::roll(a, t)); })(fj::ones({3, 4}),
+                                                                                  shift_7())
+            .str() == kGolden.all().at("jaxpr roll_dynamic_flat_arg"));
+  CHECK(fj::make_jaxpr([](Tracer a, Tracer t) {
+          return Tracer(fj::roll(a, t, {0, 1}));
+        })(fj::ones({3, 4}), shifts_1_m6())
+            .str() == kGolden.all().at("jaxpr roll_dynamic_axes_arg"));
   CHECK(fj::make_jaxpr(lax_pad_of)(fj::ones({3, 4}), fj::ones({})).str() ==
         kGolden.all().at("jaxpr lax_pad_value"));
   CHECK(fj::make_jaxpr(fj::vmap(lax_pad_of))(fj::ones({2, 3, 4}), fj::ones({2})).str() ==
@@ -244,6 +267,13 @@ TEST_CASE("pad/roll golden: bad input names the function and shapes") {
                        fj::ShapeError);
   CHECK_THROWS_WITH_AS(Array(fj::roll(m, 1, 2)), "fj::roll: axis 2 is out of range for f32[3,4]",
                        fj::ShapeError);
+  CHECK_THROWS_WITH_AS(Array(fj::roll(m, fj::ones({}), 0)),
+                       "fj::roll: shift must have an integer dtype, got f32[] for f32[3,4]",
+                       fj::DTypeError);
+  CHECK_THROWS_WITH_AS(
+      Array(fj::roll(m, fj::array(std::vector<std::int32_t>{1, 2, 3}, {3}), {0, 1})),
+      "fj::roll: shift i32[3] and 2 axes must be scalars or 1-D arrays of one length, for f32[3,4]",
+      fj::ShapeError);
   CHECK_THROWS_WITH_AS(Array(fj::tile(m, {2, -1})),
                        "fj::tile: reps (2, -1) must be nonnegative, for f32[3,4]", fj::ShapeError);
   CHECK_THROWS_WITH_AS(Array(fj::repeat(m, -1, 0)),

@@ -28,6 +28,11 @@ cases = {
     "roll_flat": (lambda a: jnp.roll(a, -1), (3, 4)),
     "roll_flat_1d": (lambda a: jnp.roll(a, 7), (5,)),
     "roll_axes": (lambda a: jnp.roll(a, (1, -6), axis=(0, 1)), (3, 4)),
+    # Traced shifts (jit[name=_roll_dynamic]): closed-over int32 arrays here; as arguments below.
+    "roll_dynamic": (lambda a: jnp.roll(a, jnp.int32(-5), axis=0), (3, 4)),
+    "roll_dynamic_flat": (lambda a: jnp.roll(a, jnp.int32(7)), (3, 4)),
+    "roll_dynamic_axes": (lambda a: jnp.roll(a, jnp.array([1, -6], jnp.int32), axis=(0, 1)),
+                          (3, 4)),
     "tile": (lambda a: jnp.tile(a, (2, 3)), (3, 4)),
     "tile_int": (lambda a: jnp.tile(a, 2), (3, 4)),
     "tile_more": (lambda a: jnp.tile(a, (2, 1, 3)), (3, 4)),
@@ -89,10 +94,16 @@ print(text(jax.vmap(lambda a: jnp.tile(a, (2, 1)))(xb)))
 
 jax.config.update("jax_enable_x64", False)
 for name, (f, shape) in (cases | empty_cases).items():
+    if name.startswith("roll_dynamic"):
+        continue  # with the shift an argument, below
     print(f"=== jaxpr {name}")
     print(jax.make_jaxpr(f)(jnp.ones(shape, jnp.float32)))
 print("=== jaxpr pad_int")
 print(jax.make_jaxpr(lambda a: jnp.pad(a, ((1, 0), (0, 2))))(jnp.ones((2, 2), jnp.int32)))
+for name, axis, s in [("roll_dynamic", 0, jnp.int32(-5)), ("roll_dynamic_flat", None, jnp.int32(7)),
+                      ("roll_dynamic_axes", (0, 1), jnp.array([1, -6], jnp.int32))]:
+    print(f"=== jaxpr {name}_arg")
+    print(jax.make_jaxpr(lambda a, t: jnp.roll(a, t, axis=axis))(jnp.ones((3, 4), jnp.float32), s))
 print("=== jaxpr lax_pad_value")
 print(jax.make_jaxpr(lambda a, b: lax.pad(a, b, ((1, -1, 1), (0, 2, 0))))(
     jnp.ones((3, 4), jnp.float32), jnp.float32(1)))

@@ -2,6 +2,7 @@
 // 0.10.2 stages them.
 #include "fusejit/expr/lowering_pad.hpp"
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -211,6 +212,60 @@ Atom lower_roll(GraphBuilder& b, Atom x, const std::vector<std::int64_t>& shifts
     return a;
   };
   return call_named(b, "_roll_static", {x}, body, variant);
+}
+
+Atom lower_roll_dynamic(GraphBuilder& b, Atom x, Atom shift, const std::vector<int>& axes,
+                        bool flatten) {
+  const ir::Aval xa = b.aval(x), sa = b.aval(shift);
+  if (!is_int(sa.dtype))
+    throw DTypeError("fj::roll: shift must have an integer dtype, got " + sa.str() + " for " +
+                     xa.str());
+  if (flatten) {
+    const Atom flat = lower_reshape(b, x, {xa.shape.size()});
+    return lower_reshape(b, lower_roll_dynamic(b, flat, shift, {0}, false), xa.shape.to_vector());
+  }
+  // JAX's broadcast of shift and axis to one 1-D shape.
+  const auto k = static_cast<std::int64_t>(axes.size());
+  const std::int64_t m = sa.shape.rank() == 0 ? 1 : sa.shape[0];
+  if (sa.shape.rank() > 1 || (m != k && m != 1 && k != 1))
+    throw ShapeError("fj::roll: shift " + sa.str() + " and " + std::to_string(k) +
+                     " axes must be scalars or 1-D arrays of one length, for " + xa.str());
+  const std::int64_t n = std::max(m, k);
+  std::vector<int> ax;
+  std::string variant;
+  for (std::int64_t j = 0; j < n; ++j) {
+    ax.push_back(canonical_axis(axes[static_cast<std::size_t>(k == 1 ? 0 : j)], xa, "fj::roll"));
+    variant += std::to_string(ax.back()) + ",";
+  }
+  auto body = [ax, n](GraphBuilder& g, const std::vector<Atom>& in) {
+    auto i32 = [](std::int64_t v) {
+      return Atom::of_literal(ir::Literal::of(v, false).cast(DType::i32, false));
+    };
+    const Atom shifts = lower_broadcast_to(g, in[1], Shape{n});
+    Atom a = in[0];
+    for (std::int64_t j = 0; j < n; ++j) {
+      // Iterating over the shifts: each element sliced out and squeezed, then used.
+      ir::Params sp;
+      sp.items.push_back({"limit_indices", V{j + 1}, true});
+      sp.items.push_back({"start_indices", V{j}, true});
+      sp.items.push_back({"strides", V{1}, true});
+      ir::Params qp;
+      qp.items.push_back({"dimensions", V{0}, true});
+      const Atom s =
+          g.emit1(Prim::squeeze, {g.emit1(Prim::slice, {shifts}, std::move(sp))}, std::move(qp));
+      const int axis = ax[static_cast<std::size_t>(j)];
+      const Shape as = g.aval(a).shape;
+      const Atom size = i32(as[axis]);
+      const Atom r = lower_remainder(g, convert(g, s, {DType::i32, false}),
+                                     g.emit1(Prim::max, {size, i32(1)}));
+      const Atom doubled = concat(g, {a, a}, axis);
+      std::vector<Atom> starts(static_cast<std::size_t>(as.rank()), i32(0));
+      starts[static_cast<std::size_t>(axis)] = g.emit1(Prim::sub, {size, r});
+      a = lower_dynamic_slice(g, doubled, starts, as.to_vector());
+    }
+    return a;
+  };
+  return call_named(b, "_roll_dynamic", {x, shift}, body, variant);
 }
 
 Atom lower_tile(GraphBuilder& b, Atom x, const std::vector<std::int64_t>& reps) {

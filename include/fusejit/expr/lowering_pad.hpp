@@ -29,6 +29,10 @@ Atom lower_pad(GraphBuilder& b, Atom x, Atom value, const std::vector<PadPair>& 
 /// with no axes, over the flattened array, reshaped back.
 Atom lower_roll(GraphBuilder& b, Atom x, const std::vector<std::int64_t>& shifts,
                 const std::vector<int>& axes, bool flatten);
+/// jnp.roll with a traced shift (a scalar, or one per axis): `jit[name=_roll_dynamic]`, per
+/// axis the shift modulo the extent, a concatenate of x with itself and a dynamic_slice.
+Atom lower_roll_dynamic(GraphBuilder& b, Atom x, Atom shift, const std::vector<int>& axes,
+                        bool flatten);
 /// jnp.tile: the `tile` primitive, reps padded with leading 1s (or x with leading size-1 axes).
 Atom lower_tile(GraphBuilder& b, Atom x, const std::vector<std::int64_t>& reps);
 /// jnp.repeat with a static scalar count: broadcast_in_dim after `axis`, then a reshape; over

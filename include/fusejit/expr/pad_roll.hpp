@@ -59,6 +59,17 @@ struct RollOp {
     return lower_roll(b, x, shifts, axes, flatten);
   }
 };
+struct RollDynamicOp {
+  std::vector<int> axes;
+  bool flatten;
+  void key(std::vector<std::int64_t>& k) const {
+    key_vec(k, std::vector<std::int64_t>(axes.begin(), axes.end()));
+    k.push_back(flatten);
+  }
+  ir::Atom operator()(GraphBuilder& b, ir::Atom x, ir::Atom shift) const {
+    return lower_roll_dynamic(b, x, shift, axes, flatten);
+  }
+};
 struct TileOp {
   std::vector<std::int64_t> reps;
   void key(std::vector<std::int64_t>& k) const { key_vec(k, reps); }
@@ -114,6 +125,25 @@ template <detail::Operand A>
 auto roll(A&& x, std::vector<std::int64_t> shifts, std::vector<int> axes) {
   return detail::make_node(detail::RollOp{std::move(shifts), std::move(axes), false},
                            std::forward<A>(x));
+}
+
+/// jnp.roll(x, shift) with a traced integer shift, over the flattened array.
+template <detail::Operand A, detail::ArrayLike S>
+auto roll(A&& x, S&& shift) {
+  return detail::make_node(detail::RollDynamicOp{{}, true}, std::forward<A>(x),
+                           std::forward<S>(shift));
+}
+/// jnp.roll(x, shift, axis) with a traced integer shift.
+template <detail::Operand A, detail::ArrayLike S>
+auto roll(A&& x, S&& shift, int axis) {
+  return detail::make_node(detail::RollDynamicOp{{axis}, false}, std::forward<A>(x),
+                           std::forward<S>(shift));
+}
+/// jnp.roll(x, shifts, axes) with traced integer shifts: a scalar, or one per axis (1-D).
+template <detail::Operand A, detail::ArrayLike S>
+auto roll(A&& x, S&& shifts, std::vector<int> axes) {
+  return detail::make_node(detail::RollDynamicOp{std::move(axes), false}, std::forward<A>(x),
+                           std::forward<S>(shifts));
 }
 
 /// jnp.tile: x repeated reps[d] times along each axis; a shorter reps applies to the trailing
