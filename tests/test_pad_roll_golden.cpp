@@ -208,6 +208,39 @@ TEST_CASE("pad/roll golden: lax.pad's gradient in its padding value, and vmap") 
   }
 }
 
+// The compositions under vmap (batching rules of slice, concatenate, rev, dynamic_slice with
+// batched starts, broadcast_in_dim, reshape, pad, tile) against each example alone, and roll's
+// traced shift batched too: exact.
+TEST_CASE("pad/roll: vmap equals per-example results, every backend") {
+  for (const std::string& backend : fusejit_test::backends_to_test()) {
+    BackendScope scope(backend.c_str());
+    CAPTURE(backend);
+    const Array xs = sin_operand({3, 3, 4}, 0);
+    const Array shifts = fj::array(std::vector<std::int32_t>{-5, 0, 7}, {3});
+    auto per_example = [&](const std::function<Array(Tracer, Tracer)>& f) {
+      const auto got = fusejit_test::as_doubles(fj::jit(fj::vmap(f))(xs, shifts));
+      std::vector<double> want;
+      for (std::int64_t b = 0; b < 3; ++b) {
+        const auto one = fusejit_test::as_doubles(fj::jit(f)(xs(b), shifts(b)));
+        want.insert(want.end(), one.begin(), one.end());
+      }
+      CHECK(got == want);
+    };
+    using W = std::vector<std::pair<std::int64_t, std::int64_t>>;
+    per_example([](Tracer a, Tracer) {
+      return Array(fj::pad(a, W{{1, 2}, {3, 1}}, PadMode::edge));
+    });
+    per_example([](Tracer a, Tracer) {
+      return Array(fj::pad(a, W{{2, 2}, {5, 1}}, PadMode::reflect));
+    });
+    per_example([](Tracer a, Tracer) { return Array(fj::roll(a, {1, -6}, {0, 1})); });
+    per_example([](Tracer a, Tracer t) { return Array(fj::roll(a, t, 1)); });
+    per_example([](Tracer a, Tracer t) { return Array(fj::roll(a, t)); });
+    per_example([](Tracer a, Tracer) { return Array(fj::tile(a, {2, 1, 2})); });
+    per_example([](Tracer a, Tracer) { return Array(fj::repeat(a, 2, 0)); });
+  }
+}
+
 TEST_CASE("pad/roll golden: jaxpr text") {
   auto all = cases();
   all.merge(empty_cases());
