@@ -108,6 +108,30 @@ TEST_CASE("fuzz: a wrong rev is found, pinned to its equation and shrunk to it")
   CHECK(found == 3);
 }
 
+TEST_CASE("fuzz: the seeds the suite checks draw pad (cropping and interior) and tile") {
+  namespace ir = fj::ir;
+  int pads = 0, crops = 0, interiors = 0, tiles = 0;
+  for (std::uint64_t s = 0; s < 2000; ++s) {
+    const auto program = fusejit_fuzz::generate(s);  // kept alive while its equations are read
+    for (auto& e : program.graph->eqns) {
+      tiles += e.prim == ir::Prim::tile;
+      if (e.prim != ir::Prim::pad) continue;
+      ++pads;
+      const ir::PadConfig c = ir::PadConfig::from(e.params);
+      for (int a = 0; a < c.rank(); ++a) {
+        crops += c.lo[static_cast<std::size_t>(a)] < 0 || c.hi[static_cast<std::size_t>(a)] < 0;
+        interiors += c.interior[static_cast<std::size_t>(a)] > 0;
+      }
+    }
+  }
+  MESSAGE(pads << " pads (" << crops << " cropped axes, " << interiors
+               << " with interior padding) and " << tiles << " tiles drawn");
+  CHECK(pads >= 20);
+  CHECK(crops >= 5);
+  CHECK(interiors >= 5);
+  CHECK(tiles >= 20);
+}
+
 // Bug 1 (seed 1076): LLVM 19's textual `instcombine` verified its one-round fixpoint and
 // aborted the whole process on this scalar kernel ("Instruction Combining did not reach a
 // fixpoint after 1 iterations"). The pipelines now say instcombine<no-verify-fixpoint>.

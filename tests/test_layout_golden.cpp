@@ -17,26 +17,17 @@
 
 using fj::Array;
 using fj::Tracer;
-using fusejit_test::BackendScope;
 
 namespace {
 
 constexpr fusejit_test::Golden kGolden{"layout_goldens.txt"};
 
-Array operand(const fj::Shape& s, int k) {
-  std::vector<double> v(static_cast<std::size_t>(s.size()));
-  for (std::size_t i = 0; i < v.size(); ++i)
-    v[i] = std::sin(0.37 * static_cast<double>(i) + 1.3 * k + 0.1);
-  return fj::array(v, s);
-}
+using fusejit_test::sin_operand;
 
 // Each case as a function of its first operand (the second, for outer, fixed), and its shape.
-struct Case {
-  std::function<Array(Tracer)> f;
-  fj::Shape shape;
-};
+using Case = fusejit_test::UnaryCase;
 std::map<std::string, Case> cases() {
-  const Array b3 = operand({3}, 1), b4 = operand({4}, 1);
+  const Array b3 = sin_operand({3}, 1), b4 = sin_operand({4}, 1);
   return {
       {"tril", {[](Tracer a) { return Array(fj::tril(a)); }, {3, 4}}},
       {"tril_k1", {[](Tracer a) { return Array(fj::tril(a, 1)); }, {3, 4}}},
@@ -52,22 +43,11 @@ std::map<std::string, Case> cases() {
 }  // namespace
 
 TEST_CASE("layout golden: values and gradients as JAX's, f64") {
-  for (const std::string& backend : fusejit_test::backends_to_test()) {
-    BackendScope scope(backend.c_str());
-    for (const auto& [name, c] : cases()) {
-      CAPTURE(backend);
-      CAPTURE(name);
-      const Array x = operand(c.shape, 0);
-      const auto [got, want] =
-          fusejit_test::golden_values(fj::jit(c.f)(x), kGolden.lines("values " + name));
-      for (std::size_t i = 0; i < got.size(); ++i) CHECK(got[i] == want[i]);
-      // outer's gradient sums up to 4 products of magnitude up to 12 (w times b): (n + 1) eps
-      // of their magnitudes is 5.3e-14, so 1e-13 relative to max(1, |g|); tril/triu are exact.
-      const double tol = name.rfind("outer", 0) == 0 ? 1e-13 : 0;
-      fusejit_test::check_weighted_grad(
-          c.f, x, fusejit_test::golden_numbers(kGolden.lines("grad " + name)[0]), {}, tol);
-    }
-  }
+  // outer's gradient sums up to 4 products of magnitude up to 12 (w times b): (n + 1) eps of
+  // their magnitudes is 5.3e-14, so 1e-13 relative to max(1, |g|); tril/triu are exact.
+  fusejit_test::check_unary_goldens(kGolden, cases(), [](const std::string& name) {
+    return name.rfind("outer", 0) == 0 ? 1e-13 : 0.0;
+  });
 }
 
 TEST_CASE("layout golden: jaxpr text") {

@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <fusejit/fusejit.hpp>
+#include <fusejit/ir/pad_config.hpp>
 #include <fusejit/ir/passes/dce.hpp>
 #include <functional>
 #include <random>
@@ -419,6 +420,22 @@ std::vector<Case> differentiable_cases() {
                {f64({5, 3}), typed(DType::i32, {3, 1}), f64({3, 3})},
                unique_rows,
                indices_below(5)});
+  // pad (negative lo/hi crop, interior padding) and tile.
+  c.push_back({"pad with cropping and interior padding",
+               ir::Prim::pad,
+               {f64({3, 4}), f64({})},
+               ir::PadConfig{{1, -1}, {-1, 2}, {1, 0}, {}}.params(),
+               in_range(-2, 2)});
+  c.push_back({"pad cropping both ends of one axis",
+               ir::Prim::pad,
+               {f64({4}), f64({})},
+               ir::PadConfig{{-1}, {-2}, {2}, {}}.params(),
+               in_range(-2, 2)});
+  c.push_back({"tile",
+               ir::Prim::tile,
+               {f64({2, 3})},
+               params({dims_param("reps", {2, 3})}),
+               in_range(-2, 2)});
   return c;
 }
 

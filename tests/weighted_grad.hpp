@@ -7,9 +7,12 @@
 #include <cmath>
 #include <cstddef>
 #include <functional>
+#include <map>
+#include <string>
 #include <vector>
 #include <fusejit/fusejit.hpp>
 
+#include "backend_compare.hpp"
 #include "golden_file.hpp"
 
 namespace fusejit_test {
@@ -43,6 +46,38 @@ inline void check_weighted_grad(const std::function<fj::Array(fj::Tracer)>& f, c
       return fj::jit(loss)(fj::array(v, x.shape())).item<double>();
     };
     CHECK(std::fabs((at(1e-6) - at(-1e-6)) / 2e-6 - g[n]) <= 1e-6 * std::max(1.0, std::fabs(g[n])));
+  }
+}
+
+/// Operand k of the goldens' cases: sin(0.37 i + 1.3 k + 0.1), i = 0, 1, ... in row-major order.
+inline fj::Array sin_operand(const fj::Shape& s, int k) {
+  std::vector<double> v(static_cast<std::size_t>(s.size()));
+  for (std::size_t i = 0; i < v.size(); ++i)
+    v[i] = std::sin(0.37 * static_cast<double>(i) + 1.3 * k + 0.1);
+  return fj::array(v, s);
+}
+
+/// A golden case as a function of one operand (sin_operand(shape, 0)).
+struct UnaryCase {
+  std::function<fj::Array(fj::Tracer)> f;
+  fj::Shape shape;
+};
+
+/// Each case's values ("values NAME": exact) and weighted gradient ("grad NAME": exact, or
+/// within grad_tol(NAME) relative) against the golden file, on every backend.
+inline void check_unary_goldens(const Golden& golden, const std::map<std::string, UnaryCase>& cases,
+                                const std::function<double(const std::string&)>& grad_tol = {}) {
+  for (const std::string& backend : backends_to_test()) {
+    BackendScope scope(backend.c_str());
+    for (const auto& [name, c] : cases) {
+      CAPTURE(backend);
+      CAPTURE(name);
+      const fj::Array x = sin_operand(c.shape, 0);
+      const auto [got, want] = golden_values(fj::jit(c.f)(x), golden.lines("values " + name));
+      for (std::size_t i = 0; i < got.size(); ++i) CHECK(got[i] == want[i]);
+      check_weighted_grad(c.f, x, golden_numbers(golden.lines("grad " + name)[0]), {},
+                          grad_tol ? grad_tol(name) : 0.0);
+    }
   }
 }
 

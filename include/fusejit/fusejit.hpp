@@ -20,6 +20,7 @@
 #include "fusejit/expr/sort_scan.hpp"
 #include "fusejit/expr/einsum.hpp"
 #include "fusejit/expr/layout.hpp"
+#include "fusejit/expr/pad_roll.hpp"
 #include "fusejit/expr/linalg.hpp"
 #include "fusejit/expr/shape_ops.hpp"
 #include "fusejit/expr/array_methods.hpp"

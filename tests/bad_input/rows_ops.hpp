@@ -147,6 +147,44 @@ inline std::vector<Row> op_rows() {
        "fj::concatenate: axis 1 is out of range for f32[3], f32[3]"},
       {"`concatenate` of no arrays", [=] { Array r = fj::concatenate({}); },
        raises<fj::ValueError>("fj::ValueError"), "fj::concatenate: needs at least one array"},
+      {"`pad` with a negative width",
+       [=] {
+         Array r = fj::pad(m23, {{1, -1}, {0, 0}});
+       },
+       raises<fj::ShapeError>("fj::ShapeError"),
+       "fj::pad: pad_width ((1, -1), (0, 0)) must be nonnegative, for f32[2,3]"},
+      {"`pad` with widths for another rank",
+       [=] {
+         Array r = fj::pad(f3, {{1, 1}, {2, 2}});
+       },
+       raises<fj::ShapeError>("fj::ShapeError"),
+       "fj::pad: pad_width ((1, 1), (2, 2)) needs one (before, after) pair per axis of f32[3]"},
+      {"`lax::pad` with negative interior padding",
+       [=] {
+         Array r = fj::lax::pad(f3, 0.0f, {{0, 0, -1}});
+       },
+       raises<fj::ShapeError>("fj::ShapeError"),
+       "fj::lax::pad: pad: interior padding must be nonnegative, got padding_config ((0, 0, -1),) "
+       "for f32[3]"},
+      {"`lax::pad` cropping more than the axis holds",
+       [=] {
+         Array r = fj::lax::pad(f3, 0.0f, {{-2, -2, 0}});
+       },
+       raises<fj::ShapeError>("fj::ShapeError"),
+       "fj::lax::pad: pad: padding_config ((-2, -2, 0),) leaves axis 0 of f32[3] with size -1"},
+      {"`roll` along an axis out of range", [=] { Array r = fj::roll(m23, 1, -3); },
+       raises<fj::ShapeError>("fj::ShapeError"), "fj::roll: axis -3 is out of range for f32[2,3]"},
+      {"`roll` by a float shift", [=] { Array r = fj::roll(m23, fj::ones({}), 0); },
+       raises<fj::DTypeError>("fj::DTypeError"),
+       "fj::roll: shift must have an integer dtype, got f32[] for f32[2,3]"},
+      {"`tile` with negative reps", [=] { Array r = fj::tile(m23, {-1}); },
+       raises<fj::ShapeError>("fj::ShapeError"),
+       "fj::tile: reps (-1,) must be nonnegative, for f32[2,3]"},
+      {"`repeat` a negative number of times", [=] { Array r = fj::repeat(m23, -2, 1); },
+       raises<fj::ShapeError>("fj::ShapeError"),
+       "fj::repeat: repeats must be nonnegative, got -2 for f32[2,3]"},
+      {"`repeat` along an axis out of range", [=] { Array r = fj::repeat(m23, 2, 2); },
+       raises<fj::ShapeError>("fj::ShapeError"), "fj::repeat: axis 2 is out of range for f32[2,3]"},
       {"`stack` along an axis out of range",
        [=] {
          Array r = fj::stack({m23, m23}, 3);

@@ -15,6 +15,7 @@
 #include <fusejit/fusejit.hpp>
 #include <fusejit/ir/builder.hpp>
 #include <fusejit/ir/dot_dims.hpp>
+#include <fusejit/ir/pad_config.hpp>
 #include <limits>
 #include <memory>
 #include <string>
@@ -85,6 +86,8 @@ inline bool is_exact(ir::Prim p) {
     case P::stack:
     case P::dynamic_slice:
     case P::dynamic_update_slice:
+    case P::pad:
+    case P::tile:
       return true;
     default:
       return false;
@@ -682,6 +685,27 @@ class Generator {
         us[0] = m;
         in = {x, idx, ir::Atom::of_var(new_input({xa.dtype, us, false}))};
         ps = fj::detail::scatter_params(p, d, xa.dtype, mode, false, false);
+        return true;
+      }
+      case P::pad: {
+        // lo and hi in [-2, 2] (cropping too), interior in [0, 2]; a literal or an input as the
+        // padding value. A draw that crops an axis below size 0 is rejected by the shape rule.
+        ir::PadConfig c;
+        for (int d = 0; d < rank; ++d) {
+          c.lo.push_back(r_.below(5) - 2);
+          c.hi.push_back(r_.below(5) - 2);
+          c.interior.push_back(r_.below(3));
+        }
+        in = {x, r_.chance(50) ? ir::Atom::of_literal(literal(r_, xa.dtype))
+                               : ir::Atom::of_var(new_input({xa.dtype, Shape{}, false}))};
+        ps = c.params();
+        return true;
+      }
+      case P::tile: {
+        Dims reps;
+        for (int d = 0; d < rank; ++d) reps.push_back(r_.below(4));
+        in = {x};
+        ps = params({{"reps", reps}});
         return true;
       }
       default:

@@ -244,6 +244,7 @@ inline std::vector<Aval> triangular_solve(const std::vector<Aval>& in, const Par
 }  // namespace fj::ir
 
 #include "fusejit/ir/shape_rules_index.hpp"
+#include "fusejit/ir/shape_rules_pad.hpp"
 
 namespace fj::ir {
 
@@ -282,6 +283,10 @@ inline std::vector<Aval> library_avals(Prim p, const std::vector<Aval>& in, cons
     case Prim::scatter_min:
     case Prim::scatter_max:
       return library_rules::scatter(p, in, params);
+    case Prim::pad:
+      return library_rules::pad(in, params);
+    case Prim::tile:
+      return library_rules::tile(in, params);
     default:
       throw ValueError(std::string(name(p)) + ": no library shape rule");
   }

@@ -4,6 +4,7 @@
 #include "fusejit/transforms/partials.hpp"
 #include "fusejit/transforms/index_rules.hpp"
 #include "fusejit/transforms/linalg_rules.hpp"
+#include "fusejit/transforms/pad_rules.hpp"
 #include "fusejit/transforms/sort_rules.hpp"
 #include "fusejit/transforms/transforms.hpp"
 
@@ -23,6 +24,7 @@ std::vector<MaybeAtom> jvp_rule(Emit& E, const ir::Eqn& e, const std::vector<Ato
   if (is_sort_or_scan(e.prim)) return jvp_sorting(E, e, in, t, out);
   if (is_linalg(e.prim)) return jvp_linalg(E, e, in, t, out);
   if (is_index_op(e.prim)) return jvp_index(E, e, in, t, out);
+  if (is_pad_op(e.prim)) return jvp_pad(E, e, in, t);
   const Atom y = out[0];
   const Aval ya = E.aval(y);
   if (!differentiable(ya)) return {std::nullopt};
@@ -148,6 +150,8 @@ bool has_jvp_rule(ir::Prim p) {
     case Prim::scatter_mul:
     case Prim::scatter_min:
     case Prim::scatter_max:
+    case Prim::pad:
+    case Prim::tile:
     case Prim::concatenate:
     case Prim::stack:
     case Prim::dynamic_slice:

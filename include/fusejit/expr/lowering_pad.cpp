@@ -1,0 +1,300 @@
+// lax.pad, jnp.pad (constant, edge, reflect), jnp.roll, jnp.tile and jnp.repeat, staged as JAX
+// 0.10.2 stages them.
+#include "fusejit/expr/lowering_pad.hpp"
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "fusejit/core/error.hpp"
+#include "fusejit/expr/lowering_helpers.hpp"
+#include "fusejit/ir/pad_config.hpp"
+
+namespace fj::detail {
+
+namespace {
+
+using V = std::vector<std::int64_t>;
+
+// An axis in [-rank, rank) made nonnegative, or a ShapeError naming `who` and the shape.
+int canonical_axis(int axis, const ir::Aval& a, const char* who) {
+  const int r = a.shape.rank();
+  if (axis < -r || axis >= r)
+    throw ShapeError(std::string(who) + ": axis " + std::to_string(axis) + " is out of range for " +
+                     a.str());
+  return axis < 0 ? axis + r : axis;
+}
+
+std::string pairs_str(const std::vector<PadPair>& w) {
+  std::string s = "(";
+  for (std::size_t i = 0; i < w.size(); ++i)
+    s += (i ? ", (" : "(") + std::to_string(w[i].first) + ", " + std::to_string(w[i].second) + ")";
+  return s + (w.size() == 1 ? ",)" : ")");
+}
+
+// lax.slice_in_dim(x, start, stop, axis): negative bounds count from the end; strides of 1
+// printed as JAX prints them here (a tuple, not None).
+Atom slice_in_dim(GraphBuilder& g, Atom x, std::int64_t start, std::int64_t stop, int axis) {
+  const Shape s = g.aval(x).shape;
+  const std::int64_t n = s[axis];
+  if (start < 0) start += n;
+  if (stop < 0) stop += n;
+  V lo(static_cast<std::size_t>(s.rank()), 0), hi = s.to_vector();
+  lo[static_cast<std::size_t>(axis)] = start;
+  hi[static_cast<std::size_t>(axis)] = stop;
+  ir::Params p;
+  p.items.push_back({"limit_indices", hi, true});
+  p.items.push_back({"start_indices", lo, true});
+  p.items.push_back({"strides", V(static_cast<std::size_t>(s.rank()), 1), true});
+  return g.emit1(Prim::slice, {x}, std::move(p));
+}
+
+Atom concat(GraphBuilder& g, std::vector<Atom> xs, int axis) {
+  ir::Params p;
+  p.items.push_back({"dimension", std::int64_t{axis}, true});
+  return g.emit1(Prim::concatenate, std::move(xs), std::move(p));
+}
+
+Atom emit_pad(GraphBuilder& b, Atom x, Atom v, const ir::PadConfig& c, const char* who) {
+  try {
+    return b.emit1(Prim::pad, {x, v}, c.params());
+  } catch (const ShapeError& e) {
+    throw ShapeError(std::string(who) + ": " + e.what());
+  } catch (const DTypeError& e) {
+    throw DTypeError(std::string(who) + ": " + e.what());
+  }
+}
+
+// jnp.repeat's scalar fast path: a new axis of `repeats` after `axis`, merged into it.
+Atom repeat_scalar(GraphBuilder& g, Atom x, std::int64_t repeats, int axis) {
+  const Shape s = g.aval(x).shape;
+  V aux = s.to_vector(), dims;
+  aux.insert(aux.begin() + axis + 1, repeats);
+  for (int d = 0; d < static_cast<int>(aux.size()); ++d)
+    if (d != axis + 1) dims.push_back(d);
+  ir::Params p;
+  p.items.push_back({"shape", aux, false});
+  p.items.push_back({"broadcast_dimensions", dims, true});
+  const Atom wide = g.emit1(Prim::broadcast_in_dim, {x}, std::move(p));
+  V out = s.to_vector();
+  out[static_cast<std::size_t>(axis)] *= repeats;
+  return lower_reshape(g, wide, out);
+}
+
+// jnp.pad's edge mode: each axis gets its first and last slices repeated before and after.
+Atom pad_edge(GraphBuilder& g, Atom a, const std::vector<PadPair>& w) {
+  for (int i = 0; i < g.aval(a).shape.rank(); ++i) {
+    const std::int64_t n = g.aval(a).shape[i];
+    const auto [before, after] = w[static_cast<std::size_t>(i)];
+    if (n == 0) continue;  // widths checked by lower_pad
+    const Atom pb = repeat_scalar(g, slice_in_dim(g, a, 0, 1, i), before, i);
+    const Atom pa = repeat_scalar(g, slice_in_dim(g, a, n - 1, n, i), after, i);
+    a = concat(g, {pb, a, pa}, i);
+  }
+  return a;
+}
+
+// jnp.pad's reflect mode (reflect_type even): mirror images without the edge, as many as the
+// width needs, each the current array's flipped slice.
+Atom pad_reflect(GraphBuilder& g, Atom a, const std::vector<PadPair>& w) {
+  for (int i = 0; i < g.aval(a).shape.rank(); ++i) {
+    const std::int64_t size = g.aval(a).shape[i];
+    const auto [first, second] = w[static_cast<std::size_t>(i)];
+    if (size == 0 || (first == 0 && second == 0)) continue;
+    const std::int64_t offset = size > 1 ? 1 : 0;
+    for (bool before : {true, false}) {
+      // JAX slices the edge (used by reflect_type odd only) either way.
+      const std::int64_t n = g.aval(a).shape[i];
+      (void)(before ? slice_in_dim(g, a, 0, 1, i) : slice_in_dim(g, a, n - 1, n, i));
+      std::int64_t padding = before ? first : second;
+      while (padding > 0) {
+        const std::int64_t cur = std::min(padding, size - offset);
+        padding -= cur;
+        const std::int64_t m = g.aval(a).shape[i];
+        const Atom x = before ? slice_in_dim(g, a, offset, offset + cur, i)
+                              : slice_in_dim(g, a, m - (cur + offset), size == 1 ? m : m - 1, i);
+        const Atom f = lower_flip(g, x, {i}, false);
+        a = before ? concat(g, {f, a}, i) : concat(g, {a, f}, i);
+      }
+    }
+  }
+  return a;
+}
+
+}  // namespace
+
+Atom lower_lax_pad(GraphBuilder& b, Atom x, Atom value, const std::vector<PadTriple>& config) {
+  const ir::Aval xa = b.aval(x);
+  if (typed(b, value).weak && b.aval(value).shape.rank() == 0)
+    value = convert(b, value, {xa.dtype, false});
+  ir::PadConfig c;
+  for (const auto& t : config) {
+    c.lo.push_back(t[0]);
+    c.hi.push_back(t[1]);
+    c.interior.push_back(t[2]);
+  }
+  return emit_pad(b, x, value, c, "fj::lax::pad");
+}
+
+Atom lower_pad(GraphBuilder& b, Atom x, Atom value, const std::vector<PadPair>& widths,
+               PadMode mode) {
+  const ir::Aval xa = b.aval(x);
+  const int r = xa.shape.rank();
+  if (widths.size() != 1 && static_cast<int>(widths.size()) != r)
+    throw ShapeError("fj::pad: pad_width " + pairs_str(widths) +
+                     " needs one (before, after) pair per axis of " + xa.str() +
+                     ", or one for all");
+  std::vector<PadPair> w;
+  for (int i = 0; i < r; ++i) w.push_back(widths.size() == 1 ? widths[0] : widths[i]);
+  for (int i = 0; i < r; ++i) {
+    const auto [lo, hi] = w[static_cast<std::size_t>(i)];
+    if (lo < 0 || hi < 0)
+      throw ShapeError("fj::pad: pad_width " + pairs_str(widths) + " must be nonnegative, for " +
+                       xa.str());
+    if (mode != PadMode::constant && xa.shape[i] == 0 && (lo > 0 || hi > 0))
+      throw ShapeError(std::string("fj::pad: cannot apply '") +
+                       (mode == PadMode::edge ? "edge" : "reflect") + "' padding to empty axis " +
+                       std::to_string(i) + " of " + xa.str());
+  }
+  if (b.aval(value).shape.rank() != 0)
+    throw ShapeError("fj::pad: constant_values must be a scalar, got " + b.aval(value).str() +
+                     " for " + xa.str());
+  std::string variant = std::to_string(static_cast<int>(mode));
+  for (const auto& [lo, hi] : w) variant += "," + std::to_string(lo) + ":" + std::to_string(hi);
+  auto body = [w, mode, r](GraphBuilder& g, const std::vector<Atom>& in) -> Atom {
+    if (r == 0) return in[0];
+    if (mode == PadMode::edge) return pad_edge(g, in[0], w);
+    if (mode == PadMode::reflect) return pad_reflect(g, in[0], w);
+    const ir::Aval a = g.aval(in[0]);
+    const Atom v = convert(g, in[1], {a.dtype, a.weak});
+    ir::PadConfig c;
+    for (const auto& [lo, hi] : w) {
+      c.lo.push_back(lo);
+      c.hi.push_back(hi);
+      c.interior.push_back(0);
+      c.np.insert(c.np.end(), {1, 1, 0});
+    }
+    return emit_pad(g, in[0], v, c, "fj::pad");
+  };
+  return call_named(b, "_pad", {x, value}, body, variant);
+}
+
+Atom lower_roll(GraphBuilder& b, Atom x, const std::vector<std::int64_t>& shifts,
+                const std::vector<int>& axes, bool flatten) {
+  const ir::Aval xa = b.aval(x);
+  if (flatten) {
+    if (shifts.size() != 1)
+      throw ShapeError("fj::roll: without an axis, shift must be one integer, got " +
+                       ir::tuple_str(shifts) + " for " + xa.str());
+    const Atom flat = lower_reshape(b, x, {xa.shape.size()});
+    return lower_reshape(b, lower_roll(b, flat, shifts, {0}, false), xa.shape.to_vector());
+  }
+  if (shifts.size() != axes.size() && shifts.size() != 1 && axes.size() != 1)
+    throw ShapeError("fj::roll: " + std::to_string(shifts.size()) + " shifts for " +
+                     std::to_string(axes.size()) + " axes of " + xa.str());
+  const std::size_t n = std::max(shifts.size(), axes.size());
+  std::vector<std::pair<int, std::int64_t>> steps;
+  std::string variant;
+  for (std::size_t k = 0; k < n; ++k) {
+    const int ax = canonical_axis(axes[axes.size() == 1 ? 0 : k], xa, "fj::roll");
+    const std::int64_t s = shifts[shifts.size() == 1 ? 0 : k];
+    steps.push_back({ax, s});
+    variant += std::to_string(ax) + ":" + std::to_string(s) + ",";
+  }
+  auto body = [steps](GraphBuilder& g, const std::vector<Atom>& in) {
+    Atom a = in[0];
+    for (const auto& [ax, s] : steps) {
+      const std::int64_t size = g.aval(a).shape[ax];
+      if (size == 0) continue;
+      const std::int64_t i = ((-s) % size + size) % size;  // Python's (-s) % size
+      a = concat(g, {slice_in_dim(g, a, i, size, ax), slice_in_dim(g, a, 0, i, ax)}, ax);
+    }
+    return a;
+  };
+  return call_named(b, "_roll_static", {x}, body, variant);
+}
+
+Atom lower_roll_dynamic(GraphBuilder& b, Atom x, Atom shift, const std::vector<int>& axes,
+                        bool flatten) {
+  const ir::Aval xa = b.aval(x), sa = b.aval(shift);
+  if (!is_int(sa.dtype))
+    throw DTypeError("fj::roll: shift must have an integer dtype, got " + sa.str() + " for " +
+                     xa.str());
+  if (flatten) {
+    const Atom flat = lower_reshape(b, x, {xa.shape.size()});
+    return lower_reshape(b, lower_roll_dynamic(b, flat, shift, {0}, false), xa.shape.to_vector());
+  }
+  // JAX's broadcast of shift and axis to one 1-D shape.
+  const auto k = static_cast<std::int64_t>(axes.size());
+  const std::int64_t m = sa.shape.rank() == 0 ? 1 : sa.shape[0];
+  if (sa.shape.rank() > 1 || (m != k && m != 1 && k != 1))
+    throw ShapeError("fj::roll: shift " + sa.str() + " and " + std::to_string(k) +
+                     " axes must be scalars or 1-D arrays of one length, for " + xa.str());
+  const std::int64_t n = std::max(m, k);
+  std::vector<int> ax;
+  std::string variant;
+  for (std::int64_t j = 0; j < n; ++j) {
+    ax.push_back(canonical_axis(axes[static_cast<std::size_t>(k == 1 ? 0 : j)], xa, "fj::roll"));
+    variant += std::to_string(ax.back()) + ",";
+  }
+  auto body = [ax, n](GraphBuilder& g, const std::vector<Atom>& in) {
+    auto i32 = [](std::int64_t v) {
+      return Atom::of_literal(ir::Literal::of(v, false).cast(DType::i32, false));
+    };
+    const Atom shifts = lower_broadcast_to(g, in[1], Shape{n});
+    Atom a = in[0];
+    for (std::int64_t j = 0; j < n; ++j) {
+      // Iterating over the shifts: each element sliced out and squeezed, then used.
+      ir::Params sp;
+      sp.items.push_back({"limit_indices", V{j + 1}, true});
+      sp.items.push_back({"start_indices", V{j}, true});
+      sp.items.push_back({"strides", V{1}, true});
+      ir::Params qp;
+      qp.items.push_back({"dimensions", V{0}, true});
+      const Atom s =
+          g.emit1(Prim::squeeze, {g.emit1(Prim::slice, {shifts}, std::move(sp))}, std::move(qp));
+      const int axis = ax[static_cast<std::size_t>(j)];
+      const Shape as = g.aval(a).shape;
+      const Atom size = i32(as[axis]);
+      const Atom r = lower_remainder(g, convert(g, s, {DType::i32, false}),
+                                     g.emit1(Prim::max, {size, i32(1)}));
+      const Atom doubled = concat(g, {a, a}, axis);
+      std::vector<Atom> starts(static_cast<std::size_t>(as.rank()), i32(0));
+      starts[static_cast<std::size_t>(axis)] = g.emit1(Prim::sub, {size, r});
+      a = lower_dynamic_slice(g, doubled, starts, as.to_vector());
+    }
+    return a;
+  };
+  return call_named(b, "_roll_dynamic", {x, shift}, body, variant);
+}
+
+Atom lower_tile(GraphBuilder& b, Atom x, const std::vector<std::int64_t>& reps) {
+  const ir::Aval xa = b.aval(x);
+  for (auto r : reps)
+    if (r < 0)
+      throw ShapeError("fj::tile: reps " + ir::tuple_str(reps) + " must be nonnegative, for " +
+                       xa.str());
+  const int rank = xa.shape.rank();
+  const int n = static_cast<int>(reps.size());
+  V full(static_cast<std::size_t>(std::max(0, rank - n)), 1);
+  full.insert(full.end(), reps.begin(), reps.end());
+  if (n > rank) {
+    std::vector<int> lead;
+    for (int d = 0; d < n - rank; ++d) lead.push_back(d);
+    x = lower_expand_dims(b, x, lead);
+  }
+  ir::Params p;
+  p.items.push_back({"reps", full, true});
+  return b.emit1(Prim::tile, {x}, std::move(p));
+}
+
+Atom lower_repeat(GraphBuilder& b, Atom x, std::int64_t repeats, int axis, bool flatten) {
+  const ir::Aval xa = b.aval(x);
+  if (repeats < 0)
+    throw ShapeError("fj::repeat: repeats must be nonnegative, got " + std::to_string(repeats) +
+                     " for " + xa.str());
+  if (flatten) return repeat_scalar(b, lower_reshape(b, x, {xa.shape.size()}), repeats, 0);
+  return repeat_scalar(b, x, repeats, canonical_axis(axis, xa, "fj::repeat"));
+}
+
+}  // namespace fj::detail

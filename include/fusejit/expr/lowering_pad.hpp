@@ -1,0 +1,42 @@
+// lax.pad, jnp.pad, jnp.roll, jnp.tile and jnp.repeat's lowerings (defined in lowering_pad.cpp).
+#pragma once
+#include <array>
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "fusejit/expr/lowering.hpp"
+
+namespace fj::detail {
+
+/// jnp.pad's modes.
+enum class PadMode : std::uint8_t { constant, edge, reflect };
+
+/// (lo, hi, interior) padding of one axis.
+using PadTriple = std::array<std::int64_t, 3>;
+/// (before, after) widths of one axis.
+using PadPair = std::pair<std::int64_t, std::int64_t>;
+
+/// lax.pad: the `pad` primitive (lo and hi may be negative; interior >= 0). A weakly typed
+/// padding value takes x's dtype; any other must have it.
+Atom lower_lax_pad(GraphBuilder& b, Atom x, Atom value, const std::vector<PadTriple>& config);
+/// jnp.pad: a `jit[name=_pad]` around `pad` (constant: `value` converted to x's dtype), or the
+/// slices, repeats, flips and concatenates JAX stages for edge and reflect. `widths` holds one
+/// pair per axis, or one pair for all; widths are nonnegative.
+Atom lower_pad(GraphBuilder& b, Atom x, Atom value, const std::vector<PadPair>& widths,
+               PadMode mode);
+/// jnp.roll with static shifts: `jit[name=_roll_static]` of slices and concatenates per axis;
+/// with no axes, over the flattened array, reshaped back.
+Atom lower_roll(GraphBuilder& b, Atom x, const std::vector<std::int64_t>& shifts,
+                const std::vector<int>& axes, bool flatten);
+/// jnp.roll with a traced shift (a scalar, or one per axis): `jit[name=_roll_dynamic]`, per
+/// axis the shift modulo the extent, a concatenate of x with itself and a dynamic_slice.
+Atom lower_roll_dynamic(GraphBuilder& b, Atom x, Atom shift, const std::vector<int>& axes,
+                        bool flatten);
+/// jnp.tile: the `tile` primitive, reps padded with leading 1s (or x with leading size-1 axes).
+Atom lower_tile(GraphBuilder& b, Atom x, const std::vector<std::int64_t>& reps);
+/// jnp.repeat with a static scalar count: broadcast_in_dim after `axis`, then a reshape; over
+/// the flattened array when `flatten`.
+Atom lower_repeat(GraphBuilder& b, Atom x, std::int64_t repeats, int axis, bool flatten);
+
+}  // namespace fj::detail
