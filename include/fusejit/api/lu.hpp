@@ -1,0 +1,18 @@
+// lax.linalg.lu, which has several results: one `lu` equation, as JAX stages it, or run eagerly
+// outside a trace.
+#pragma once
+#include <array>
+#include <source_location>
+
+#include "fusejit/expr/array.hpp"
+
+namespace fj::lax::linalg {
+
+/// P x = L U with partial pivoting for each (m, n) matrix of x's last two axes (float32 or
+/// float64): {lu, pivots, permutation}; lu holds L strictly below the diagonal (its unit
+/// diagonal implied) and U on and above it, pivots (i32, min(m, n)) the row swapped with each
+/// row in turn (LAPACK's, 0-based) and permutation (i32, m) the rows of x in the order P x
+/// takes them. A singular matrix is factored all the same (zeros on U's diagonal).
+std::array<Array, 3> lu(const Array& x, std::source_location loc = std::source_location::current());
+
+}  // namespace fj::lax::linalg
