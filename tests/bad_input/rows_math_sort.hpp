@@ -40,6 +40,10 @@ inline std::vector<Row> math_sort_rows() {
        },
        raises<fj::DTypeError>("fj::DTypeError"),
        "fj::lax::linalg::lu: argument a must be float32 or float64, got i32[2,3]"},
+      {"`fj::linalg::det` of a matrix that is not square", [=] { Array r = fj::linalg::det(m23); },
+       raises<fj::ShapeError>("fj::ShapeError"),
+       "fj::linalg::det: argument a must be a (batch of) square matrices, got an array of shape "
+       "(2, 3)"},
       {"`fj::take` with a float index array", [=] { Array r = fj::take(f3, f3); },
        raises<fj::DTypeError>("fj::DTypeError"),
        "fj::take: indices must be an integer array, got float32[3]"},

@@ -28,6 +28,11 @@ inputs = {
     "big": rng.standard_normal((40, 40)),
     "b4": rng.standard_normal(4),
     "b42": rng.standard_normal((4, 2)),
+    "a2": rng.standard_normal((2, 2)),
+    "a1": rng.standard_normal((1, 1)),
+    "a4b": rng.standard_normal((2, 4, 4)),
+    "singular4": np.array([[1.0, 2.0, 3.0, 4.0], [2.0, 4.0, 1.0, 0.5], [-1.0, -2.0, 5.0, 1.0],
+                           [0.5, 1.0, 2.0, -3.0]]),
 }
 for name, v in inputs.items():
     print(f"=== input {name}")
@@ -44,6 +49,17 @@ for name in ["a4", "ab", "tall", "wide", "singular", "zeros", "big"]:
 print("=== lu vmap_ab")
 print(text(jax.vmap(lambda x: lax.linalg.lu(x)[0])(inputs["ab"])))
 
+dets = {"a1": "a1", "a2": "a2", "a3": "singular", "ab": "ab", "a4": "a4", "a4b": "a4b",
+        "big": "big", "singular4": "singular4", "zeros": "zeros"}
+for name, x in dets.items():
+    print(f"=== det {name}")
+    print(text(jnp.linalg.det(inputs[x])))
+    sign, logdet = jnp.linalg.slogdet(inputs[x])
+    print(f"=== slogdet {name}")
+    print(text(sign))
+    print(text(logdet))
+
+
 # Gradients of sum(w * f(x)), w = 1, 2, ... over f's output (as tests/weighted_grad.hpp).
 def wgrad(f, x):
     y = f(x)
@@ -56,6 +72,16 @@ grads = {
     "lu_ab": (lambda a: lax.linalg.lu(a)[0], "ab"),
     "lu_tall": (lambda a: lax.linalg.lu(a)[0], "tall"),
     "lu_wide": (lambda a: lax.linalg.lu(a)[0], "wide"),
+    "det_a1": (jnp.linalg.det, "a1"),
+    "det_a2": (jnp.linalg.det, "a2"),
+    "det_ab": (jnp.linalg.det, "ab"),
+    "det_a4": (jnp.linalg.det, "a4"),
+    "det_a4b": (jnp.linalg.det, "a4b"),
+    "slogdet_a1": (lambda a: jnp.linalg.slogdet(a)[1], "a1"),
+    "slogdet_a2": (lambda a: jnp.linalg.slogdet(a)[1], "a2"),
+    "slogdet_ab": (lambda a: jnp.linalg.slogdet(a)[1], "ab"),
+    "slogdet_a4": (lambda a: jnp.linalg.slogdet(a)[1], "a4"),
+    "slogdet_a4b": (lambda a: jnp.linalg.slogdet(a)[1], "a4b"),
 }
 for name, (f, x) in grads.items():
     print(f"=== grad {name}")
@@ -77,6 +103,14 @@ ob = jnp.ones((2, 3, 4), jnp.float32)
 jaxprs = {
     "lu": (lax.linalg.lu, (o,)),
     "lu_batched_wide": (lax.linalg.lu, (ob,)),
+    "det_1x1": (jnp.linalg.det, (jnp.ones((1, 1), jnp.float32),)),
+    "det_2x2": (jnp.linalg.det, (jnp.ones((2, 2), jnp.float32),)),
+    "det_3x3": (jnp.linalg.det, (o,)),
+    "det_3x3_batched": (jnp.linalg.det, (jnp.ones((2, 3, 3), jnp.float32),)),
+    "det_int_2x2": (jnp.linalg.det, (jnp.ones((2, 2), jnp.int32),)),
+    "slogdet_1x1": (jnp.linalg.slogdet, (jnp.ones((1, 1), jnp.float32),)),
+    "slogdet_2x2": (jnp.linalg.slogdet, (jnp.ones((2, 2), jnp.float32),)),
+    "slogdet_2x2_batched": (jnp.linalg.slogdet, (jnp.ones((3, 2, 2), jnp.float32),)),
 }
 for name, (f, args) in jaxprs.items():
     print(f"=== jaxpr {name}")

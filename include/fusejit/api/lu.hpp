@@ -1,5 +1,5 @@
-// lax.linalg.lu, which has several results: one `lu` equation, as JAX stages it, or run eagerly
-// outside a trace.
+// lax.linalg.lu, which has several results, and jnp.linalg's functions built on it (det,
+// slogdet), staged as JAX stages them, or run eagerly outside a trace.
 #pragma once
 #include <array>
 #include <source_location>
@@ -16,3 +16,15 @@ namespace fj::lax::linalg {
 std::array<Array, 3> lu(const Array& x, std::source_location loc = std::source_location::current());
 
 }  // namespace fj::lax::linalg
+
+namespace fj::linalg {
+
+/// The determinant of each matrix in a's last two axes (jnp.linalg.det); integers become
+/// float32. 2x2 and 3x3 by the closed forms JAX uses, larger through lu (0 for a singular one).
+Array det(const Array& a, std::source_location loc = std::source_location::current());
+/// {sign, log|det|} of each matrix in a's last two axes (jnp.linalg.slogdet): sign 0 and
+/// log|det| -inf for a singular matrix.
+std::array<Array, 2> slogdet(const Array& a,
+                             std::source_location loc = std::source_location::current());
+
+}  // namespace fj::linalg
