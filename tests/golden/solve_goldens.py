@@ -60,6 +60,23 @@ for name, x in dets.items():
     print(text(logdet))
 
 
+# solve: a vector b, a matrix b, b broadcast against a's batch, batch axes broadcast; inv.
+solves = {
+    "solve_vec": lambda: jnp.linalg.solve(inputs["a4"], inputs["b4"]),
+    "solve_mat": lambda: jnp.linalg.solve(inputs["a4"], inputs["b42"]),
+    "solve_batched_vec": lambda: jnp.linalg.solve(inputs["a4b"], inputs["b4"]),
+    "solve_broadcast": lambda: jnp.linalg.solve(inputs["a4b"], inputs["b42"][None]),
+    "inv": lambda: jnp.linalg.inv(inputs["a4"]),
+    "inv_batched": lambda: jnp.linalg.inv(inputs["ab"]),
+    "inv_big": lambda: jnp.linalg.inv(inputs["big"]),
+}
+for name, f in solves.items():
+    out = f()
+    print(f"=== values {name}")
+    print(" ".join(str(d) for d in np.shape(out)))
+    print(text(out))
+
+
 # Gradients of sum(w * f(x)), w = 1, 2, ... over f's output (as tests/weighted_grad.hpp).
 def wgrad(f, x):
     y = f(x)
@@ -82,6 +99,11 @@ grads = {
     "slogdet_ab": (lambda a: jnp.linalg.slogdet(a)[1], "ab"),
     "slogdet_a4": (lambda a: jnp.linalg.slogdet(a)[1], "a4"),
     "slogdet_a4b": (lambda a: jnp.linalg.slogdet(a)[1], "a4b"),
+    "solve_a": (lambda a: jnp.linalg.solve(a, inputs["b42"]), "a4"),
+    "solve_b": (lambda b: jnp.linalg.solve(inputs["a4"], b), "b42"),
+    "solve_batched_a": (lambda a: jnp.linalg.solve(a, inputs["b4"]), "a4b"),
+    "inv_a4": (jnp.linalg.inv, "a4"),
+    "inv_ab": (jnp.linalg.inv, "ab"),
 }
 for name, (f, x) in grads.items():
     print(f"=== grad {name}")

@@ -1,5 +1,5 @@
 // lax.linalg.lu, which has several results, and jnp.linalg's functions built on it (det,
-// slogdet), staged as JAX stages them, or run eagerly outside a trace.
+// slogdet, solve, inv), staged as JAX stages them, or run eagerly outside a trace.
 #pragma once
 #include <array>
 #include <source_location>
@@ -26,5 +26,13 @@ Array det(const Array& a, std::source_location loc = std::source_location::curre
 /// log|det| -inf for a singular matrix.
 std::array<Array, 2> slogdet(const Array& a,
                              std::source_location loc = std::source_location::current());
+
+/// x with a x = b for each matrix of a (jnp.linalg.solve): b one vector (n,) or a batch of
+/// (n, k) right-hand sides, batch axes broadcast; integers become float32. A singular a gives
+/// infinities or NaNs, as JAX's.
+Array solve(const Array& a, const Array& b,
+            std::source_location loc = std::source_location::current());
+/// The inverse of each matrix in a's last two axes (jnp.linalg.inv).
+Array inv(const Array& a, std::source_location loc = std::source_location::current());
 
 }  // namespace fj::linalg

@@ -246,4 +246,69 @@ std::vector<Atom> lower_slogdet(GraphBuilder& b, Atom a) {
   return staged_slogdet(b, a);
 }
 
+namespace {
+
+// The batch axes of x (..., r, c) broadcast to `batch`.
+Atom with_batch(GraphBuilder& b, Atom x, const Shape& batch) {
+  const Shape s = b.aval(x).shape;
+  Shape to = batch;
+  to.push_back(s[s.rank() - 2]);
+  to.push_back(s[s.rank() - 1]);
+  return broadcast_to(b, x, to);
+}
+
+Atom solve_body(GraphBuilder& g, Atom a, Atom rhs, const char* fn) {
+  const bool f64 = g.aval(a).dtype == DType::f64 || g.aval(rhs).dtype == DType::f64;
+  const TypedDType t{f64 ? DType::f64 : DType::f32, false};
+  a = convert(g, a, t);
+  rhs = convert(g, rhs, t);
+  const bool vector = g.aval(rhs).shape.rank() == 1;
+  if (vector) rhs = lower_expand_dims(g, rhs, {1});
+  const Shape sa = g.aval(a).shape, sb = g.aval(rhs).shape;
+  const Shape ba(std::vector<std::int64_t>(sa.begin(), sa.end() - 2));
+  const Shape bb(std::vector<std::int64_t>(sb.begin(), sb.end() - 2));
+  const Shape batch = broadcast_shapes(ba, bb, fn);
+  const Atom x = lu_solve(g, with_batch(g, a, batch), with_batch(g, rhs, batch), fn);
+  return vector ? lower_squeeze(g, x, {-1}, false) : x;
+}
+
+void check_solve(GraphBuilder& b, Atom a, Atom rhs, const char* fn) {
+  check_square(b, a, fn);
+  const Shape sa = b.aval(a).shape, sb = b.aval(rhs).shape;
+  const std::int64_t n = sa[sa.rank() - 1];
+  const bool ok = sb.rank() == 1 ? sb[0] == n : sb.rank() >= 2 && sb[sb.rank() - 2] == n;
+  if (!ok)
+    throw ShapeError(std::string(fn) + ": argument b must be (n,) or (..., n, k) for a of shape " +
+                     sa.str() + ", got an array of shape " + sb.str());
+  if (sb.rank() >= 2) {
+    const Shape ba(std::vector<std::int64_t>(sa.begin(), sa.end() - 2));
+    const Shape bb(std::vector<std::int64_t>(sb.begin(), sb.end() - 2));
+    (void)broadcast_shapes(ba, bb, fn);
+  }
+}
+
+}  // namespace
+
+Atom lower_solve(GraphBuilder& b, Atom a, Atom rhs) {
+  const char* fn = "fj::linalg::solve";
+  check_solve(b, a, rhs, fn);
+  return call_named(b, "solve", {a, rhs}, [fn](GraphBuilder& g, const std::vector<Atom>& in) {
+    return solve_body(g, in[0], in[1], fn);
+  });
+}
+
+Atom lower_inv(GraphBuilder& b, Atom a) {
+  const char* fn = "fj::linalg::inv";
+  check_square(b, a, fn);
+  return call_named(b, "inv", {a}, [fn](GraphBuilder& g, const std::vector<Atom>& in) {
+    const Atom x = to_float(g, in[0]);
+    const Shape s = g.aval(x).shape;
+    const Atom eye =
+        broadcast_to(g, lower_eye(g, s[s.rank() - 1], s[s.rank() - 1], 0, g.aval(x).dtype), s);
+    return call_named(g, "solve", {x, eye}, [fn](GraphBuilder& h, const std::vector<Atom>& v) {
+      return solve_body(h, v[0], v[1], fn);
+    });
+  });
+}
+
 }  // namespace fj::detail

@@ -25,3 +25,15 @@ Atom lower_det(GraphBuilder& b, Atom a);
 std::vector<Atom> lower_slogdet(GraphBuilder& b, Atom a);
 
 }  // namespace fj::detail
+
+namespace fj::detail {
+
+/// jnp.linalg.solve: x with a x = b, `jit[name=solve]`; b a vector (rank 1: (n,), broadcast
+/// against a's batch) or (..., n, k), batch axes broadcast. Computed as JAX computes it (lu,
+/// the rows of b permuted, two triangular solves) but staged without custom_linear_solve: its
+/// derivatives are lu's and triangular_solve's, which equal JAX's.
+Atom lower_solve(GraphBuilder& b, Atom a, Atom rhs);
+/// jnp.linalg.inv: `jit[name=inv]`, solve against the identity broadcast to a's shape.
+Atom lower_inv(GraphBuilder& b, Atom a);
+
+}  // namespace fj::detail
