@@ -31,6 +31,9 @@ inputs = {
     "a2": rng.standard_normal((2, 2)),
     "a1": rng.standard_normal((1, 1)),
     "a4b": rng.standard_normal((2, 4, 4)),
+    "zeros4": np.zeros((4, 4)),
+    "rank3": np.array([[2.0, 1.0, 0.0, 3.0], [1.0, 3.0, 1.0, 5.0], [0.0, 1.0, 4.0, 5.0],
+                       [1.0, 0.0, 1.0, 2.0]]),
     "singular4": np.array([[1.0, 2.0, 3.0, 4.0], [2.0, 4.0, 1.0, 0.5], [-1.0, -2.0, 5.0, 1.0],
                            [0.5, 1.0, 2.0, -3.0]]),
 }
@@ -102,6 +105,9 @@ grads = {
     "solve_a": (lambda a: jnp.linalg.solve(a, inputs["b42"]), "a4"),
     "solve_b": (lambda b: jnp.linalg.solve(inputs["a4"], b), "b42"),
     "solve_batched_a": (lambda a: jnp.linalg.solve(a, inputs["b4"]), "a4b"),
+    "det_singular4": (jnp.linalg.det, "singular4"),
+    "det_zeros4": (jnp.linalg.det, "zeros4"),
+    "det_rank3": (jnp.linalg.det, "rank3"),
     "inv_a4": (jnp.linalg.inv, "a4"),
     "inv_ab": (jnp.linalg.inv, "ab"),
 }

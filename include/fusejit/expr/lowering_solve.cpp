@@ -8,6 +8,7 @@
 #include "fusejit/expr/lowering_helpers.hpp"
 #include "fusejit/expr/lowering_linalg.hpp"
 #include "fusejit/expr/lowering_nn.hpp"
+#include "fusejit/expr/lowering_sort.hpp"
 #include "fusejit/ir/custom_jvp.hpp"
 
 namespace fj::detail {
@@ -77,25 +78,31 @@ Atom trace(GraphBuilder& b, Atom x) {
   return reduce(b, Prim::reduce_sum, bin(b, Prim::mul, x, eye_like(b, x)), {r - 2, r - 1});
 }
 
-// a^-1 g through lu (P a = L U: U^-1 L^-1 P g, P g as the one-hot permutation matrix's product,
-// which moves each row exactly).
-Atom lu_solve(GraphBuilder& b, Atom a, Atom g, const char* fn) {
-  const std::vector<Atom> f = b.emit(Prim::lu, {a});
-  const Shape s = b.aval(a).shape;
-  const int r = s.rank();
-  std::vector<std::int64_t> dims;
+// x's rows (second-to-last axis) in the order perm (..., n) names: the one-hot permutation
+// matrix's product (it moves each row exactly).
+Atom permute_rows(GraphBuilder& b, Atom perm, Atom x, const char* fn) {
+  const Shape sp = b.aval(perm).shape;
+  const int r = sp.rank() + 1;
+  std::vector<std::int64_t> dims, sq = sp.to_vector();
   for (int d = 0; d < r - 1; ++d) dims.push_back(d);
+  sq.push_back(sp[sp.rank() - 1]);
   ir::Params bp;
-  bp.items.push_back({"shape", s.to_vector(), false});
+  bp.items.push_back({"shape", sq, false});
   bp.items.push_back({"broadcast_dimensions", dims, true});
-  const Atom rows = b.emit1(Prim::broadcast_in_dim, {f[2]}, std::move(bp));
-  const Atom onehot = bin(b, Prim::eq, rows, lower_iota(b, DType::i32, s, r - 1));
-  const Atom p = convert(b, onehot, {b.aval(a).dtype, false});
+  const Atom rows = b.emit1(Prim::broadcast_in_dim, {perm}, std::move(bp));
+  const Atom onehot = bin(b, Prim::eq, rows, lower_iota(b, DType::i32, Shape(sq), r - 1));
+  const Atom p = convert(b, onehot, {b.aval(x).dtype, false});
   ir::DotDims dd;
   dd.lhs_contract = {r - 1};
   dd.rhs_contract = {r - 2};
   for (int d = 0; d < r - 2; ++d) dd.lhs_batch.push_back(d), dd.rhs_batch.push_back(d);
-  const Atom pg = lower_dot_general(b, p, g, dd, std::nullopt, fn);
+  return lower_dot_general(b, p, x, dd, std::nullopt, fn);
+}
+
+// a^-1 g through lu: P a = L U, so a^-1 g = U^-1 L^-1 P g.
+Atom lu_solve(GraphBuilder& b, Atom a, Atom g, const char* fn) {
+  const std::vector<Atom> f = b.emit(Prim::lu, {a});
+  const Atom pg = permute_rows(b, f[2], g, fn);
   const Atom y = lower_triangular_solve(b, f[0], pg, {true, true, false, false, true}, fn);
   return lower_triangular_solve(b, f[0], y, {true, false, false, false, false}, fn);
 }
@@ -211,18 +218,88 @@ Atom det_closed(GraphBuilder& g, Atom a, std::int64_t n) {
   return bin(g, Prim::sub, r, prod({{0, 1}, {1, 0}, {2, 2}}));
 }
 
+// x's batch-shaped (...) values v broadcast along two new trailing axes to x's shape.
+Atom batch_to(GraphBuilder& b, Atom v, const Shape& s) {
+  std::vector<std::int64_t> dims;
+  for (int d = 0; d < s.rank() - 2; ++d) dims.push_back(d);
+  ir::Params p;
+  p.items.push_back({"shape", s.to_vector(), false});
+  p.items.push_back({"broadcast_dimensions", dims, true});
+  return b.emit1(Prim::broadcast_in_dim, {v}, std::move(p));
+}
+
+// JAX's _cofactor_solve(a, g)'s second result, adj(a) g, which stays finite where a has rank
+// n - 1 (and is 0 below): with P a = L U, the last pivot of U replaced by 1 / (the product of
+// the others, times the permutation's sign), so that the last triangular solve's division by it
+// multiplies by det(a) instead; every other row scaled by det(a). A matrix whose modified U
+// still solves to a non-finite value (rank < n - 1) gives zeros. n = 1: g itself.
+Atom cofactor_solve(GraphBuilder& g, Atom a, Atom t) {
+  const Shape s = g.aval(a).shape;
+  const int r = s.rank();
+  const std::int64_t n = s[r - 1];
+  if (n == 1) return t;
+  const DType dt = g.aval(a).dtype;
+  const std::vector<Atom> f = g.emit(Prim::lu, {a});
+  const Atom diag =
+      reduce(g, Prim::reduce_sum, bin(g, Prim::mul, f[0], eye_like(g, f[0])), {r - 2});
+  const Atom iota = lower_iota(g, DType::i32, g.aval(f[1]).shape, r - 2);
+  const Atom swaps = reduce(g, Prim::reduce_sum,
+                            convert(g, bin(g, Prim::ne, f[1], iota), {DType::i32, false}), {-1});
+  const Atom odd = bin(g, Prim::rem, swaps, full_like(g, swaps, 2));
+  const Atom sign =
+      convert(g, bin(g, Prim::sub, full_like(g, odd, 1), bin(g, Prim::add, odd, odd)), {dt, false});
+  const Atom partial = bin(
+      g, Prim::mul, lower_cumulative(g, Prim::cumprod, diag, -1, false, false, "fj::linalg::det"),
+      broadcast_to(g, lower_expand_dims(g, sign, {-1}), g.aval(diag).shape));
+  auto at = [&](std::int64_t k) {  // partial[..., k]
+    std::vector<Index> ix(static_cast<std::size_t>(r - 2), Index{true, 0, Range{}});
+    ix.push_back(Index{false, k, Range{}});
+    return lower_index(g, partial, ix);
+  };
+  const Atom det = at(n - 1);
+  const Atom corner_value = bin(g, Prim::div, full_like(g, det, 1), at(n - 2));
+  const Shape s2{n, n};
+  const Atom last = full_like(g, lower_iota(g, DType::i32, s2, 0), static_cast<int>(n - 1));
+  const Atom corner =
+      broadcast_to(g,
+                   bin(g, Prim::and_, bin(g, Prim::eq, lower_iota(g, DType::i32, s2, 0), last),
+                       bin(g, Prim::eq, lower_iota(g, DType::i32, s2, 1), last)),
+                   s);
+  const Atom lu = g.emit1(Prim::select_n, {corner, f[0], batch_to(g, corner_value, s)});
+  // The filter: a solve of U against ones that is not finite everywhere.
+  std::vector<std::int64_t> vs(s.begin(), s.end() - 1);
+  const Atom ones = lower_full(g, Shape(vs), ir::Literal::of(1.0, true).cast(dt, false));
+  const Atom d =
+      lower_triangular_solve(g, lu, ones, {true, false, false, false, false}, "fj::linalg::det");
+  const Atom bad =
+      bin(g, Prim::or_, bin(g, Prim::ne, d, d),
+          bin(g, Prim::eq, g.emit1(Prim::abs, {d}),
+              lower_full(g, g.aval(d).shape, ir::Literal::of(INFINITY, true).cast(dt, false))));
+  const Atom filter = batch_to(g, reduce(g, Prim::reduce_or, bad, {-1}), s);
+  const Atom zeros = full_like(g, t, 0);
+  Atom x = g.emit1(Prim::select_n, {filter, t, zeros});
+  x = permute_rows(g, f[2], x, "fj::linalg::det");
+  x = lower_triangular_solve(g, lu, x, {true, true, false, false, true}, "fj::linalg::det");
+  const Atom not_last =
+      broadcast_to(g, bin(g, Prim::lt, lower_iota(g, DType::i32, s2, 0), last), s);
+  const Atom scale = g.emit1(Prim::select_n, {not_last, full_like(g, x, 1), batch_to(g, det, s)});
+  x = bin(g, Prim::mul, x, scale);
+  x = lower_triangular_solve(g, lu, x, {true, false, false, false, false}, "fj::linalg::det");
+  return g.emit1(Prim::select_n, {filter, x, zeros});
+}
+
 }  // namespace
 
 Atom lower_det(GraphBuilder& b, Atom a) {
   check_square(b, a, "fj::linalg::det");
   const std::int64_t n = b.aval(a).shape[b.aval(a).shape.rank() - 1];
-  // JAX's _det_jvp: det(a) tr(adj(a) a_dot) / det(a) through _cofactor_solve; here
-  // det(a) tr(a^-1 a_dot), equal for every invertible a.
+  // JAX's _det_jvp: tr(adj(a) a_dot), finite for singular matrices too.
   static const auto rule = std::make_shared<const ir::FunctionJvpRule>(
       "_det_jvp",
       [](GraphBuilder& g, const std::vector<Atom>& p, const std::vector<Atom>& o,
          const std::vector<Atom>& t) -> std::vector<Atom> {
-        return {bin(g, Prim::mul, o[0], trace(g, lu_solve(g, p[0], t[0], "fj::linalg::det")))};
+        (void)o;
+        return {trace(g, cofactor_solve(g, p[0], t[0]))};
       });
   return call_named(
       b, "det", {a},

@@ -17,7 +17,7 @@ namespace fj::detail {
 
 /// jnp.linalg.det: `jit[name=det]`; 2x2 and 3x3 matrices by JAX's closed forms (differentiated
 /// as they are), others through custom_jvp_call[name=_det] (sign * exp(logdet) of slogdet,
-/// tangent det(a) tr(a^-1 a_dot)). Integers become f32 first.
+/// tangent tr(adj(a) a_dot) by JAX's cofactor solve). Integers become f32 first.
 Atom lower_det(GraphBuilder& b, Atom a);
 /// jnp.linalg.slogdet: `jit[name=slogdet]` around custom_jvp_call[name=_slogdet_small] (1x1,
 /// 2x2: closed forms) or [name=_slogdet_lu] (lu's diagonal and pivots); {sign, log|det|}, sign
