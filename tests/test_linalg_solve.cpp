@@ -75,6 +75,26 @@ TEST_CASE("linalg solve golden: lu's factors, pivots and permutation as JAX's") 
   }
 }
 
+// Non-finite entries do not make lu fail in the middle of a batch: an infinite pivot factors
+// as LAPACK's (1 / inf = 0 below it: [[inf, 1], [0, 2]], JAX's numbers); a NaN spreads NaNs, and
+// every pivot stays in range.
+TEST_CASE("linalg solve golden: lu of non-finite matrices") {
+  const double inf = INFINITY, nan = NAN;
+  for (const std::string& backend : fusejit_test::backends_to_test()) {
+    BackendScope scope(backend.c_str());
+    CAPTURE(backend);
+    const auto fi = lax_la::lu(fj::array(std::vector<double>{inf, 1, 1, 2}, fj::Shape{2, 2}));
+    CHECK(as_doubles(fi[0]) == std::vector<double>{inf, 1, 0, 2});
+    CHECK(as_doubles(fi[1]) == std::vector<double>{0, 1});
+    const auto fn = lax_la::lu(
+        fj::array(std::vector<double>{1, nan, 3, 2, 1, 0, 4, 1, 1, 5, 6, 7}, fj::Shape{2, 2, 3}));
+    bool has_nan = false;
+    for (double v : as_doubles(fn[0])) has_nan = has_nan || std::isnan(v);
+    CHECK(has_nan);
+    for (double p : as_doubles(fn[1])) CHECK((p >= 0 && p < 2));
+  }
+}
+
 // d/dx sum(w * lu(x)): JAX's gradient to 1e-10 relative (the rule's two triangular solves and
 // two products, each within n eps cond of exact, cond < 1e3 here) and central differences.
 TEST_CASE("linalg solve golden: lu's gradient as JAX's and as central differences") {
