@@ -257,6 +257,15 @@ TEST_CASE("linalg solve golden: solve and inv as JAX's") {
       fusejit_test::check_weighted_grad(
           f, x, numbers(kGolden.lines(std::string("grad ") + name)[0]), {}, 1e-10);
     }
+    // vmap over a's batch with b shared (lu batched, b broadcast), and float32: 1e-5 relative
+    // (n eps_f32 cond = 4 * 6e-8 * 12.5 = 3e-6 at worst here).
+    const Array vs = fj::vmap([b4](Tracer a) { return fj::linalg::solve(a, b4); })(a4b);
+    check_close(as_doubles(vs), numbers(kGolden.lines("values solve_batched_vec")[1]), kLuRel);
+    const Array f32 = fj::linalg::solve(a4b.astype(fj::DType::f32), b4.astype(fj::DType::f32));
+    CHECK(f32.dtype() == fj::DType::f32);
+    check_close(as_doubles(f32), numbers(kGolden.lines("values solve_batched_vec")[1]), 1e-5);
+    check_close(as_doubles(fj::linalg::det(a4b.astype(fj::DType::f32))),
+                numbers(kGolden.lines("det a4b")[0]), 1e-5);
     const Array x = fj::jit(solve)(input("singular4"), b4);
     bool finite = true;
     for (double v : as_doubles(x)) finite = finite && std::isfinite(v);
