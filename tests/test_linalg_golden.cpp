@@ -14,6 +14,7 @@
 
 #include "backend_compare.hpp"
 #include "golden_file.hpp"
+#include "linalg_check.hpp"
 
 using fj::Array;
 using fj::Tracer;
@@ -27,32 +28,13 @@ constexpr auto numbers = fusejit_test::golden_numbers;
 std::vector<double> doubles(const Array& a) {
   return std::vector<double>(a.data<double>(), a.data<double>() + a.size());
 }
-Array input(const std::string& name) {
-  const auto l = kGolden.lines("input " + name);
-  std::vector<std::int64_t> dims;
-  for (double d : numbers(l[0])) dims.push_back(static_cast<std::int64_t>(d));
-  return fj::array(numbers(l[1]), fj::Shape(dims));
-}
+Array input(const std::string& name) { return fusejit_test::golden_input(kGolden, name); }
 // The inputs are well conditioned (SPD matrices m m^T + n I, condition numbers below 30; their
 // Cholesky factors): Eigen's and LAPACK's orders of operations differ by rounding only, each
 // result within (condition number) * n * eps of the exact one; 1e-12 relative to the largest
 // entry bounds that (30 * 4 * 2.2e-16 = 2.7e-14) with room.
 constexpr double kRel = 1e-12;
-void check_close(const std::vector<double>& got, const std::vector<double>& want, double rel) {
-  REQUIRE(got.size() == want.size());
-  double scale = 1;
-  for (double w : want)
-    if (!std::isnan(w)) scale = std::max(scale, std::fabs(w));
-  for (std::size_t i = 0; i < got.size(); ++i) {
-    CAPTURE(i);
-    CAPTURE(got[i]);
-    CAPTURE(want[i]);
-    if (std::isnan(want[i]))
-      CHECK(std::isnan(got[i]));
-    else
-      CHECK(std::fabs(got[i] - want[i]) <= rel * scale);
-  }
-}
+using fusejit_test::check_close;
 
 using Fn0 = std::function<Array()>;
 

@@ -352,6 +352,11 @@ std::vector<Case> differentiable_cases() {
                {f64({2, 3, 3}), f64({2, 4, 3})},
                solve(false, false, true, false),
                dominant(1.5, 2.5)});
+  // lu: random entries (pivoting happens; no column has two entries of equal magnitude, so a
+  // small step keeps the pivots), square, tall and batched wide.
+  c.push_back({"lu", ir::Prim::lu, {f64({3, 3})}, {}, away_from_zero(0.2, 2)});
+  c.push_back({"lu tall", ir::Prim::lu, {f64({4, 3})}, {}, away_from_zero(0.2, 2)});
+  c.push_back({"lu batched wide", ir::Prim::lu, {f64({2, 3, 4})}, {}, away_from_zero(0.2, 2)});
   // gather / scatter-add: in-range indices with repeats (so the transposes accumulate).
   auto index_params = [](ir::IndexDims d, bool scatter, Dims slice_sizes, const char* mode) {
     ir::Params p;

@@ -34,6 +34,21 @@ inline std::vector<Row> math_sort_rows() {
       {"`fj::lax::linalg::triangular_solve` with b's rows not matching a's size",
        [=] { Array r = lax::linalg::triangular_solve(fj::eye(3), m23, true, true); },
        raises<fj::ShapeError>("fj::ShapeError"), "triangular_solve: incompatible shapes"},
+      {"`fj::lax::linalg::lu` of an integer matrix (JAX refuses it too)",
+       [=] {
+         (void)lax::linalg::lu(fj::ones({2, 3}, fj::DType::i32));
+       },
+       raises<fj::DTypeError>("fj::DTypeError"),
+       "fj::lax::linalg::lu: argument a must be float32 or float64, got i32[2,3]"},
+      {"`fj::linalg::det` of a matrix that is not square", [=] { Array r = fj::linalg::det(m23); },
+       raises<fj::ShapeError>("fj::ShapeError"),
+       "fj::linalg::det: argument a must be a (batch of) square matrices, got an array of shape "
+       "(2, 3)"},
+      {"`fj::linalg::solve` with b's rows not matching a's size",
+       [=] { Array r = fj::linalg::solve(fj::eye(3), m23); },
+       raises<fj::ShapeError>("fj::ShapeError"),
+       "fj::linalg::solve: argument b must be (n,) or (..., n, k) for a of shape (3, 3), got an "
+       "array of shape (2, 3)"},
       {"`fj::take` with a float index array", [=] { Array r = fj::take(f3, f3); },
        raises<fj::DTypeError>("fj::DTypeError"),
        "fj::take: indices must be an integer array, got float32[3]"},

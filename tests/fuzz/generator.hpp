@@ -657,6 +657,18 @@ class Generator {
                      {"unit_diagonal", r_.chance(50)}});
         return true;
       }
+      case P::lu: {
+        // f32 / f64 matrices of any shape (square, tall, wide, batched; singular ones too: the
+        // factors with zeros on U's diagonal). A fresh one stands in for x when x is not one.
+        if (rank >= 2 && (xa.dtype == DType::f32 || xa.dtype == DType::f64)) {
+          in = {x};
+          return true;
+        }
+        const std::int64_t m = 1 + r_.below(5), n = 1 + r_.below(5);
+        const Shape s = r_.chance(30) ? Shape{2, m, n} : Shape{m, n};
+        in = {ir::Atom::of_var(new_input({r_.chance(50) ? DType::f32 : DType::f64, s, false}))};
+        return true;
+      }
       case P::gather:
       case P::scatter_add:
       case P::scatter:

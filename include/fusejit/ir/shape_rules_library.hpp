@@ -1,6 +1,6 @@
 // Shape and dtype rules of the library primitives: dot_general, argmax/argmin, concatenate,
 // stack, dynamic_slice, dynamic_update_slice, the cumulative reductions, sort, top_k,
-// cholesky and triangular_solve; gather and scatter-add in shape_rules_index.hpp
+// cholesky, triangular_solve and lu; gather and scatter-add in shape_rules_index.hpp
 // (implementation unit only).
 #include <algorithm>
 #include <string>
@@ -239,6 +239,18 @@ inline std::vector<Aval> triangular_solve(const std::vector<Aval>& in, const Par
   return {Aval{b.dtype, b.shape, false}};
 }
 
+// lu: a batch of (m, n) matrices; lu of the same aval, i32 pivots (..., min(m, n)) and an i32
+// permutation (..., m).
+inline std::vector<Aval> lu(const std::vector<Aval>& in) {
+  check_matrix("lu", "a", in[0], false);
+  const Shape& s = in[0].shape;
+  const int r = s.rank();
+  std::vector<std::int64_t> piv(s.begin(), s.end() - 1), perm = piv;
+  piv.back() = std::min(s[r - 2], s[r - 1]);
+  return {Aval{in[0].dtype, s, false}, Aval{DType::i32, Shape(piv), false},
+          Aval{DType::i32, Shape(perm), false}};
+}
+
 }  // namespace library_rules
 
 }  // namespace fj::ir
@@ -275,6 +287,8 @@ inline std::vector<Aval> library_avals(Prim p, const std::vector<Aval>& in, cons
       return library_rules::cholesky(in);
     case Prim::triangular_solve:
       return library_rules::triangular_solve(in, params);
+    case Prim::lu:
+      return library_rules::lu(in);
     case Prim::gather:
       return library_rules::gather(in, params);
     case Prim::scatter_add:

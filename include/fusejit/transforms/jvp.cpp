@@ -144,6 +144,7 @@ bool has_jvp_rule(ir::Prim p) {
     case Prim::top_k:
     case Prim::cholesky:
     case Prim::triangular_solve:
+    case Prim::lu:
     case Prim::gather:
     case Prim::scatter_add:
     case Prim::scatter:

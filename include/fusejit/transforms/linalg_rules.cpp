@@ -4,15 +4,12 @@
 
 #include "fusejit/expr/lowering_linalg.hpp"
 #include "fusejit/transforms/batching.hpp"
+#include "fusejit/transforms/lu_rules.hpp"
 #include "fusejit/transforms/partials.hpp"
 
 namespace fj::transforms {
 
-namespace {
-
-// lax.batch_matmul (x's last axis against y's second-to-last, the leading axes as batch), or,
-// with `transpose_x`, x^T y (x's second-to-last against y's second-to-last).
-Atom bmm(Emit& E, Atom x, Atom y, bool transpose_x = false, bool transpose_y = false) {
+Atom bmm(Emit& E, Atom x, Atom y, bool transpose_x, bool transpose_y) {
   const int r = E.rank(x);
   ir::DotDims d;
   d.lhs_contract = {transpose_x ? r - 2 : r - 1};
@@ -23,6 +20,8 @@ Atom bmm(Emit& E, Atom x, Atom y, bool transpose_x = false, bool transpose_y = f
   }
   return detail::lower_dot_general(E.b, x, y, d, std::nullopt, "linalg rule");
 }
+
+namespace {
 
 Atom swap_last(Emit& E, Atom x) {
   const int r = E.rank(x);
@@ -74,6 +73,7 @@ Atom read_triangle(Emit& E, const ir::Eqn& e, Atom x) {
 
 std::vector<MaybeAtom> jvp_linalg(Emit& E, const ir::Eqn& e, const std::vector<Atom>& in,
                                   const std::vector<MaybeAtom>& t, const std::vector<Atom>& out) {
+  if (e.prim == Prim::lu) return jvp_lu(E, t, out);
   if (e.prim == Prim::cholesky) {
     const Atom L = out[0];  // zeros above the diagonal (the host routine writes them)
     const Atom tmp = solve(E, L, *t[0], solve_params(false, true, true));
@@ -101,6 +101,7 @@ std::vector<MaybeAtom> jvp_linalg(Emit& E, const ir::Eqn& e, const std::vector<A
 std::vector<MaybeAtom> vjp_linalg(Emit& E, const ir::Eqn& e, const std::vector<Atom>& in,
                                   const std::vector<Atom>& out, const std::vector<MaybeAtom>& ct,
                                   const std::vector<bool>& wants) {
+  if (e.prim == Prim::lu) return vjp_lu(E, out, ct, wants);
   std::vector<MaybeAtom> r(in.size());
   if (!ct[0]) return r;
   if (e.prim == Prim::cholesky) {

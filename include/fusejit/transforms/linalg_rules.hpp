@@ -8,7 +8,14 @@
 namespace fj::transforms {
 
 /// The primitives these rules cover.
-inline bool is_linalg(Prim p) { return p == Prim::cholesky || p == Prim::triangular_solve; }
+inline bool is_linalg(Prim p) {
+  return p == Prim::cholesky || p == Prim::triangular_solve || p == Prim::lu;
+}
+
+/// lax.batch_matmul (x's last axis against y's second-to-last, the leading axes as batch), or,
+/// with `transpose_x`, x^T y (x's second-to-last against y's second-to-last), and with
+/// `transpose_y`, x y^T.
+Atom bmm(Emit& E, Atom x, Atom y, bool transpose_x = false, bool transpose_y = false);
 
 /// Tangents: cholesky's L_dot = L phi(L^-1 sigma_dot L^-T) (JAX's _cholesky_jvp_rule, phi the
 /// lower triangle with its diagonal halved); triangular_solve is linear in b and has JAX's

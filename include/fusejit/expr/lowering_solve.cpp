@@ -1,0 +1,391 @@
+// Definitions of lax.linalg.lu's lowering and of the functions staged on it (implementation
+// unit only).
+#include "fusejit/expr/lowering_solve.hpp"
+
+#include <cmath>
+#include <memory>
+
+#include "fusejit/expr/lowering_helpers.hpp"
+#include "fusejit/expr/lowering_linalg.hpp"
+#include "fusejit/expr/lowering_nn.hpp"
+#include "fusejit/expr/lowering_sort.hpp"
+#include "fusejit/ir/custom_jvp.hpp"
+
+namespace fj::detail {
+
+std::vector<Atom> lower_lu(GraphBuilder& b, Atom x, const char* fn) {
+  const ir::Aval a = b.aval(x);
+  if (a.dtype != DType::f32 && a.dtype != DType::f64)
+    throw DTypeError(std::string(fn) + ": argument a must be float32 or float64, got " + a.str());
+  if (a.shape.rank() < 2)
+    throw ShapeError(std::string(fn) + ": argument a must be a (batch of) matrices (rank >= 2), " +
+                     "got an array of shape " + a.shape.str());
+  return b.emit(Prim::lu, {x});
+}
+
+namespace {
+
+// The check every function of a square matrix makes: (..., n, n). Integers and bools become
+// float32 inside the function's jit (to_float, as jnp's promote_dtypes_inexact).
+void check_square(GraphBuilder& b, Atom a, const char* fn) {
+  const ir::Aval av = b.aval(a);
+  const int r = av.shape.rank();
+  if (r < 2 || av.shape[r - 1] != av.shape[r - 2])
+    throw ShapeError(std::string(fn) + ": argument a must be a (batch of) square matrices, " +
+                     "got an array of shape " + av.shape.str());
+}
+
+Atom to_float(GraphBuilder& b, Atom a) {
+  const TypedDType t = typed(b, a);
+  return is_float(t.dtype) ? a : convert(b, a, to_inexact(t));
+}
+
+// a[..., i, j], as JAX's static indexing stages it (slice, squeeze).
+Atom entry(GraphBuilder& b, Atom a, std::int64_t i, std::int64_t j) {
+  std::vector<Index> ix(static_cast<std::size_t>(b.aval(a).shape.rank() - 2),
+                        Index{true, 0, Range{}});
+  ix.push_back(Index{false, i, Range{}});
+  ix.push_back(Index{false, j, Range{}});
+  return lower_index(b, a, ix);
+}
+
+Atom bin(GraphBuilder& b, Prim p, Atom x, Atom y) { return b.emit1(p, {x, y}); }
+
+// A `jit[name=...]` equation with several results.
+std::vector<Atom> call_named_n(GraphBuilder& b, const std::string& name,
+                               const std::vector<Atom>& ops, const SubgraphBody& body,
+                               const std::string& variant) {
+  ir::Params p;
+  p.items.push_back({"name", name, true});
+  p.items.push_back({"jaxpr", shared_subgraph(b, name + "[" + variant + "]", ops, body), true});
+  return b.emit(Prim::jit, ops, std::move(p));
+}
+
+// x reduced over the axes `axes` (negative from the end) by p.
+Atom reduce(GraphBuilder& b, Prim p, Atom x, std::vector<int> axes) {
+  return lower_reduce(b, p, x, axes, false, false);
+}
+
+// An n x n identity broadcast to x's batch axes, in x's dtype.
+Atom eye_like(GraphBuilder& b, Atom x) {
+  const Shape s = b.aval(x).shape;
+  return broadcast_to(b, lower_eye(b, s[s.rank() - 1], s[s.rank() - 1], 0, b.aval(x).dtype), s);
+}
+
+// The trace of each matrix in x's last two axes: sum(x * I).
+Atom trace(GraphBuilder& b, Atom x) {
+  const int r = b.aval(x).shape.rank();
+  return reduce(b, Prim::reduce_sum, bin(b, Prim::mul, x, eye_like(b, x)), {r - 2, r - 1});
+}
+
+// x's rows (second-to-last axis) in the order perm (..., n) names: the one-hot permutation
+// matrix's product (it moves each row exactly).
+Atom permute_rows(GraphBuilder& b, Atom perm, Atom x, const char* fn) {
+  const Shape sp = b.aval(perm).shape;
+  const int r = sp.rank() + 1;
+  std::vector<std::int64_t> dims, sq = sp.to_vector();
+  for (int d = 0; d < r - 1; ++d) dims.push_back(d);
+  sq.push_back(sp[sp.rank() - 1]);
+  ir::Params bp;
+  bp.items.push_back({"shape", sq, false});
+  bp.items.push_back({"broadcast_dimensions", dims, true});
+  const Atom rows = b.emit1(Prim::broadcast_in_dim, {perm}, std::move(bp));
+  const Atom onehot = bin(b, Prim::eq, rows, lower_iota(b, DType::i32, Shape(sq), r - 1));
+  const Atom p = convert(b, onehot, {b.aval(x).dtype, false});
+  ir::DotDims dd;
+  dd.lhs_contract = {r - 1};
+  dd.rhs_contract = {r - 2};
+  for (int d = 0; d < r - 2; ++d) dd.lhs_batch.push_back(d), dd.rhs_batch.push_back(d);
+  return lower_dot_general(b, p, x, dd, std::nullopt, fn);
+}
+
+// a^-1 g through lu: P a = L U, so a^-1 g = U^-1 L^-1 P g.
+Atom lu_solve(GraphBuilder& b, Atom a, Atom g, const char* fn) {
+  const std::vector<Atom> f = b.emit(Prim::lu, {a});
+  const Atom pg = permute_rows(b, f[2], g, fn);
+  const Atom y = lower_triangular_solve(b, f[0], pg, {true, true, false, false, true}, fn);
+  return lower_triangular_solve(b, f[0], y, {true, false, false, false, false}, fn);
+}
+
+// _slogdet_1x1 / _slogdet_2x2: sign(det), log|det| of the closed form.
+std::vector<Atom> slogdet_small(GraphBuilder& g, Atom a) {
+  Atom det;
+  if (g.aval(a).shape[g.aval(a).shape.rank() - 1] == 1) {
+    det = entry(g, a, 0, 0);
+  } else {
+    const Atom a00 = entry(g, a, 0, 0), a01 = entry(g, a, 0, 1);
+    const Atom a10 = entry(g, a, 1, 0), a11 = entry(g, a, 1, 1);
+    const Atom p = bin(g, Prim::mul, a00, a11);
+    det = bin(g, Prim::sub, p, bin(g, Prim::mul, a01, a10));
+  }
+  const Atom abs_det = g.emit1(Prim::abs, {det});
+  const Atom sign = g.emit1(Prim::sign, {det});
+  return {sign, g.emit1(Prim::log, {abs_det})};
+}
+
+// _slogdet_lu: the sign from the pivots' parity and the diagonal's signs, log|det| the sum of
+// the diagonal's log magnitudes; 0 and -inf when a diagonal entry is zero.
+std::vector<Atom> slogdet_lu(GraphBuilder& g, Atom a) {
+  const std::vector<Atom> f = g.emit(Prim::lu, {a});
+  const ir::Aval av = g.aval(a);
+  const int r = av.shape.rank();
+  const Atom diag =
+      reduce(g, Prim::reduce_sum, bin(g, Prim::mul, f[0], eye_like(g, f[0])), {r - 2});
+  const Atom zero = full_like(g, diag, 0);
+  const Atom is_zero = reduce(g, Prim::reduce_or, bin(g, Prim::eq, diag, zero), {-1});
+  const Atom iota = lower_iota(g, DType::i32, g.aval(f[1]).shape, r - 2);
+  auto count = [&](Atom mask) {
+    return reduce(g, Prim::reduce_sum, convert(g, mask, {DType::i32, false}), {-1});
+  };
+  const Atom swaps = count(bin(g, Prim::ne, f[1], iota));
+  const Atom parity = bin(g, Prim::add, swaps, count(bin(g, Prim::lt, diag, zero)));
+  const Atom odd = bin(g, Prim::rem, parity, full_like(g, parity, 2));
+  const Atom pm_one = bin(g, Prim::sub, full_like(g, odd, 1), bin(g, Prim::add, odd, odd));
+  const Atom sign_nz = convert(g, pm_one, {av.dtype, false});
+  const Atom sign = g.emit1(Prim::select_n, {is_zero, sign_nz, full_like(g, sign_nz, 0)});
+  const Atom logs =
+      reduce(g, Prim::reduce_sum, g.emit1(Prim::log, {g.emit1(Prim::abs, {diag})}), {-1});
+  const Atom neg_inf =
+      lower_full(g, g.aval(logs).shape, ir::Literal::of(-INFINITY, true).cast(av.dtype, false));
+  return {sign, g.emit1(Prim::select_n, {is_zero, logs, neg_inf})};
+}
+
+std::vector<Atom> staged_slogdet(GraphBuilder& b, Atom a) {
+  const std::int64_t n = b.aval(a).shape[b.aval(a).shape.rank() - 1];
+  const bool small = n <= 2;
+  static const auto small_rule = std::make_shared<const ir::FunctionJvpRule>(
+      "_slogdet_small_jvp",
+      [](GraphBuilder& g, const std::vector<Atom>& p, const std::vector<Atom>& o,
+         const std::vector<Atom>& t) -> std::vector<Atom> {
+        const Atom x = p[0], dx = t[0];
+        Atom dot;
+        if (g.aval(x).shape[g.aval(x).shape.rank() - 1] == 1) {
+          const Atom g00 = entry(g, dx, 0, 0);
+          dot = bin(g, Prim::div, g00, entry(g, x, 0, 0));
+        } else {
+          const Atom x00 = entry(g, x, 0, 0), x01 = entry(g, x, 0, 1);
+          const Atom x10 = entry(g, x, 1, 0), x11 = entry(g, x, 1, 1);
+          const Atom p0 = bin(g, Prim::mul, x00, x11);
+          const Atom det = bin(g, Prim::sub, p0, bin(g, Prim::mul, x01, x10));
+          const Atom t0 = bin(g, Prim::mul, entry(g, dx, 0, 0), x11);
+          const Atom t1 = bin(g, Prim::sub, t0, bin(g, Prim::mul, entry(g, dx, 0, 1), x10));
+          const Atom t2 = bin(g, Prim::sub, t1, bin(g, Prim::mul, entry(g, dx, 1, 0), x01));
+          const Atom t3 = bin(g, Prim::add, t2, bin(g, Prim::mul, entry(g, dx, 1, 1), x00));
+          dot = bin(g, Prim::div, t3, det);
+        }
+        return {full_like(g, o[0], 0), dot};
+      });
+  static const auto lu_rule = std::make_shared<const ir::FunctionJvpRule>(
+      "_slogdet_jvp",
+      [](GraphBuilder& g, const std::vector<Atom>& p, const std::vector<Atom>& o,
+         const std::vector<Atom>& t) -> std::vector<Atom> {
+        return {full_like(g, o[0], 0), trace(g, lu_solve(g, p[0], t[0], "fj::linalg::slogdet"))};
+      });
+  return call_named_n(
+      b, "slogdet", {a},
+      [&](GraphBuilder& g, const std::vector<Atom>& in) {
+        return call_custom_jvp(
+            g, small ? "_slogdet_small" : "_slogdet_lu", {to_float(g, in[0])},
+            [small](GraphBuilder& h, const std::vector<Atom>& x) {
+              return small ? slogdet_small(h, x[0]) : slogdet_lu(h, x[0]);
+            },
+            small ? small_rule : lu_rule);
+      },
+      small ? "small" : "lu");
+}
+
+// _det_2x2 / _det_3x3: JAX's closed forms, in its order of operations.
+Atom det_closed(GraphBuilder& g, Atom a, std::int64_t n) {
+  auto prod = [&](std::initializer_list<std::pair<int, int>> at) {
+    Atom r;
+    bool first = true;
+    for (auto [i, j] : at) {
+      const Atom e = entry(g, a, i, j);
+      r = first ? e : bin(g, Prim::mul, r, e);
+      first = false;
+    }
+    return r;
+  };
+  if (n == 2) {
+    const Atom p = prod({{0, 0}, {1, 1}});
+    return bin(g, Prim::sub, p, prod({{0, 1}, {1, 0}}));
+  }
+  Atom r = prod({{0, 0}, {1, 1}, {2, 2}});
+  r = bin(g, Prim::add, r, prod({{0, 1}, {1, 2}, {2, 0}}));
+  r = bin(g, Prim::add, r, prod({{0, 2}, {1, 0}, {2, 1}}));
+  r = bin(g, Prim::sub, r, prod({{0, 2}, {1, 1}, {2, 0}}));
+  r = bin(g, Prim::sub, r, prod({{0, 0}, {1, 2}, {2, 1}}));
+  return bin(g, Prim::sub, r, prod({{0, 1}, {1, 0}, {2, 2}}));
+}
+
+// x's batch-shaped (...) values v broadcast along two new trailing axes to x's shape.
+Atom batch_to(GraphBuilder& b, Atom v, const Shape& s) {
+  std::vector<std::int64_t> dims;
+  for (int d = 0; d < s.rank() - 2; ++d) dims.push_back(d);
+  ir::Params p;
+  p.items.push_back({"shape", s.to_vector(), false});
+  p.items.push_back({"broadcast_dimensions", dims, true});
+  return b.emit1(Prim::broadcast_in_dim, {v}, std::move(p));
+}
+
+// JAX's _cofactor_solve(a, g)'s second result, adj(a) g, which stays finite where a has rank
+// n - 1 (and is 0 below): with P a = L U, the last pivot of U replaced by 1 / (the product of
+// the others, times the permutation's sign), so that the last triangular solve's division by it
+// multiplies by det(a) instead; every other row scaled by det(a). A matrix whose modified U
+// still solves to a non-finite value (rank < n - 1) gives zeros. n = 1: g itself.
+Atom cofactor_solve(GraphBuilder& g, Atom a, Atom t) {
+  const Shape s = g.aval(a).shape;
+  const int r = s.rank();
+  const std::int64_t n = s[r - 1];
+  if (n == 1) return t;
+  const DType dt = g.aval(a).dtype;
+  const std::vector<Atom> f = g.emit(Prim::lu, {a});
+  const Atom diag =
+      reduce(g, Prim::reduce_sum, bin(g, Prim::mul, f[0], eye_like(g, f[0])), {r - 2});
+  const Atom iota = lower_iota(g, DType::i32, g.aval(f[1]).shape, r - 2);
+  const Atom swaps = reduce(g, Prim::reduce_sum,
+                            convert(g, bin(g, Prim::ne, f[1], iota), {DType::i32, false}), {-1});
+  const Atom odd = bin(g, Prim::rem, swaps, full_like(g, swaps, 2));
+  const Atom sign =
+      convert(g, bin(g, Prim::sub, full_like(g, odd, 1), bin(g, Prim::add, odd, odd)), {dt, false});
+  const Atom partial = bin(
+      g, Prim::mul, lower_cumulative(g, Prim::cumprod, diag, -1, false, false, "fj::linalg::det"),
+      broadcast_to(g, lower_expand_dims(g, sign, {-1}), g.aval(diag).shape));
+  auto at = [&](std::int64_t k) {  // partial[..., k]
+    std::vector<Index> ix(static_cast<std::size_t>(r - 2), Index{true, 0, Range{}});
+    ix.push_back(Index{false, k, Range{}});
+    return lower_index(g, partial, ix);
+  };
+  const Atom det = at(n - 1);
+  const Atom corner_value = bin(g, Prim::div, full_like(g, det, 1), at(n - 2));
+  const Shape s2{n, n};
+  const Atom last = full_like(g, lower_iota(g, DType::i32, s2, 0), static_cast<int>(n - 1));
+  const Atom corner =
+      broadcast_to(g,
+                   bin(g, Prim::and_, bin(g, Prim::eq, lower_iota(g, DType::i32, s2, 0), last),
+                       bin(g, Prim::eq, lower_iota(g, DType::i32, s2, 1), last)),
+                   s);
+  const Atom lu = g.emit1(Prim::select_n, {corner, f[0], batch_to(g, corner_value, s)});
+  // The filter: a solve of U against ones that is not finite everywhere.
+  std::vector<std::int64_t> vs(s.begin(), s.end() - 1);
+  const Atom ones = lower_full(g, Shape(vs), ir::Literal::of(1.0, true).cast(dt, false));
+  const Atom d =
+      lower_triangular_solve(g, lu, ones, {true, false, false, false, false}, "fj::linalg::det");
+  const Atom bad =
+      bin(g, Prim::or_, bin(g, Prim::ne, d, d),
+          bin(g, Prim::eq, g.emit1(Prim::abs, {d}),
+              lower_full(g, g.aval(d).shape, ir::Literal::of(INFINITY, true).cast(dt, false))));
+  const Atom filter = batch_to(g, reduce(g, Prim::reduce_or, bad, {-1}), s);
+  const Atom zeros = full_like(g, t, 0);
+  Atom x = g.emit1(Prim::select_n, {filter, t, zeros});
+  x = permute_rows(g, f[2], x, "fj::linalg::det");
+  x = lower_triangular_solve(g, lu, x, {true, true, false, false, true}, "fj::linalg::det");
+  const Atom not_last =
+      broadcast_to(g, bin(g, Prim::lt, lower_iota(g, DType::i32, s2, 0), last), s);
+  const Atom scale = g.emit1(Prim::select_n, {not_last, full_like(g, x, 1), batch_to(g, det, s)});
+  x = bin(g, Prim::mul, x, scale);
+  x = lower_triangular_solve(g, lu, x, {true, false, false, false, false}, "fj::linalg::det");
+  return g.emit1(Prim::select_n, {filter, x, zeros});
+}
+
+}  // namespace
+
+Atom lower_det(GraphBuilder& b, Atom a) {
+  check_square(b, a, "fj::linalg::det");
+  const std::int64_t n = b.aval(a).shape[b.aval(a).shape.rank() - 1];
+  // JAX's _det_jvp: tr(adj(a) a_dot), finite for singular matrices too.
+  static const auto rule = std::make_shared<const ir::FunctionJvpRule>(
+      "_det_jvp",
+      [](GraphBuilder& g, const std::vector<Atom>& p, const std::vector<Atom>& o,
+         const std::vector<Atom>& t) -> std::vector<Atom> {
+        (void)o;
+        return {trace(g, cofactor_solve(g, p[0], t[0]))};
+      });
+  return call_named(
+      b, "det", {a},
+      [&](GraphBuilder& g, const std::vector<Atom>& in) {
+        const Atom x = to_float(g, in[0]);
+        if (n == 2 || n == 3) return det_closed(g, x, n);
+        return call_custom_jvp(
+            g, "_det", {x},
+            [](GraphBuilder& h, const std::vector<Atom>& x) -> std::vector<Atom> {
+              const std::vector<Atom> sl = staged_slogdet(h, x[0]);
+              const Atom e = h.emit1(Prim::exp, {sl[1]});
+              return {bin(h, Prim::mul, sl[0], e)};
+            },
+            rule)[0];
+      },
+      std::to_string(n == 2 || n == 3 ? n : 0));
+}
+
+std::vector<Atom> lower_slogdet(GraphBuilder& b, Atom a) {
+  check_square(b, a, "fj::linalg::slogdet");
+  return staged_slogdet(b, a);
+}
+
+namespace {
+
+// The batch axes of x (..., r, c) broadcast to `batch`.
+Atom with_batch(GraphBuilder& b, Atom x, const Shape& batch) {
+  const Shape s = b.aval(x).shape;
+  Shape to = batch;
+  to.push_back(s[s.rank() - 2]);
+  to.push_back(s[s.rank() - 1]);
+  return broadcast_to(b, x, to);
+}
+
+Atom solve_body(GraphBuilder& g, Atom a, Atom rhs, const char* fn) {
+  const bool f64 = g.aval(a).dtype == DType::f64 || g.aval(rhs).dtype == DType::f64;
+  const TypedDType t{f64 ? DType::f64 : DType::f32, false};
+  a = convert(g, a, t);
+  rhs = convert(g, rhs, t);
+  const bool vector = g.aval(rhs).shape.rank() == 1;
+  if (vector) rhs = lower_expand_dims(g, rhs, {1});
+  const Shape sa = g.aval(a).shape, sb = g.aval(rhs).shape;
+  const Shape ba(std::vector<std::int64_t>(sa.begin(), sa.end() - 2));
+  const Shape bb(std::vector<std::int64_t>(sb.begin(), sb.end() - 2));
+  const Shape batch = broadcast_shapes(ba, bb, fn);
+  const Atom x = lu_solve(g, with_batch(g, a, batch), with_batch(g, rhs, batch), fn);
+  return vector ? lower_squeeze(g, x, {-1}, false) : x;
+}
+
+void check_solve(GraphBuilder& b, Atom a, Atom rhs, const char* fn) {
+  check_square(b, a, fn);
+  const Shape sa = b.aval(a).shape, sb = b.aval(rhs).shape;
+  const std::int64_t n = sa[sa.rank() - 1];
+  const bool ok = sb.rank() == 1 ? sb[0] == n : sb.rank() >= 2 && sb[sb.rank() - 2] == n;
+  if (!ok)
+    throw ShapeError(std::string(fn) + ": argument b must be (n,) or (..., n, k) for a of shape " +
+                     sa.str() + ", got an array of shape " + sb.str());
+  if (sb.rank() >= 2) {
+    const Shape ba(std::vector<std::int64_t>(sa.begin(), sa.end() - 2));
+    const Shape bb(std::vector<std::int64_t>(sb.begin(), sb.end() - 2));
+    (void)broadcast_shapes(ba, bb, fn);
+  }
+}
+
+}  // namespace
+
+Atom lower_solve(GraphBuilder& b, Atom a, Atom rhs) {
+  const char* fn = "fj::linalg::solve";
+  check_solve(b, a, rhs, fn);
+  return call_named(b, "solve", {a, rhs}, [fn](GraphBuilder& g, const std::vector<Atom>& in) {
+    return solve_body(g, in[0], in[1], fn);
+  });
+}
+
+Atom lower_inv(GraphBuilder& b, Atom a) {
+  const char* fn = "fj::linalg::inv";
+  check_square(b, a, fn);
+  return call_named(b, "inv", {a}, [fn](GraphBuilder& g, const std::vector<Atom>& in) {
+    const Atom x = to_float(g, in[0]);
+    const Shape s = g.aval(x).shape;
+    const Atom eye =
+        broadcast_to(g, lower_eye(g, s[s.rank() - 1], s[s.rank() - 1], 0, g.aval(x).dtype), s);
+    return call_named(g, "solve", {x, eye}, [fn](GraphBuilder& h, const std::vector<Atom>& v) {
+      return solve_body(h, v[0], v[1], fn);
+    });
+  });
+}
+
+}  // namespace fj::detail

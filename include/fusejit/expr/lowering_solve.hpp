@@ -1,0 +1,39 @@
+// lax.linalg.lu and the functions JAX builds on it (defined in lowering_solve.cpp), staged as
+// JAX 0.10.2 stages them.
+#pragma once
+#include <vector>
+
+#include "fusejit/expr/lowering.hpp"
+
+namespace fj::detail {
+
+/// lax.linalg.lu: one `lu` equation (results: lu, i32 pivots, i32 permutation). `fn` names the
+/// caller in errors: a float32 / float64 array of rank >= 2.
+std::vector<Atom> lower_lu(GraphBuilder& b, Atom x, const char* fn);
+
+}  // namespace fj::detail
+
+namespace fj::detail {
+
+/// jnp.linalg.det: `jit[name=det]`; 2x2 and 3x3 matrices by JAX's closed forms (differentiated
+/// as they are), others through custom_jvp_call[name=_det] (sign * exp(logdet) of slogdet,
+/// tangent tr(adj(a) a_dot) by JAX's cofactor solve). Integers become f32 first.
+Atom lower_det(GraphBuilder& b, Atom a);
+/// jnp.linalg.slogdet: `jit[name=slogdet]` around custom_jvp_call[name=_slogdet_small] (1x1,
+/// 2x2: closed forms) or [name=_slogdet_lu] (lu's diagonal and pivots); {sign, log|det|}, sign
+/// 0 and log|det| -inf for a singular matrix; tangents 0 and tr(a^-1 a_dot).
+std::vector<Atom> lower_slogdet(GraphBuilder& b, Atom a);
+
+}  // namespace fj::detail
+
+namespace fj::detail {
+
+/// jnp.linalg.solve: x with a x = b, `jit[name=solve]`; b a vector (rank 1: (n,), broadcast
+/// against a's batch) or (..., n, k), batch axes broadcast. Computed as JAX computes it (lu,
+/// the rows of b permuted, two triangular solves) but staged without custom_linear_solve: its
+/// derivatives are lu's and triangular_solve's, which equal JAX's.
+Atom lower_solve(GraphBuilder& b, Atom a, Atom rhs);
+/// jnp.linalg.inv: `jit[name=inv]`, solve against the identity broadcast to a's shape.
+Atom lower_inv(GraphBuilder& b, Atom a);
+
+}  // namespace fj::detail

@@ -1,0 +1,145 @@
+# Prints what tests/test_linalg_solve.cpp checks lax.linalg.lu (and the functions staged on it)
+# against: JAX 0.10.2's values and gradients (f64) and jaxpr text (f32):
+#   python tests/golden/solve_goldens.py > tests/golden/solve_goldens.txt
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax import lax
+
+jax.config.update("jax_enable_x64", True)
+rng = np.random.default_rng(19)
+
+
+def text(v):
+    v = np.asarray(v)
+    return " ".join("nan" if np.isnan(x) else float(x).hex() for x in v.ravel())
+
+
+# Random normal matrices: distinct magnitudes in every column, so each pivot is unambiguous.
+# singular: a rank-2 3x3 matrix whose second column is exactly twice the first (zero on U's
+# diagonal, as getrf leaves it); big: blocked factorization (Eigen blocks panels above 16).
+inputs = {
+    "a4": rng.standard_normal((4, 4)),
+    "ab": rng.standard_normal((2, 3, 3)),
+    "tall": rng.standard_normal((5, 3)),
+    "wide": rng.standard_normal((3, 5)),
+    "singular": np.array([[1.0, 2.0, 3.0], [2.0, 4.0, 1.0], [-1.0, -2.0, 5.0]]),
+    "zeros": np.zeros((3, 3)),
+    "big": rng.standard_normal((40, 40)),
+    "b4": rng.standard_normal(4),
+    "b42": rng.standard_normal((4, 2)),
+    "a2": rng.standard_normal((2, 2)),
+    "a1": rng.standard_normal((1, 1)),
+    "a4b": rng.standard_normal((2, 4, 4)),
+    "zeros4": np.zeros((4, 4)),
+    "rank3": np.array([[2.0, 1.0, 0.0, 3.0], [1.0, 3.0, 1.0, 5.0], [0.0, 1.0, 4.0, 5.0],
+                       [1.0, 0.0, 1.0, 2.0]]),
+    "singular4": np.array([[1.0, 2.0, 3.0, 4.0], [2.0, 4.0, 1.0, 0.5], [-1.0, -2.0, 5.0, 1.0],
+                           [0.5, 1.0, 2.0, -3.0]]),
+}
+for name, v in inputs.items():
+    print(f"=== input {name}")
+    print(" ".join(str(d) for d in v.shape))
+    print(text(v))
+
+for name in ["a4", "ab", "tall", "wide", "singular", "zeros", "big"]:
+    lu, piv, perm = lax.linalg.lu(inputs[name])
+    print(f"=== lu {name}")
+    print(text(lu))
+    print(" ".join(str(int(i)) for i in np.ravel(piv)))
+    print(" ".join(str(int(i)) for i in np.ravel(perm)))
+
+print("=== lu vmap_ab")
+print(text(jax.vmap(lambda x: lax.linalg.lu(x)[0])(inputs["ab"])))
+
+dets = {"a1": "a1", "a2": "a2", "a3": "singular", "ab": "ab", "a4": "a4", "a4b": "a4b",
+        "big": "big", "singular4": "singular4", "zeros": "zeros"}
+for name, x in dets.items():
+    print(f"=== det {name}")
+    print(text(jnp.linalg.det(inputs[x])))
+    sign, logdet = jnp.linalg.slogdet(inputs[x])
+    print(f"=== slogdet {name}")
+    print(text(sign))
+    print(text(logdet))
+
+
+# solve: a vector b, a matrix b, b broadcast against a's batch, batch axes broadcast; inv.
+solves = {
+    "solve_vec": lambda: jnp.linalg.solve(inputs["a4"], inputs["b4"]),
+    "solve_mat": lambda: jnp.linalg.solve(inputs["a4"], inputs["b42"]),
+    "solve_batched_vec": lambda: jnp.linalg.solve(inputs["a4b"], inputs["b4"]),
+    "solve_broadcast": lambda: jnp.linalg.solve(inputs["a4b"], inputs["b42"][None]),
+    "inv": lambda: jnp.linalg.inv(inputs["a4"]),
+    "inv_batched": lambda: jnp.linalg.inv(inputs["ab"]),
+    "inv_big": lambda: jnp.linalg.inv(inputs["big"]),
+}
+for name, f in solves.items():
+    out = f()
+    print(f"=== values {name}")
+    print(" ".join(str(d) for d in np.shape(out)))
+    print(text(out))
+
+
+# Gradients of sum(w * f(x)), w = 1, 2, ... over f's output (as tests/weighted_grad.hpp).
+def wgrad(f, x):
+    y = f(x)
+    w = np.arange(1.0, 1.0 + np.size(y)).reshape(np.shape(y))
+    return jax.grad(lambda v: jnp.sum(w * f(v)))(x)
+
+
+grads = {
+    "lu_a4": (lambda a: lax.linalg.lu(a)[0], "a4"),
+    "lu_ab": (lambda a: lax.linalg.lu(a)[0], "ab"),
+    "lu_tall": (lambda a: lax.linalg.lu(a)[0], "tall"),
+    "lu_wide": (lambda a: lax.linalg.lu(a)[0], "wide"),
+    "det_a1": (jnp.linalg.det, "a1"),
+    "det_a2": (jnp.linalg.det, "a2"),
+    "det_ab": (jnp.linalg.det, "ab"),
+    "det_a4": (jnp.linalg.det, "a4"),
+    "det_a4b": (jnp.linalg.det, "a4b"),
+    "slogdet_a1": (lambda a: jnp.linalg.slogdet(a)[1], "a1"),
+    "slogdet_a2": (lambda a: jnp.linalg.slogdet(a)[1], "a2"),
+    "slogdet_ab": (lambda a: jnp.linalg.slogdet(a)[1], "ab"),
+    "slogdet_a4": (lambda a: jnp.linalg.slogdet(a)[1], "a4"),
+    "slogdet_a4b": (lambda a: jnp.linalg.slogdet(a)[1], "a4b"),
+    "solve_a": (lambda a: jnp.linalg.solve(a, inputs["b42"]), "a4"),
+    "solve_b": (lambda b: jnp.linalg.solve(inputs["a4"], b), "b42"),
+    "solve_batched_a": (lambda a: jnp.linalg.solve(a, inputs["b4"]), "a4b"),
+    "det_singular4": (jnp.linalg.det, "singular4"),
+    "det_zeros4": (jnp.linalg.det, "zeros4"),
+    "det_rank3": (jnp.linalg.det, "rank3"),
+    "inv_a4": (jnp.linalg.inv, "a4"),
+    "inv_ab": (jnp.linalg.inv, "ab"),
+}
+for name, (f, x) in grads.items():
+    print(f"=== grad {name}")
+    print(text(wgrad(f, inputs[x])))
+
+# Forward mode: the tangent of lu's factors along t = (1, 2, ...) / 10 in x's shape.
+def tangent(x):
+    return np.arange(1.0, 1.0 + np.size(x)).reshape(np.shape(x)) / 10
+
+
+for name in ["a4", "tall", "wide"]:
+    x = inputs[name]
+    print(f"=== jvp lu_{name}")
+    print(text(jax.jvp(lambda a: lax.linalg.lu(a)[0], (x,), (tangent(x),))[1]))
+
+jax.config.update("jax_enable_x64", False)
+o = jnp.ones((3, 3), jnp.float32)
+ob = jnp.ones((2, 3, 4), jnp.float32)
+jaxprs = {
+    "lu": (lax.linalg.lu, (o,)),
+    "lu_batched_wide": (lax.linalg.lu, (ob,)),
+    "det_1x1": (jnp.linalg.det, (jnp.ones((1, 1), jnp.float32),)),
+    "det_2x2": (jnp.linalg.det, (jnp.ones((2, 2), jnp.float32),)),
+    "det_3x3": (jnp.linalg.det, (o,)),
+    "det_3x3_batched": (jnp.linalg.det, (jnp.ones((2, 3, 3), jnp.float32),)),
+    "det_int_2x2": (jnp.linalg.det, (jnp.ones((2, 2), jnp.int32),)),
+    "slogdet_1x1": (jnp.linalg.slogdet, (jnp.ones((1, 1), jnp.float32),)),
+    "slogdet_2x2": (jnp.linalg.slogdet, (jnp.ones((2, 2), jnp.float32),)),
+    "slogdet_2x2_batched": (jnp.linalg.slogdet, (jnp.ones((3, 2, 2), jnp.float32),)),
+}
+for name, (f, args) in jaxprs.items():
+    print(f"=== jaxpr {name}")
+    print(jax.make_jaxpr(f)(*args))

@@ -1,0 +1,48 @@
+// What the linear-algebra golden tests share: an input read from a golden file ("input NAME":
+// its shape, then its elements), and the comparison: each element within a tolerance relative to
+// the largest expected magnitude (factorizations and solves are accurate to that scale, not to each
+// entry's own), NaN and infinities exactly where JAX gives them.
+#pragma once
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "golden_file.hpp"
+
+namespace fusejit_test {
+
+/// The f64 array a golden file's "input NAME" section holds.
+inline fj::Array golden_input(const Golden& g, const std::string& name) {
+  const auto l = g.lines("input " + name);
+  std::vector<std::int64_t> dims;
+  for (double d : golden_numbers(l[0])) dims.push_back(static_cast<std::int64_t>(d));
+  return fj::array(golden_numbers(l[1]), fj::Shape(dims));
+}
+
+/// |got - want| <= rel * max(1, the largest finite |want|), elementwise; NaN where want is NaN,
+/// the same infinity where want is infinite.
+inline void check_close(const std::vector<double>& got, const std::vector<double>& want,
+                        double rel) {
+  REQUIRE(got.size() == want.size());
+  double scale = 1;
+  for (double w : want)
+    if (std::isfinite(w)) scale = std::max(scale, std::fabs(w));
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    CAPTURE(i);
+    CAPTURE(got[i]);
+    CAPTURE(want[i]);
+    if (std::isnan(want[i]))
+      CHECK(std::isnan(got[i]));
+    else if (std::isinf(want[i]))
+      CHECK(got[i] == want[i]);
+    else
+      CHECK(std::fabs(got[i] - want[i]) <= rel * scale);
+  }
+}
+
+}  // namespace fusejit_test
