@@ -234,7 +234,9 @@ TEST_CASE("sort golden: a top-k accuracy program, as JAX computes it") {
     std::vector<int> order(c);
     std::iota(order.begin(), order.end(), 0);
     const float* row = logits.data() + static_cast<std::ptrdiff_t>(k) * c;
-    std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return row[a] > row[b]; });
+    // Stable by the index tiebreak (std::stable_sort trips clang 19's deprecation warning).
+    std::sort(order.begin(), order.end(),
+              [&](int a, int b) { return row[a] != row[b] ? row[a] > row[b] : a < b; });
     labels[static_cast<std::size_t>(k)] = order[static_cast<std::size_t>(k % 8)];
   }
   auto program = [](Tracer lg, Tracer lb) {

@@ -183,10 +183,12 @@ inline void run_sort(const ir::Eqn& e, const backend::Value* in, backend::Value*
         });
       } else {
         std::iota(perm.begin(), perm.end(), std::int64_t{0});
-        std::stable_sort(perm.begin(), perm.end(), [&](std::int64_t i, std::int64_t j) {
+        // Stable by the index tiebreak (std::stable_sort's libstdc++ 12 buffer trips clang
+        // 19's deprecation warning, an error in the -Werror build).
+        std::sort(perm.begin(), perm.end(), [&](std::int64_t i, std::int64_t j) {
           for (const SortKey& key : keys)
             if (const int c = key.cmp(key.data, i, j); c != 0) return c < 0;
-          return false;
+          return i < j;
         });
       }
       for (std::size_t k = 0; k < ops; ++k) {
