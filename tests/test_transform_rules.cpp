@@ -324,6 +324,26 @@ std::vector<Case> differentiable_cases() {
   c.push_back({"cholesky", ir::Prim::cholesky, {f64({3, 3})}, {}, dominant(3, 4), symmetric});
   c.push_back(
       {"cholesky batched", ir::Prim::cholesky, {f64({2, 3, 3})}, {}, dominant(3, 4), symmetric});
+  // eigh: eigenvalues near 0, 2 and 4 (diagonal) with off-diagonal entries below 0.3, so the
+  // gaps (which the rule divides by) stay near 2 and each eigenvector's sign is stable under
+  // the differences' steps; tangents symmetric, as JAX's rule assumes.
+  auto separated = [](std::mt19937& g, std::size_t, std::int64_t i) {
+    const std::int64_t r = i % 9 / 3, q = i % 3;
+    return r == q ? 2.0 * static_cast<double>(r) + uniform(g, -0.2, 0.2) : uniform(g, -0.3, 0.3);
+  };
+  auto eigh_params = [](bool lower) {
+    return params({{"algorithm", std::string("None"), true},
+                   {"lower", lower, true},
+                   {"sort_eigenvalues", true, true},
+                   {"subset_by_index", std::string("None"), true}});
+  };
+  c.push_back({"eigh", ir::Prim::eigh, {f64({3, 3})}, eigh_params(true), separated, symmetric});
+  c.push_back({"eigh upper, batched",
+               ir::Prim::eigh,
+               {f64({2, 3, 3})},
+               eigh_params(false),
+               separated,
+               symmetric});
   auto solve = [](bool left, bool lower, bool transpose, bool unit) {
     return params({{"conjugate_a", false, true},
                    {"left_side", left, true},

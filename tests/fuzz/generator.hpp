@@ -628,6 +628,7 @@ class Generator {
         ps = params({{"k", r_.below(xa.shape[rank - 1] + 1)}, {"axis", std::int64_t{rank - 1}}});
         return true;
       case P::cholesky:
+      case P::eigh:
       case P::triangular_solve: {
         // Square float matrices, any values (not positive definite: NaNs; singular:
         // infinities, the same on both backends, which run one routine). Random shapes are
@@ -643,6 +644,13 @@ class Generator {
         const int ar = aa.shape.rank();
         in = {a};
         if (p == P::cholesky) return true;
+        if (p == P::eigh) {
+          ps = params({{"algorithm", std::string("None")},
+                       {"lower", r_.chance(50)},
+                       {"sort_eigenvalues", true},
+                       {"subset_by_index", std::string("None")}});
+          return true;
+        }
         const bool left = r_.chance(50);
         Shape bs = aa.shape;
         bs[left ? ar - 1 : ar - 2] = 1 + r_.below(4);

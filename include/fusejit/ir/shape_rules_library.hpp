@@ -1,8 +1,9 @@
 // Shape and dtype rules of the library primitives: dot_general, argmax/argmin, concatenate,
 // stack, dynamic_slice, dynamic_update_slice, the cumulative reductions, sort, top_k,
-// cholesky and triangular_solve; gather and scatter-add in shape_rules_index.hpp
+// cholesky, triangular_solve and eigh; gather and scatter-add in shape_rules_index.hpp
 // (implementation unit only).
 #include <algorithm>
+#include <initializer_list>
 #include <string>
 
 #include "fusejit/ir/builder.hpp"
@@ -213,6 +214,29 @@ inline void check_matrix(const char* who, const char* arg, const Aval& a, bool s
                      " (rank >= 2), got " + a.str());
 }
 
+// The spectral decompositions' params that this library supports only as JAX's defaults
+// print them (None).
+inline void check_none_params(const char* who, const Params& params,
+                              std::initializer_list<const char*> names) {
+  for (const char* n : names)
+    if (params.get<std::string>(n) != "None")
+      throw ValueError(std::string(who) + ": only " + n + "=None is supported, got " +
+                       params.get<std::string>(n));
+}
+
+// eigh: a batch of square matrices; the eigenvectors (the same aval) and the eigenvalues
+// (..., n).
+inline std::vector<Aval> eigh(const std::vector<Aval>& in, const Params& params) {
+  check_matrix("eigh", "a", in[0], true);
+  (void)params.get<bool>("lower");
+  (void)params.get<bool>("sort_eigenvalues");
+  check_none_params("eigh", params, {"algorithm", "subset_by_index"});
+  const Shape& s = in[0].shape;
+  std::vector<std::int64_t> w = s.to_vector();
+  w.pop_back();
+  return {Aval{in[0].dtype, s, false}, Aval{in[0].dtype, Shape(w), false}};
+}
+
 // cholesky: a batch of square matrices, the same aval back.
 inline std::vector<Aval> cholesky(const std::vector<Aval>& in) {
   check_matrix("cholesky", "a", in[0], true);
@@ -274,6 +298,8 @@ inline std::vector<Aval> library_avals(Prim p, const std::vector<Aval>& in, cons
       return library_rules::cholesky(in);
     case Prim::triangular_solve:
       return library_rules::triangular_solve(in, params);
+    case Prim::eigh:
+      return library_rules::eigh(in, params);
     case Prim::gather:
       return library_rules::gather(in, params);
     case Prim::scatter_add:

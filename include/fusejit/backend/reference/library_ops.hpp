@@ -318,4 +318,5 @@ struct pure_callback : Callback {};
 
 #include "fusejit/backend/reference/library_sort_scan.hpp"
 #include "fusejit/backend/reference/library_linalg.hpp"
+#include "fusejit/backend/reference/library_spectral.hpp"
 #include "fusejit/backend/reference/library_index.hpp"

@@ -1,0 +1,31 @@
+// The spectral decompositions, functions with several results: fj::linalg::eigh / eigvalsh
+// (jnp.linalg) and fj::lax::linalg::eigh (lax.linalg), staged as JAX stages them, or run
+// eagerly outside a trace.
+#pragma once
+#include <array>
+#include <source_location>
+
+#include "fusejit/expr/array.hpp"
+
+namespace fj::linalg {
+
+/// jnp.linalg.eigh: the ascending eigenvalues w (..., n) and the eigenvectors v (..., n, n)
+/// (column i for w[i], each defined up to its sign) of each symmetric matrix in a's last two
+/// axes. The input is symmetrized ((a + a^T) / 2) unless `symmetrize_input` is false; then only
+/// its lower (`lower`, UPLO "L") or upper triangle is read. Integers become f32.
+std::array<Array, 2> eigh(const Array& a, bool lower = true, bool symmetrize_input = true,
+                          std::source_location loc = std::source_location::current());
+/// jnp.linalg.eigvalsh: eigh's w alone.
+Array eigvalsh(const Array& a, bool lower = true,
+               std::source_location loc = std::source_location::current());
+
+}  // namespace fj::linalg
+
+namespace fj::lax::linalg {
+
+/// lax.linalg.eigh: (v, w), the eigenvectors first; f32 or f64 only.
+std::array<Array, 2> eigh(const Array& x, bool lower = true, bool symmetrize_input = true,
+                          bool sort_eigenvalues = true,
+                          std::source_location loc = std::source_location::current());
+
+}  // namespace fj::lax::linalg

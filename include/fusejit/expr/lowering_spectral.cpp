@@ -1,0 +1,91 @@
+// Definitions of the spectral decompositions' lowerings (implementation unit only).
+#include "fusejit/expr/lowering_spectral.hpp"
+
+#include "fusejit/expr/lowering_helpers.hpp"
+#include "fusejit/expr/lowering_linalg.hpp"
+
+namespace fj::detail {
+
+namespace {
+
+// Errors name the caller, the argument and its shape before any equation is staged (the
+// primitives' shape rules, which refuse integers, know only the primitive's name).
+void check_spectral_operand(const GraphBuilder& b, Atom x, const char* fn, bool square) {
+  const Shape s = b.aval(x).shape;
+  const int r = s.rank();
+  if (r < 2 || (square && s[r - 1] != s[r - 2]))
+    throw ShapeError(std::string(fn) + ": argument a must be " +
+                     (square ? "a (batch of) square matrices" : "a (batch of) matrices") +
+                     " (rank >= 2), got an array of shape " + s.str());
+}
+
+// jnp's promote_dtypes_inexact on one operand.
+Atom promote_inexact(GraphBuilder& b, Atom x) {
+  const TypedDType t = typed(b, x);
+  return is_float(t.dtype) ? x : convert(b, x, to_inexact(t));
+}
+
+// The primitive's own errors (dtype, shape) prefixed with the caller's name.
+std::vector<Atom> emit_named(GraphBuilder& b, Prim p, Atom x, ir::Params params, const char* fn) {
+  try {
+    return b.emit(p, {x}, std::move(params));
+  } catch (const ShapeError& e) {
+    throw ShapeError(std::string(fn) + ": " + e.what());
+  } catch (const DTypeError& e) {
+    throw DTypeError(std::string(fn) + ": " + e.what());
+  }
+}
+
+// A `jit[name=...]` equation with several results (call_named's, for multi-result bodies).
+std::vector<Atom> call_named_results(GraphBuilder& b, const std::string& name, Atom x,
+                                     const SubgraphBody& body, const std::string& variant) {
+  const ir::GraphPtr sub = shared_subgraph(b, name + "[" + variant + "]", {x}, body);
+  ir::Params p;
+  p.items.push_back({"name", name, true});
+  p.items.push_back({"jaxpr", sub, true});
+  return b.emit(Prim::jit, {x}, std::move(p));
+}
+
+}  // namespace
+
+std::vector<Atom> lower_lax_eigh(GraphBuilder& b, Atom x, bool lower, bool symmetrize_input,
+                                 bool sort_eigenvalues, const char* fn) {
+  check_spectral_operand(b, x, fn, true);
+  if (symmetrize_input) {
+    const ir::Aval av = b.aval(x);
+    const Atom sum = b.emit1(Prim::add, {x, matrix_transpose(b, x)});
+    x = b.emit1(Prim::div,
+                {sum, Atom::of_literal(ir::Literal::of(2.0, true).cast(av.dtype, false))});
+  }
+  ir::Params p;
+  p.items.push_back({"algorithm", std::string("None"), true});
+  p.items.push_back({"lower", lower, true});
+  p.items.push_back({"sort_eigenvalues", sort_eigenvalues, true});
+  p.items.push_back({"subset_by_index", std::string("None"), true});
+  return emit_named(b, Prim::eigh, x, std::move(p), fn);
+}
+
+std::vector<Atom> lower_eigh(GraphBuilder& b, Atom x, bool lower, bool symmetrize_input) {
+  const char* fn = "fj::linalg::eigh";
+  check_spectral_operand(b, x, fn, true);
+  return call_named_results(
+      b, "eigh", x,
+      [&](GraphBuilder& g, const std::vector<Atom>& in) {
+        const auto vw =
+            lower_lax_eigh(g, promote_inexact(g, in[0]), lower, symmetrize_input, true, fn);
+        return std::vector<Atom>{vw[1], vw[0]};
+      },
+      std::string(lower ? "L" : "U") + (symmetrize_input ? "s" : ""));
+}
+
+Atom lower_eigvalsh(GraphBuilder& b, Atom x, bool lower) {
+  check_spectral_operand(b, x, "fj::linalg::eigvalsh", true);
+  return call_named(
+      b, "eigvalsh", {x},
+      [&](GraphBuilder& g, const std::vector<Atom>& in) {
+        return lower_eigh(g, in[0], lower, true)[0];
+      },
+      lower ? "L" : "U");
+}
+
+}  // namespace fj::detail

@@ -1,0 +1,29 @@
+// The transformation rules of the spectral decompositions (eigh; defined in
+// spectral_rules.cpp), after JAX's lax/linalg.py.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "fusejit/transforms/emit.hpp"
+
+namespace fj::transforms {
+
+/// The primitives these rules cover.
+inline bool is_spectral(Prim p) { return p == Prim::eigh; }
+
+/// Tangents: eigh's (JAX's _eigh_jvp_rule, nondegenerate perturbation theory): with
+/// M = v^T a_dot v and F_ij = 1 / (w_j - w_i) off the diagonal, 0 on it, v_dot = v (F o M) and
+/// w_dot = diag(M).
+std::vector<MaybeAtom> jvp_spectral(Emit& E, const ir::Eqn& e, const std::vector<Atom>& in,
+                                    const std::vector<MaybeAtom>& t, const std::vector<Atom>& out);
+/// Cotangents: the transposes of those tangent maps (what JAX's linearize-and-transpose
+/// computes): a_bar = v (F o (v^T v_bar) + diag(w_bar)) v^T.
+std::vector<MaybeAtom> vjp_spectral(Emit& E, const ir::Eqn& e, const std::vector<Atom>& in,
+                                    const std::vector<Atom>& out, const std::vector<MaybeAtom>& ct,
+                                    const std::vector<bool>& wants);
+/// Batched along a new leading axis, a batch axis of the matrices (JAX's rule: the primitives
+/// are batched over leading axes already).
+std::vector<Atom> batch_spectral(Emit& E, const ir::Eqn& e, std::vector<Atom> in,
+                                 const std::vector<bool>& bat, std::int64_t n);
+
+}  // namespace fj::transforms

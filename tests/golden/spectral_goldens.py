@@ -1,0 +1,83 @@
+# Prints what tests/test_linalg_spectral.cpp checks eigh (and eigvalsh) against: JAX 0.10.2's
+# values and gradients (f64) and jaxpr text (f32):
+#   python tests/golden/spectral_goldens.py > tests/golden/spectral_goldens.txt
+# Eigenvectors are defined up to their signs; the test compares them sign-invariantly, and the
+# gradients are of functions that do not depend on the signs.
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+jax.config.update("jax_enable_x64", True)
+rng = np.random.default_rng(19)
+
+
+def text(v):
+    v = np.asarray(v)
+    return " ".join("nan" if np.isnan(x) else float(x).hex() for x in v.ravel())
+
+
+def sym(n, batch=()):
+    m = rng.standard_normal(batch + (n, n))
+    return (m + np.swapaxes(m, -1, -2)) / 2
+
+
+s4 = sym(4)
+sb = sym(3, (2,))
+g4 = rng.standard_normal((4, 4))  # not symmetric: eigh symmetrizes it
+inputs = {"s4": s4, "sb": sb, "g4": g4}
+for name, v in inputs.items():
+    print(f"=== input {name}")
+    print(" ".join(str(d) for d in v.shape))
+    print(text(v))
+
+
+def both(name, wv):
+    w, v = wv
+    print(f"=== values {name} w")
+    print(" ".join(str(d) for d in np.shape(w)))
+    print(text(w))
+    print(f"=== values {name} v")
+    print(" ".join(str(d) for d in np.shape(v)))
+    print(text(v))
+
+
+both("eigh", jnp.linalg.eigh(s4))
+both("eigh_batched", jnp.linalg.eigh(sb))
+both("eigh_nonsymmetric", jnp.linalg.eigh(g4))
+both("eigh_upper_nosym", jnp.linalg.eigh(np.triu(g4), UPLO="U", symmetrize_input=False))
+both("eigh_lower_nosym", jnp.linalg.eigh(np.tril(g4), symmetrize_input=False))
+both("vmap_eigh", jax.vmap(jnp.linalg.eigh)(sb))
+print("=== values eigvalsh")
+print(text(jnp.linalg.eigvalsh(g4)))
+print("=== values eigh_nan w")
+print(text(jnp.linalg.eigh(np.array([[1.0, np.nan], [np.nan, 2.0]]))[0]))
+
+# Gradients of sum(w * f(x)), w = 1, 2, ... (tests/weighted_grad.hpp), f independent of the
+# eigenvectors' signs.
+grads = {
+    "eigh_w": (lambda a: jnp.linalg.eigh(a)[0], g4),
+    "eigh_v_squared": (lambda a: jnp.linalg.eigh(a)[1] ** 2, g4),
+    "eigh_expm": (lambda a: (lambda w, v: (v * jnp.exp(w)) @ v.T)(*jnp.linalg.eigh(a)), s4),
+    "eigvalsh_batched": (lambda a: jnp.linalg.eigvalsh(a), sb),
+}
+for name, (f, x) in grads.items():
+    y = f(x)
+    w = jnp.arange(1, y.size + 1, dtype=jnp.float64).reshape(y.shape)
+    g = jax.grad(lambda v: jnp.sum(w * f(v)))(x)
+    print(f"=== grad {name}")
+    print(text(g))
+
+jax.config.update("jax_enable_x64", False)
+o = jnp.ones((3, 3))
+texts = {
+    "eigh": lambda: jax.make_jaxpr(jnp.linalg.eigh)(o),
+    "eigh_batched": lambda: jax.make_jaxpr(jnp.linalg.eigh)(jnp.ones((2, 3, 3))),
+    "eigh_upper_nosym_int": lambda: jax.make_jaxpr(
+        lambda a: jnp.linalg.eigh(a, UPLO="U", symmetrize_input=False))(
+            jnp.ones((3, 3), jnp.int32)),
+    "eigvalsh": lambda: jax.make_jaxpr(jnp.linalg.eigvalsh)(o),
+    "lax_eigh": lambda: jax.make_jaxpr(jax.lax.linalg.eigh)(o),
+}
+for name, f in texts.items():
+    print(f"=== jaxpr {name}")
+    print(f())

@@ -1,0 +1,210 @@
+// eigh and eigvalsh against JAX 0.10.2 (tests/golden/spectral_goldens.txt, printed by
+// tests/golden/spectral_goldens.py): jaxpr text byte for byte, values and gradients in f64
+// (JAX's and central differences), vmap, NaNs, and bad input, on both backends.
+//
+// Eigenvectors are defined up to their signs (LAPACK's syevd, which JAX calls, and Eigen's
+// solver may pick different ones): each column is compared after flipping it to the sign of
+// JAX's column (the sign of their dot product), and the gradients are of functions that do not
+// depend on the signs (eigenvalues, squared eigenvectors, v diag(exp(w)) v^T).
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "backend_compare.hpp"
+#include "golden_file.hpp"
+#include "weighted_grad.hpp"
+
+using fj::Array;
+using fj::Tracer;
+using fusejit_test::BackendScope;
+
+namespace {
+
+constexpr fusejit_test::Golden kGolden{"spectral_goldens.txt"};
+constexpr auto numbers = fusejit_test::golden_numbers;
+using fusejit_test::as_doubles;
+
+Array input(const std::string& name) { return fusejit_test::golden_input(kGolden, name); }
+
+// The inputs are symmetric (or symmetrized) matrices with entries below 2 and eigenvalue gaps
+// above 0.26 (the script's matrices; numpy says so). Both solvers are backward stable: each
+// eigenvalue within n eps ||A|| (4 * 2.2e-16 * 4 = 3.5e-15) of the exact one, each eigenvector
+// within that divided by the gap (1.4e-14); 1e-12 bounds both with room.
+constexpr double kTol = 1e-12;
+
+// Elementwise within kTol, NaN where JAX has NaN; the worst element is reported.
+void check_close(const std::vector<double>& got, const std::vector<double>& want) {
+  REQUIRE(got.size() == want.size());
+  double worst = 0;
+  std::size_t at = 0;
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    const double err =
+        std::isnan(want[i]) ? (std::isnan(got[i]) ? 0.0 : INFINITY) : std::fabs(got[i] - want[i]);
+    if (!(err <= worst)) worst = err, at = i;
+  }
+  CAPTURE(at);
+  CHECK(worst <= kTol);
+}
+
+// Eigenvectors (..., n, n), column j of each matrix flipped to the sign of JAX's before the
+// comparison.
+void check_eigenvectors(const Array& v, const std::vector<double>& want) {
+  std::vector<double> got = as_doubles(v);
+  REQUIRE(got.size() == want.size());
+  const auto n = static_cast<std::size_t>(v.shape()[v.shape().rank() - 1]);
+  for (std::size_t m = 0; m < got.size(); m += n * n)
+    for (std::size_t j = 0; j < n; ++j) {
+      double dot = 0;
+      for (std::size_t i = 0; i < n; ++i) dot += got[m + i * n + j] * want[m + i * n + j];
+      if (dot < 0)
+        for (std::size_t i = 0; i < n; ++i) got[m + i * n + j] = -got[m + i * n + j];
+    }
+  check_close(got, want);
+}
+
+void check_eigh(const std::string& name, const std::array<Array, 2>& wv) {
+  CAPTURE(name);
+  const auto w = kGolden.lines("values " + name + " w"), v = kGolden.lines("values " + name + " v");
+  auto [gw, ww] = fusejit_test::golden_values(wv[0], w);
+  check_close(gw, ww);
+  (void)fusejit_test::golden_values(wv[1], v);
+  check_eigenvectors(wv[1], numbers(v[1]));
+}
+
+Array tri(const Array& a, bool lower) {
+  std::vector<double> t = as_doubles(a);
+  const std::size_t n = static_cast<std::size_t>(a.shape()[1]);
+  for (std::size_t i = 0; i < t.size(); ++i)
+    if (lower ? i % n > i / n : i % n < i / n) t[i] = 0;
+  return fj::array(t, a.shape());
+}
+
+}  // namespace
+
+TEST_CASE("spectral golden: eigh values against JAX, sign-invariantly") {
+  const Array s4 = input("s4"), sb = input("sb"), g4 = input("g4");
+  using T = Tracer;
+  auto eigh = [](const Array& a, bool lower = true, bool sym = true) {
+    return fj::jit([lower, sym](T x) {
+      auto [w, v] = fj::linalg::eigh(x, lower, sym);
+      return std::tuple{w, v};
+    })(a);
+  };
+  auto pair = [](auto t) { return std::array<Array, 2>{std::get<0>(t), std::get<1>(t)}; };
+  for (const std::string& backend : fusejit_test::backends_to_test()) {
+    BackendScope scope(backend.c_str());
+    CAPTURE(backend);
+    check_eigh("eigh", pair(eigh(s4)));
+    check_eigh("eigh_batched", pair(eigh(sb)));
+    check_eigh("eigh_nonsymmetric", pair(eigh(g4)));
+    check_eigh("eigh_upper_nosym", pair(eigh(tri(g4, false), false, false)));
+    check_eigh("eigh_lower_nosym", pair(eigh(tri(g4, true), true, false)));
+    check_eigh("eigh", fj::linalg::eigh(s4));  // eagerly, outside a trace
+    const auto lax_vw = fj::jit([](T x) {
+      auto [v, w] = fj::lax::linalg::eigh(x);
+      return std::tuple{w, v};
+    })(s4);
+    check_eigh("eigh", pair(lax_vw));
+    const auto vm = fj::vmap([](T x) {
+      auto [w, v] = fj::linalg::eigh(x);
+      return std::tuple{w, v};
+    })(sb);
+    check_eigh("vmap_eigh", pair(vm));
+    check_close(as_doubles(fj::jit([](T x) { return fj::linalg::eigvalsh(x); })(g4)),
+                numbers(kGolden.lines("values eigvalsh")[0]));
+    // NaNs in, NaNs out (a whole matrix, not an exception in the middle of a batch).
+    const Array with_nan =
+        fj::array(std::vector<double>{1, std::nan(""), std::nan(""), 2}, fj::Shape{2, 2});
+    check_close(as_doubles(fj::jit([](T x) { return fj::linalg::eigvalsh(x); })(with_nan)),
+                numbers(kGolden.lines("values eigh_nan w")[0]));
+  }
+}
+
+// d/dx sum(w * f(x)) (tests/weighted_grad.hpp): JAX's gradient to 1e-10 relative (the rule
+// divides by eigenvalue gaps above 0.26 and sums a few products of O(1) terms, each within the
+// eigenvector bound above) and central differences in f64. eigh symmetrizes its input, so each
+// entry may be perturbed alone.
+TEST_CASE("spectral golden: eigh gradients as JAX's and as central differences") {
+  const Array s4 = input("s4"), sb = input("sb"), g4 = input("g4");
+  using F = std::function<Array(Tracer)>;
+  const std::map<std::string, std::pair<F, Array>> cases = {
+      {"eigh_w", {[](Tracer a) { return fj::linalg::eigh(a)[0]; }, g4}},
+      {"eigh_v_squared",
+       {[](Tracer a) {
+          const Array v = fj::linalg::eigh(a)[1];
+          return Array(v * v);
+        },
+        g4}},
+      {"eigh_expm",
+       {[](Tracer a) {
+          auto [w, v] = fj::linalg::eigh(a);
+          return Array(fj::matmul(v * fj::exp(w), fj::transpose(v)));
+        },
+        s4}},
+      {"eigvalsh_batched", {[](Tracer a) { return fj::linalg::eigvalsh(a); }, sb}},
+  };
+  for (const std::string& backend : fusejit_test::backends_to_test()) {
+    BackendScope scope(backend.c_str());
+    for (const auto& [name, c] : cases) {
+      CAPTURE(backend);
+      CAPTURE(name);
+      fusejit_test::check_weighted_grad(c.first, c.second,
+                                        numbers(kGolden.lines("grad " + name)[0]), {}, 1e-10);
+    }
+  }
+}
+
+TEST_CASE("spectral golden: eigh jaxpr text") {
+  const Array o = fj::ones({3, 3}), ob = fj::ones({2, 3, 3}), oi = fj::ones({3, 3}, fj::DType::i32);
+  using T = Tracer;
+  auto text = [](auto f, const Array& a) { return fj::make_jaxpr(f)(a).str(); };
+  auto wv = [](T a) {
+    auto [w, v] = fj::linalg::eigh(a);
+    return std::tuple{w, v};
+  };
+  fusejit_test::check_jaxpr_texts(
+      kGolden,
+      {
+          {"eigh", [&] { return text(wv, o); }},
+          {"eigh_batched", [&] { return text(wv, ob); }},
+          {"eigh_upper_nosym_int",
+           [&] {
+             return text(
+                 [](T a) {
+                   auto [w, v] = fj::linalg::eigh(a, false, false);
+                   return std::tuple{w, v};
+                 },
+                 oi);
+           }},
+          {"eigvalsh", [&] { return text([](T a) { return fj::linalg::eigvalsh(a); }, o); }},
+          {"lax_eigh",
+           [&] {
+             return text(
+                 [](T a) {
+                   auto [v, w] = fj::lax::linalg::eigh(a);
+                   return std::tuple{v, w};
+                 },
+                 o);
+           }},
+      });
+}
+
+TEST_CASE("spectral golden: bad input names the function, the argument and the shapes") {
+  using T = Tracer;
+  CHECK_THROWS_WITH_AS(fj::jit([](T a) { return fj::linalg::eigh(a)[0]; })(fj::ones({2, 3})),
+                       doctest::Contains("fj::linalg::eigh: argument a must be a (batch of) "
+                                         "square matrices (rank >= 2), got an array of shape "
+                                         "(2, 3)"),
+                       fj::ShapeError);
+  CHECK_THROWS_WITH_AS(fj::jit([](T a) { return fj::linalg::eigvalsh(a); })(fj::ones({3})),
+                       doctest::Contains("fj::linalg::eigvalsh: argument a"), fj::ShapeError);
+  CHECK_THROWS_WITH_AS(
+      fj::jit([](T a) { return fj::lax::linalg::eigh(a)[1]; })(fj::ones({3, 3}, fj::DType::i32)),
+      doctest::Contains("fj::lax::linalg::eigh: eigh: argument a must be float32 or float64, got "
+                        "i32[3,3]"),
+      fj::DTypeError);
+}
