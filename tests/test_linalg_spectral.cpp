@@ -1,4 +1,4 @@
-// eigh and eigvalsh against JAX 0.10.2 (tests/golden/spectral_goldens.txt, printed by
+// eigh, eigvalsh and qr against JAX 0.10.2 (tests/golden/spectral_goldens.txt, printed by
 // tests/golden/spectral_goldens.py): jaxpr text byte for byte, values and gradients in f64
 // (JAX's and central differences), vmap, NaNs, and bad input, on both backends.
 //
@@ -125,10 +125,60 @@ TEST_CASE("spectral golden: eigh values against JAX, sign-invariantly") {
 }
 
 // d/dx sum(w * f(x)) (tests/weighted_grad.hpp): JAX's gradient to 1e-10 relative (the rule
-// divides by eigenvalue gaps above 0.26 and sums a few products of O(1) terms, each within the
-// eigenvector bound above) and central differences in f64. eigh symmetrizes its input, so each
-// entry may be perturbed alone.
-TEST_CASE("spectral golden: eigh gradients as JAX's and as central differences") {
+// divides by eigenvalue gaps above 0.26, qr's solves by r, whose condition number is the input's,
+// below 52, and sums a few products of O(1) terms) and central differences in f64. eigh
+// symmetrizes its input, so each entry may be perturbed alone.
+// QR: Householder reflections with LAPACK's sign choice on both sides (Eigen's makeHouseholder
+// and LAPACK's dlarfg both give the diagonal -sign(a_kk) * norm), so q and r are compared as
+// they are, signs included. The inputs' condition numbers are below 52 (numpy says so; the
+// wide matrix's leading 3x3 block for its q) and their entries below 3: forward errors within
+// cond * n * eps * ||A|| = 52 * 4 * 2.2e-16 * 3 = 1.4e-13; 1e-12 with room.
+TEST_CASE("spectral golden: qr values against JAX, LAPACK's signs") {
+  const Array a43 = input("a43"), a34 = input("a34"), ab = input("ab"), g4 = input("g4");
+  using T = Tracer;
+  auto qr = [](const Array& a, const std::string& mode) {
+    return fj::jit([mode](T x) {
+      auto [q, r] = fj::linalg::qr(x, mode);
+      return std::tuple{q, r};
+    })(a);
+  };
+  auto check = [](const std::string& name, const auto& qr_pair) {
+    CAPTURE(name);
+    for (const auto& [part, out] :
+         {std::pair{"q", std::get<0>(qr_pair)}, std::pair{"r", std::get<1>(qr_pair)}}) {
+      CAPTURE(part);
+      auto [got, want] =
+          fusejit_test::golden_values(out, kGolden.lines("values " + name + " " + part));
+      check_close(got, want);
+    }
+  };
+  for (const std::string& backend : fusejit_test::backends_to_test()) {
+    BackendScope scope(backend.c_str());
+    CAPTURE(backend);
+    check("qr", qr(a43, "reduced"));
+    check("qr_complete", qr(a43, "complete"));
+    check("qr_wide", qr(a34, "reduced"));
+    check("qr_wide_complete", qr(a34, "complete"));
+    check("qr_batched", qr(ab, "reduced"));
+    check("qr_square", qr(g4, "reduced"));
+    const auto eager = fj::linalg::qr(a43);  // outside a trace
+    check("qr", std::tuple{eager[0], eager[1]});
+    const auto lax_qr = fj::jit([](T x) {
+      auto [q, r] = fj::lax::linalg::qr(x);
+      return std::tuple{q, r};
+    })(a43);
+    check("lax_qr", lax_qr);
+    check("vmap_qr", fj::vmap([](T x) {
+            auto [q, r] = fj::linalg::qr(x);
+            return std::tuple{q, r};
+          })(ab));
+    auto [got, want] = fusejit_test::golden_values(
+        fj::jit([](T x) { return fj::linalg::qr_r(x); })(a43), kGolden.lines("values qr_r r"));
+    check_close(got, want);
+  }
+}
+
+TEST_CASE("spectral golden: eigh and qr gradients as JAX's and as central differences") {
   const Array s4 = input("s4"), sb = input("sb"), g4 = input("g4");
   using F = std::function<Array(Tracer)>;
   const std::map<std::string, std::pair<F, Array>> cases = {
@@ -146,6 +196,15 @@ TEST_CASE("spectral golden: eigh gradients as JAX's and as central differences")
         },
         s4}},
       {"eigvalsh_batched", {[](Tracer a) { return fj::linalg::eigvalsh(a); }, sb}},
+      {"qr_q", {[](Tracer a) { return fj::linalg::qr(a)[0]; }, input("a43")}},
+      {"qr_r", {[](Tracer a) { return fj::linalg::qr(a)[1]; }, input("a43")}},
+      {"qr_square_both",
+       {[](Tracer a) {
+          auto [q, r] = fj::linalg::qr(a);
+          return Array(fj::matmul(q, fj::tanh(r)));
+        },
+        g4}},
+      {"qr_batched_r", {[](Tracer a) { return fj::linalg::qr_r(a); }, input("ab")}},
   };
   for (const std::string& backend : fusejit_test::backends_to_test()) {
     BackendScope scope(backend.c_str());
@@ -158,7 +217,7 @@ TEST_CASE("spectral golden: eigh gradients as JAX's and as central differences")
   }
 }
 
-TEST_CASE("spectral golden: eigh jaxpr text") {
+TEST_CASE("spectral golden: eigh and qr jaxpr text") {
   const Array o = fj::ones({3, 3}), ob = fj::ones({2, 3, 3}), oi = fj::ones({3, 3}, fj::DType::i32);
   using T = Tracer;
   auto text = [](auto f, const Array& a) { return fj::make_jaxpr(f)(a).str(); };
@@ -181,6 +240,37 @@ TEST_CASE("spectral golden: eigh jaxpr text") {
                  oi);
            }},
           {"eigvalsh", [&] { return text([](T a) { return fj::linalg::eigvalsh(a); }, o); }},
+          {"qr",
+           [&] {
+             return text(
+                 [](T a) {
+                   auto [q, r] = fj::linalg::qr(a);
+                   return std::tuple{q, r};
+                 },
+                 o);
+           }},
+          {"qr_complete_batched",
+           [&] {
+             return text(
+                 [](T a) {
+                   auto [q, r] = fj::linalg::qr(a, "complete");
+                   return std::tuple{q, r};
+                 },
+                 fj::ones({2, 4, 3}));
+           }},
+          {"qr_r_int",
+           [&] {
+             return text([](T a) { return fj::linalg::qr_r(a); }, fj::ones({3, 2}, fj::DType::i32));
+           }},
+          {"lax_qr",
+           [&] {
+             return text(
+                 [](T a) {
+                   auto [q, r] = fj::lax::linalg::qr(a);
+                   return std::tuple{q, r};
+                 },
+                 fj::ones({4, 3}));
+           }},
           {"lax_eigh",
            [&] {
              return text(
@@ -207,4 +297,17 @@ TEST_CASE("spectral golden: bad input names the function, the argument and the s
       doctest::Contains("fj::lax::linalg::eigh: eigh: argument a must be float32 or float64, got "
                         "i32[3,3]"),
       fj::DTypeError);
+  CHECK_THROWS_WITH_AS(fj::jit([](T a) { return fj::linalg::qr(a)[0]; })(fj::ones({3})),
+                       doctest::Contains("fj::linalg::qr: argument a must be a (batch of) "
+                                         "matrices (rank >= 2), got an array of shape (3,)"),
+                       fj::ShapeError);
+  CHECK_THROWS_WITH_AS(fj::linalg::qr(fj::ones({3, 3}), "full"),
+                       doctest::Contains("fj::linalg::qr: unsupported mode 'full'"),
+                       fj::ValueError);
+  CHECK_THROWS_AS(fj::linalg::qr(fj::ones({3, 3}), "raw"), fj::NotImplementedError);
+  // JAX's qr derivative covers m >= n only.
+  CHECK_THROWS_WITH_AS(
+      fj::grad([](T a) { return fj::sum(fj::linalg::qr(a)[1]); })(fj::ones({2, 3})),
+      doctest::Contains("the derivative of qr is defined for (m, n) matrices with m >= n"),
+      fj::NotImplementedError);
 }

@@ -344,6 +344,24 @@ std::vector<Case> differentiable_cases() {
                eigh_params(false),
                separated,
                symmetric});
+  // qr: a dominant positive diagonal keeps r well conditioned and each Householder column's
+  // leading entry away from 0, where LAPACK's (and Eigen's) sign choice flips.
+  auto qr_sample = [](std::int64_t m, std::int64_t n) {
+    return [=](std::mt19937& g, std::size_t, std::int64_t i) {
+      return i % (m * n) / n == i % n ? uniform(g, 2, 3) : uniform(g, -0.5, 0.5);
+    };
+  };
+  auto qr_params = [](bool full) {
+    return params({{"full_matrices", full, true},
+                   {"pivoting", false, true},
+                   {"use_magma", std::string("None"), true}});
+  };
+  c.push_back({"qr, m > n", ir::Prim::qr, {f64({4, 3})}, qr_params(false), qr_sample(4, 3)});
+  c.push_back({"qr square full_matrices, batched",
+               ir::Prim::qr,
+               {f64({2, 3, 3})},
+               qr_params(true),
+               qr_sample(3, 3)});
   auto solve = [](bool left, bool lower, bool transpose, bool unit) {
     return params({{"conjugate_a", false, true},
                    {"left_side", left, true},

@@ -42,6 +42,12 @@ inline std::vector<Row> math_sort_rows() {
        [=] { (void)lax::linalg::eigh(fj::eye(3, -1, 0, fj::DType::i32)); },
        raises<fj::DTypeError>("fj::DTypeError"),
        "fj::lax::linalg::eigh: eigh: argument a must be float32 or float64, got i32[3,3]"},
+      {"`fj::linalg::qr` of a vector", [=] { (void)fj::linalg::qr(f3); },
+       raises<fj::ShapeError>("fj::ShapeError"),
+       "fj::linalg::qr: argument a must be a (batch of) matrices (rank >= 2), got an array of "
+       "shape (3,)"},
+      {"`fj::linalg::qr` with an unknown mode", [=] { (void)fj::linalg::qr(m23, "full"); },
+       raises<fj::ValueError>("fj::ValueError"), "fj::linalg::qr: unsupported mode 'full'"},
       {"`fj::take` with a float index array", [=] { Array r = fj::take(f3, f3); },
        raises<fj::DTypeError>("fj::DTypeError"),
        "fj::take: indices must be an integer array, got float32[3]"},

@@ -627,6 +627,23 @@ class Generator {
         in = {x};
         ps = params({{"k", r_.below(xa.shape[rank - 1] + 1)}, {"axis", std::int64_t{rank - 1}}});
         return true;
+      case P::qr: {
+        // Any float matrix (1..4 rows and columns; batched or not), either shape of q.
+        ir::Atom a = x;
+        ir::Aval aa = xa;
+        if (rank < 2 || !fj::is_float(xa.dtype) || xa.shape.size() == 0) {
+          aa = {r_.chance(50) ? DType::f32 : DType::f64,
+                r_.chance(30) ? Shape{2, 1 + r_.below(4), 1 + r_.below(4)}
+                              : Shape{1 + r_.below(4), 1 + r_.below(4)},
+                false};
+          a = ir::Atom::of_var(new_input(aa));
+        }
+        in = {a};
+        ps = params({{"full_matrices", r_.chance(50)},
+                     {"pivoting", false},
+                     {"use_magma", std::string("None")}});
+        return true;
+      }
       case P::cholesky:
       case P::eigh:
       case P::triangular_solve: {

@@ -1,4 +1,4 @@
-# Prints what tests/test_linalg_spectral.cpp checks eigh (and eigvalsh) against: JAX 0.10.2's
+# Prints what tests/test_linalg_spectral.cpp checks eigh (and eigvalsh) and qr against: JAX 0.10.2's
 # values and gradients (f64) and jaxpr text (f32):
 #   python tests/golden/spectral_goldens.py > tests/golden/spectral_goldens.txt
 # Eigenvectors are defined up to their signs; the test compares them sign-invariantly, and the
@@ -24,7 +24,10 @@ def sym(n, batch=()):
 s4 = sym(4)
 sb = sym(3, (2,))
 g4 = rng.standard_normal((4, 4))  # not symmetric: eigh symmetrizes it
-inputs = {"s4": s4, "sb": sb, "g4": g4}
+a43 = rng.standard_normal((4, 3))
+a34 = rng.standard_normal((3, 4))
+ab = rng.standard_normal((2, 4, 3))
+inputs = {"s4": s4, "sb": sb, "g4": g4, "a43": a43, "a34": a34, "ab": ab}
 for name, v in inputs.items():
     print(f"=== input {name}")
     print(" ".join(str(d) for d in v.shape))
@@ -52,6 +55,25 @@ print(text(jnp.linalg.eigvalsh(g4)))
 print("=== values eigh_nan w")
 print(text(jnp.linalg.eigh(np.array([[1.0, np.nan], [np.nan, 2.0]]))[0]))
 
+def values(name, arrays):
+    for part, v in zip("qr", arrays):
+        if v is None:
+            continue
+        print(f"=== values {name} {part}")
+        print(" ".join(str(d) for d in np.shape(v)))
+        print(text(v))
+
+
+values("qr", jnp.linalg.qr(a43))
+values("qr_complete", jnp.linalg.qr(a43, mode="complete"))
+values("qr_wide", jnp.linalg.qr(a34))
+values("qr_wide_complete", jnp.linalg.qr(a34, mode="complete"))
+values("qr_batched", jnp.linalg.qr(ab))
+values("qr_square", jnp.linalg.qr(g4))
+values("qr_r", [None, jnp.linalg.qr(a43, mode="r")])
+values("lax_qr", jax.lax.linalg.qr(a43))
+values("vmap_qr", jax.vmap(jnp.linalg.qr)(ab))
+
 # Gradients of sum(w * f(x)), w = 1, 2, ... (tests/weighted_grad.hpp), f independent of the
 # eigenvectors' signs.
 grads = {
@@ -59,6 +81,10 @@ grads = {
     "eigh_v_squared": (lambda a: jnp.linalg.eigh(a)[1] ** 2, g4),
     "eigh_expm": (lambda a: (lambda w, v: (v * jnp.exp(w)) @ v.T)(*jnp.linalg.eigh(a)), s4),
     "eigvalsh_batched": (lambda a: jnp.linalg.eigvalsh(a), sb),
+    "qr_q": (lambda a: jnp.linalg.qr(a)[0], a43),
+    "qr_r": (lambda a: jnp.linalg.qr(a)[1], a43),
+    "qr_square_both": (lambda a: (lambda q, r: q @ jnp.tanh(r))(*jnp.linalg.qr(a)), g4),
+    "qr_batched_r": (lambda a: jnp.linalg.qr(a, mode="r"), ab),
 }
 for name, (f, x) in grads.items():
     y = f(x)
@@ -77,6 +103,12 @@ texts = {
             jnp.ones((3, 3), jnp.int32)),
     "eigvalsh": lambda: jax.make_jaxpr(jnp.linalg.eigvalsh)(o),
     "lax_eigh": lambda: jax.make_jaxpr(jax.lax.linalg.eigh)(o),
+    "qr": lambda: jax.make_jaxpr(jnp.linalg.qr)(o),
+    "qr_complete_batched": lambda: jax.make_jaxpr(
+        lambda a: jnp.linalg.qr(a, mode="complete"))(jnp.ones((2, 4, 3))),
+    "qr_r_int": lambda: jax.make_jaxpr(lambda a: jnp.linalg.qr(a, mode="r"))(
+        jnp.ones((3, 2), jnp.int32)),
+    "lax_qr": lambda: jax.make_jaxpr(jax.lax.linalg.qr)(jnp.ones((4, 3))),
 }
 for name, f in texts.items():
     print(f"=== jaxpr {name}")

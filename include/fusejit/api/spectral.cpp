@@ -40,6 +40,21 @@ Array eigvalsh(const Array& a, bool lower, std::source_location loc) {
       })[0];
 }
 
+std::array<Array, 2> qr(const Array& a, const std::string& mode, std::source_location loc) {
+  if (mode == "r")
+    throw ValueError("fj::linalg::qr: mode \"r\" has one result; call fj::linalg::qr_r");
+  const auto r = detail::spectral_api::stage(
+      "qr", "fj::linalg::qr", loc, a,
+      [&](detail::GraphBuilder& b, ir::Atom x) { return detail::lower_qr(b, x, mode); });
+  return {r[0], r[1]};
+}
+
+Array qr_r(const Array& a, std::source_location loc) {
+  return detail::spectral_api::stage(
+      "qr", "fj::linalg::qr", loc, a,
+      [&](detail::GraphBuilder& b, ir::Atom x) { return detail::lower_qr(b, x, "r"); })[0];
+}
+
 }  // namespace fj::linalg
 
 namespace fj::lax::linalg {
@@ -50,6 +65,14 @@ std::array<Array, 2> eigh(const Array& x, bool lower, bool symmetrize_input, boo
       "eigh", "fj::lax::linalg::eigh", loc, x, [&](detail::GraphBuilder& b, ir::Atom a) {
         return detail::lower_lax_eigh(b, a, lower, symmetrize_input, sort_eigenvalues,
                                       "fj::lax::linalg::eigh");
+      });
+  return {r[0], r[1]};
+}
+
+std::array<Array, 2> qr(const Array& x, bool full_matrices, std::source_location loc) {
+  const auto r = detail::spectral_api::stage(
+      "qr", "fj::lax::linalg::qr", loc, x, [&](detail::GraphBuilder& b, ir::Atom a) {
+        return detail::lower_lax_qr(b, a, full_matrices, "fj::lax::linalg::qr");
       });
   return {r[0], r[1]};
 }

@@ -1,9 +1,10 @@
-// The spectral decompositions, functions with several results: fj::linalg::eigh / eigvalsh
-// (jnp.linalg) and fj::lax::linalg::eigh (lax.linalg), staged as JAX stages them, or run
+// The spectral decompositions, functions with several results: fj::linalg::eigh / eigvalsh /
+// qr (jnp.linalg) and fj::lax::linalg::eigh / qr (lax.linalg), staged as JAX stages them, or run
 // eagerly outside a trace.
 #pragma once
 #include <array>
 #include <source_location>
+#include <string>
 
 #include "fusejit/expr/array.hpp"
 
@@ -19,6 +20,14 @@ std::array<Array, 2> eigh(const Array& a, bool lower = true, bool symmetrize_inp
 Array eigvalsh(const Array& a, bool lower = true,
                std::source_location loc = std::source_location::current());
 
+/// jnp.linalg.qr: q (..., m, k) with orthonormal columns and upper-triangular r (..., k, n),
+/// k = min(m, n), a = q r, with LAPACK's signs (r's diagonal may be negative), as JAX's; mode
+/// "complete" makes q (..., m, m) and r (..., m, n). Integers become f32.
+std::array<Array, 2> qr(const Array& a, const std::string& mode = "reduced",
+                        std::source_location loc = std::source_location::current());
+/// jnp.linalg.qr(a, mode="r"): r alone, (..., k, n).
+Array qr_r(const Array& a, std::source_location loc = std::source_location::current());
+
 }  // namespace fj::linalg
 
 namespace fj::lax::linalg {
@@ -27,5 +36,9 @@ namespace fj::lax::linalg {
 std::array<Array, 2> eigh(const Array& x, bool lower = true, bool symmetrize_input = true,
                           bool sort_eigenvalues = true,
                           std::source_location loc = std::source_location::current());
+
+/// lax.linalg.qr: (q, r), full_matrices by default as lax's; f32 or f64 only.
+std::array<Array, 2> qr(const Array& x, bool full_matrices = true,
+                        std::source_location loc = std::source_location::current());
 
 }  // namespace fj::lax::linalg

@@ -78,6 +78,32 @@ std::vector<Atom> lower_eigh(GraphBuilder& b, Atom x, bool lower, bool symmetriz
       std::string(lower ? "L" : "U") + (symmetrize_input ? "s" : ""));
 }
 
+std::vector<Atom> lower_lax_qr(GraphBuilder& b, Atom x, bool full_matrices, const char* fn) {
+  check_spectral_operand(b, x, fn, false);
+  ir::Params p;
+  p.items.push_back({"full_matrices", full_matrices, true});
+  p.items.push_back({"pivoting", false, true});
+  p.items.push_back({"use_magma", std::string("None"), true});
+  return emit_named(b, Prim::qr, x, std::move(p), fn);
+}
+
+std::vector<Atom> lower_qr(GraphBuilder& b, Atom x, const std::string& mode) {
+  const char* fn = "fj::linalg::qr";
+  check_spectral_operand(b, x, fn, false);
+  if (mode == "raw")
+    throw NotImplementedError(std::string(fn) + ": mode \"raw\" (LAPACK's geqrf) is not supported");
+  if (mode != "reduced" && mode != "complete" && mode != "r")
+    throw ValueError(std::string(fn) + ": unsupported mode '" + mode +
+                     "' (reduced, complete, r or raw)");
+  return call_named_results(
+      b, "qr", x,
+      [&](GraphBuilder& g, const std::vector<Atom>& in) {
+        const auto qr = lower_lax_qr(g, promote_inexact(g, in[0]), mode == "complete", fn);
+        return mode == "r" ? std::vector<Atom>{qr[1]} : qr;
+      },
+      mode);
+}
+
 Atom lower_eigvalsh(GraphBuilder& b, Atom x, bool lower) {
   check_spectral_operand(b, x, "fj::linalg::eigvalsh", true);
   return call_named(

@@ -1,5 +1,5 @@
-// jnp.linalg / lax.linalg lowerings of the spectral decompositions (eigh; defined in
-// lowering_spectral.cpp), staged as JAX 0.10.2 stages them.
+// jnp.linalg / lax.linalg lowerings of the spectral decompositions (eigh, qr; defined
+// in lowering_spectral.cpp), staged as JAX 0.10.2 stages them.
 #pragma once
 #include <vector>
 
@@ -17,5 +17,11 @@ std::vector<Atom> lower_lax_eigh(GraphBuilder& b, Atom x, bool lower, bool symme
 std::vector<Atom> lower_eigh(GraphBuilder& b, Atom x, bool lower, bool symmetrize_input);
 /// jnp.linalg.eigvalsh: `jit[name=eigvalsh]` around jnp.linalg.eigh's w.
 Atom lower_eigvalsh(GraphBuilder& b, Atom x, bool lower);
+/// lax.linalg.qr: the primitive; q then r.
+std::vector<Atom> lower_lax_qr(GraphBuilder& b, Atom x, bool full_matrices, const char* fn);
+/// jnp.linalg.qr: `jit[name=qr]` around the primitive (integers converted to f32 first); mode
+/// "reduced" and "complete" give q and r, "r" r alone; "raw" raises NotImplementedError, any
+/// other ValueError.
+std::vector<Atom> lower_qr(GraphBuilder& b, Atom x, const std::string& mode);
 
 }  // namespace fj::detail

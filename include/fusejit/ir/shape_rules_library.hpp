@@ -1,6 +1,6 @@
 // Shape and dtype rules of the library primitives: dot_general, argmax/argmin, concatenate,
 // stack, dynamic_slice, dynamic_update_slice, the cumulative reductions, sort, top_k,
-// cholesky, triangular_solve and eigh; gather and scatter-add in shape_rules_index.hpp
+// cholesky, triangular_solve, eigh and qr; gather and scatter-add in shape_rules_index.hpp
 // (implementation unit only).
 #include <algorithm>
 #include <initializer_list>
@@ -237,6 +237,22 @@ inline std::vector<Aval> eigh(const std::vector<Aval>& in, const Params& params)
   return {Aval{in[0].dtype, s, false}, Aval{in[0].dtype, Shape(w), false}};
 }
 
+// qr: a batch of (m, n) matrices; q (..., m, k) and r (..., k, n), k = min(m, n), or with
+// full_matrices k = m.
+inline std::vector<Aval> qr(const std::vector<Aval>& in, const Params& params) {
+  check_matrix("qr", "a", in[0], false);
+  if (params.get<bool>("pivoting")) throw ValueError("qr: pivoting=True is not supported");
+  check_none_params("qr", params, {"use_magma"});
+  const Shape& s = in[0].shape;
+  const int r = s.rank();
+  const std::int64_t m = s[r - 2], n = s[r - 1];
+  const std::int64_t k = params.get<bool>("full_matrices") ? m : std::min(m, n);
+  Shape qs = s, rs = s;
+  qs[r - 1] = k;
+  rs[r - 2] = k;
+  return {Aval{in[0].dtype, qs, false}, Aval{in[0].dtype, rs, false}};
+}
+
 // cholesky: a batch of square matrices, the same aval back.
 inline std::vector<Aval> cholesky(const std::vector<Aval>& in) {
   check_matrix("cholesky", "a", in[0], true);
@@ -300,6 +316,8 @@ inline std::vector<Aval> library_avals(Prim p, const std::vector<Aval>& in, cons
       return library_rules::triangular_solve(in, params);
     case Prim::eigh:
       return library_rules::eigh(in, params);
+    case Prim::qr:
+      return library_rules::qr(in, params);
     case Prim::gather:
       return library_rules::gather(in, params);
     case Prim::scatter_add:

@@ -3,6 +3,7 @@
 #include "fusejit/transforms/spectral_rules.hpp"
 
 #include "fusejit/expr/lowering.hpp"
+#include "fusejit/expr/lowering_linalg.hpp"
 #include "fusejit/transforms/batching.hpp"
 
 namespace fj::transforms {
@@ -56,21 +57,74 @@ Atom eigh_fmat(Emit& E, Atom w, Atom v) {
   return E.sub(E.un(Prim::integer_pow, diff, std::move(p)), eye);
 }
 
+Atom transpose_last(Emit& E, Atom x) { return E.move_axis(x, E.rank(x) - 1, E.rank(x) - 2); }
+
+// x r^-1 (or x r^-T with `transpose`), r upper triangular: lax.linalg.triangular_solve(r, x).
+Atom solve_upper_right(Emit& E, Atom r, Atom x, bool transpose) {
+  return detail::lower_triangular_solve(E.b, r, x, {false, false, transpose, false, false});
+}
+
+// JAX's qr_jvp_rule covers m >= n without full_matrices (or square), where q and r are the
+// reduced factors; it raises otherwise, and so does this.
+void check_qr_differentiable(const ir::Eqn& e, const Shape& s, const char* who) {
+  const std::int64_t m = s[s.rank() - 2], n = s[s.rank() - 1];
+  if (m < n || (e.params.get<bool>("full_matrices") && m != n))
+    throw NotImplementedError(std::string(who) +
+                              ": the derivative of qr is defined for (m, n) matrices with "
+                              "m >= n (and m == n with full_matrices) only, as JAX's, got " +
+                              s.str());
+}
+
 }  // namespace
 
-std::vector<MaybeAtom> jvp_spectral(Emit& E, const ir::Eqn&, const std::vector<Atom>&,
+std::vector<MaybeAtom> jvp_spectral(Emit& E, const ir::Eqn& e, const std::vector<Atom>& in,
                                     const std::vector<MaybeAtom>& t, const std::vector<Atom>& out) {
   if (!t[0]) return {std::nullopt, std::nullopt};
+  if (e.prim == Prim::qr) {
+    // x_dot r^-1 = X, C = q^T X, O = tril(C, -1) - tril(C, -1)^T (skew-symmetric):
+    // q_dot = q (O - C) + X, r_dot = (C - O) r.
+    check_qr_differentiable(e, E.shape(in[0]), "fj::jvp");
+    const Atom q = out[0], r = out[1];
+    const Atom x = solve_upper_right(E, r, *t[0], false);
+    const Atom c = matmul(E, q, x, true);
+    const Atom l = detail::lower_tril(E.b, c, -1);
+    const Atom o = E.sub(l, transpose_last(E, l));
+    return {E.add(matmul(E, q, E.sub(o, c)), x), matmul(E, E.sub(c, o), r)};
+  }
   const Atom v = out[0], w = out[1];
   const Atom m = matmul(E, v, matmul(E, *t[0], v), true);
   return {matmul(E, v, E.mul(eigh_fmat(E, w, v), m)), diagonal(E, m)};
 }
 
-std::vector<MaybeAtom> vjp_spectral(Emit& E, const ir::Eqn&, const std::vector<Atom>& in,
+std::vector<MaybeAtom> vjp_spectral(Emit& E, const ir::Eqn& e, const std::vector<Atom>& in,
                                     const std::vector<Atom>& out, const std::vector<MaybeAtom>& ct,
                                     const std::vector<bool>& wants) {
   std::vector<MaybeAtom> r(in.size());
   if (!wants[0] || (!ct[0] && !ct[1])) return r;
+  if (e.prim == Prim::qr) {
+    // The transpose of jvp_spectral's map: G = r_bar r^T flows into C and, negated, into O;
+    // q^T q_bar into O and, negated, into C; O_bar - O_bar^T into L, whose strict lower triangle
+    // joins C_bar; X_bar = q_bar + q C_bar; x_bar = X_bar r^-T.
+    check_qr_differentiable(e, E.shape(in[0]), "fj::grad");
+    const Atom q = out[0], rr = out[1];
+    MaybeAtom c_bar, o_bar, x_bar = ct[0];
+    auto acc = [&E](MaybeAtom& slot, Atom v) { slot = slot ? E.add_any(*slot, v) : v; };
+    if (ct[1]) {
+      const Atom g = matmul(E, *ct[1], rr, false, true);
+      acc(c_bar, g);
+      acc(o_bar, E.neg(g));
+    }
+    if (ct[0]) {
+      const Atom h = matmul(E, q, *ct[0], true);
+      acc(o_bar, h);
+      acc(c_bar, E.neg(h));
+    }
+    const Atom l_bar = E.sub(*o_bar, transpose_last(E, *o_bar));
+    acc(c_bar, detail::lower_tril(E.b, l_bar, -1));
+    acc(x_bar, matmul(E, q, *c_bar));
+    r[0] = solve_upper_right(E, rr, *x_bar, true);
+    return r;
+  }
   const Atom v = out[0], w = out[1];
   MaybeAtom m_bar;
   if (ct[0]) m_bar = E.mul(eigh_fmat(E, w, v), matmul(E, v, *ct[0], true));

@@ -1,8 +1,9 @@
-// The host routines of the spectral decompositions (eigh, qr, svd), shared by the reference and
+// The host routines of the spectral decompositions (eigh, qr), shared by the reference and
 // LLVM backends: Eigen's solvers on each matrix of the batch.
 #pragma once
 #include <Eigen/Core>
 #include <Eigen/Eigenvalues>
+#include <Eigen/QR>
 
 #include <cstdint>
 #include <limits>
@@ -48,6 +49,29 @@ void run_eigh(const ir::Eqn& e, const backend::Value* in, backend::Value* out) {
   }
 }
 
+/// q and r of each (m, n) matrix by Householder reflections, as LAPACK's geqrf and orgqr (which
+/// JAX calls): both make each reflection's diagonal entry -sign(a_kk) * norm and skip a column
+/// already zero below the diagonal, so r's signs are LAPACK's. q has r's row count of columns
+/// (k = min(m, n), or m with full_matrices); r is zero below its diagonal.
+template <class T>
+void run_qr(const ir::Eqn&, const backend::Value* in, backend::Value* out) {
+  const Shape& s = in[0].aval.shape;
+  const int rank = s.rank();
+  const std::int64_t m = s[rank - 2], n = s[rank - 1], count = batch_count(s);
+  const std::int64_t k = out[1].aval.shape[rank - 2];
+  const T* a = static_cast<const T*>(in[0].buf->data);
+  T* q = static_cast<T*>(out[0].buf->data);
+  T* r = static_cast<T*>(out[1].buf->data);
+  Eigen::HouseholderQR<ColMatrix<T>> qr(m, n);
+  ColMatrix<T> eye = ColMatrix<T>::Identity(m, k);
+  for (std::int64_t b = 0; b < count; ++b) {
+    qr.compute(Eigen::Map<const RowMatrix<T>>(a + b * m * n, m, n));
+    Eigen::Map<RowMatrix<T>> Q(q + b * m * k, m, k), R(r + b * k * n, k, n);
+    Q = qr.householderQ() * eye;
+    R = qr.matrixQR().topRows(k).template triangularView<Eigen::Upper>();
+  }
+}
+
 }  // namespace fj::detail::reference::library
 
 namespace fj::detail::reference::ops {
@@ -58,6 +82,13 @@ struct eigh {
   static EqnFn resolve(const ir::Graph& g, const ir::Eqn& e) {
     return g.aval(e.in[0]).dtype == DType::f64 ? &library::run_eigh<double>
                                                : &library::run_eigh<float>;
+  }
+};
+struct qr {
+  static constexpr bool is_library = true;
+  static constexpr int arity = 1;
+  static EqnFn resolve(const ir::Graph& g, const ir::Eqn& e) {
+    return g.aval(e.in[0]).dtype == DType::f64 ? &library::run_qr<double> : &library::run_qr<float>;
   }
 };
 
