@@ -1,6 +1,7 @@
-// eigh, eigvalsh and qr against JAX 0.10.2 (tests/golden/spectral_goldens.txt, printed by
-// tests/golden/spectral_goldens.py): jaxpr text byte for byte, values and gradients in f64
-// (JAX's and central differences), vmap, NaNs, and bad input, on both backends.
+// eigh, eigvalsh, qr, svd and the matrix norms 2, -2, nuc against JAX 0.10.2
+// (tests/golden/spectral_goldens.txt, printed by tests/golden/spectral_goldens.py): jaxpr text byte
+// for byte, values and gradients in f64 (JAX's and central differences), vmap, NaNs, and bad input,
+// on both backends.
 //
 // Eigenvectors are defined up to their signs (LAPACK's syevd, which JAX calls, and Eigen's
 // solver may pick different ones): each column is compared after flipping it to the sign of
@@ -178,7 +179,111 @@ TEST_CASE("spectral golden: qr values against JAX, LAPACK's signs") {
   }
 }
 
-TEST_CASE("spectral golden: eigh and qr gradients as JAX's and as central differences") {
+// SVD: Jacobi (Eigen) against divide and conquer (LAPACK's gesdd): singular values within
+// eps ||A|| of the exact ones; singular vectors within that over the gap between singular values
+// (above 0.29 for these inputs, numpy says so, and the smallest is 0.10 away from 0): 1e-12 as
+// above. Each pair (u_j, v_j) is compared after flipping both to the sign of JAX's u_j; the
+// columns of a full u (or rows of a full v^T) beyond k = min(m, n) are any orthonormal basis of
+// the rest, so only their orthonormality is checked (u^T u = I).
+void check_orthonormal_columns(const std::vector<double>& u, std::size_t rows, std::size_t cols) {
+  std::vector<double> gram, eye;
+  for (std::size_t m = 0; m < u.size(); m += rows * cols)
+    for (std::size_t i = 0; i < cols; ++i)
+      for (std::size_t j = 0; j < cols; ++j) {
+        double dot = 0;
+        for (std::size_t r = 0; r < rows; ++r) dot += u[m + r * cols + i] * u[m + r * cols + j];
+        gram.push_back(dot);
+        eye.push_back(i == j ? 1.0 : 0.0);
+      }
+  check_close(gram, eye);
+}
+
+void check_svd(const std::string& name, const std::vector<Array>& usv) {
+  CAPTURE(name);
+  REQUIRE(usv.size() == 3);
+  auto [s, s_want] = fusejit_test::golden_values(usv[1], kGolden.lines("values " + name + " s"));
+  check_close(s, s_want);
+  auto [u, u_want] = fusejit_test::golden_values(usv[0], kGolden.lines("values " + name + " u"));
+  auto [vh, vh_want] = fusejit_test::golden_values(usv[2], kGolden.lines("values " + name + " vh"));
+  const int r = usv[0].shape().rank();
+  const auto m = static_cast<std::size_t>(usv[0].shape()[r - 2]),
+             uc = static_cast<std::size_t>(usv[0].shape()[r - 1]),
+             vr = static_cast<std::size_t>(usv[2].shape()[r - 2]),
+             n = static_cast<std::size_t>(usv[2].shape()[r - 1]);
+  const std::size_t k = std::min(m, n);
+  std::vector<double> u_k, u_k_want, v_k, v_k_want;
+  for (std::size_t b = 0; b * m * uc < u.size(); ++b)
+    for (std::size_t j = 0; j < k; ++j) {
+      double dot = 0;
+      for (std::size_t i = 0; i < m; ++i)
+        dot += u[b * m * uc + i * uc + j] * u_want[b * m * uc + i * uc + j];
+      const double sign = dot < 0 ? -1 : 1;
+      for (std::size_t i = 0; i < m; ++i) {
+        u_k.push_back(sign * u[b * m * uc + i * uc + j]);
+        u_k_want.push_back(u_want[b * m * uc + i * uc + j]);
+      }
+      for (std::size_t i = 0; i < n; ++i) {
+        v_k.push_back(sign * vh[b * vr * n + j * n + i]);
+        v_k_want.push_back(vh_want[b * vr * n + j * n + i]);
+      }
+    }
+  check_close(u_k, u_k_want);
+  check_close(v_k, v_k_want);
+  check_orthonormal_columns(u, m, uc);
+  std::vector<double> v(vh.size());  // v = vh^T, for its columns
+  for (std::size_t b = 0; b * vr * n < vh.size(); ++b)
+    for (std::size_t i = 0; i < vr; ++i)
+      for (std::size_t j = 0; j < n; ++j) v[b * vr * n + j * vr + i] = vh[b * vr * n + i * n + j];
+  check_orthonormal_columns(v, n, vr);
+}
+
+TEST_CASE("spectral golden: svd and the matrix norms 2, -2, nuc against JAX") {
+  const Array a43 = input("a43"), a34 = input("a34"), ab = input("ab");
+  using T = Tracer;
+  auto svd = [](const Array& a, bool full) {
+    const auto t = fj::jit([full](T x) {
+      auto usv = fj::linalg::svd(x, full);
+      return std::tuple{usv[0], usv[1], usv[2]};
+    })(a);
+    return std::vector<Array>{std::get<0>(t), std::get<1>(t), std::get<2>(t)};
+  };
+  const Array ab_t = fj::jit([](T x) { return Array(fj::transpose(x, {0, 2, 1})); })(ab);
+  for (const std::string& backend : fusejit_test::backends_to_test()) {
+    BackendScope scope(backend.c_str());
+    CAPTURE(backend);
+    check_svd("svd_full", svd(a43, true));
+    check_svd("svd_full", fj::linalg::svd(a43));  // eagerly
+    check_svd("svd_thin_wide", svd(a34, false));
+    check_svd("svd_full_wide_batched", svd(ab_t, true));
+    auto [s, s_want] = fusejit_test::golden_values(
+        fj::jit([](T x) { return fj::linalg::svd(x, true, false)[0]; })(ab),
+        kGolden.lines("values svd_s_batched s"));
+    check_close(s, s_want);
+    const std::map<std::string, std::function<Array()>> norms = {
+        {"norm_2", [&] { return fj::jit([](T x) { return fj::linalg::norm(x, 2); })(a43); }},
+        {"norm_minus_2", [&] { return fj::jit([](T x) { return fj::linalg::norm(x, -2); })(a34); }},
+        {"norm_nuc", [&] { return fj::jit([](T x) { return fj::linalg::norm(x, "nuc"); })(a43); }},
+        {"norm_nuc_axes_02",
+         [&] { return fj::jit([](T x) {
+                 return fj::linalg::norm(x, "nuc", {0, 2});
+               })(ab); }},
+        {"norm_2_axes_21_keepdims",
+         [&] { return fj::jit([](T x) {
+                 return fj::linalg::norm(x, 2, {2, 1}, true);
+               })(ab); }},
+    };
+    for (const auto& [name, f] : norms) {
+      CAPTURE(name);
+      check_close(as_doubles(f()), numbers(kGolden.lines("values " + name)[0]));
+    }
+    // NaNs in, NaNs out.
+    const Array with_nan = fj::array(std::vector<double>{1, std::nan(""), 0, 2}, fj::Shape{2, 2});
+    for (const Array& part : fj::linalg::svd(with_nan))
+      for (double x : as_doubles(part)) CHECK(std::isnan(x));
+  }
+}
+
+TEST_CASE("spectral golden: eigh, qr, svd and norm gradients as JAX's and central differences") {
   const Array s4 = input("s4"), sb = input("sb"), g4 = input("g4");
   using F = std::function<Array(Tracer)>;
   const std::map<std::string, std::pair<F, Array>> cases = {
@@ -205,6 +310,14 @@ TEST_CASE("spectral golden: eigh and qr gradients as JAX's and as central differ
         },
         g4}},
       {"qr_batched_r", {[](Tracer a) { return fj::linalg::qr_r(a); }, input("ab")}},
+      {"svd_s", {[](Tracer a) { return fj::linalg::svd(a, true, false)[0]; }, input("a43")}},
+      {"norm_2", {[](Tracer a) { return Array(fj::linalg::norm(a, 2)); }, input("a43")}},
+      {"norm_minus_2", {[](Tracer a) { return Array(fj::linalg::norm(a, -2)); }, input("a34")}},
+      {"norm_nuc_batched",
+       {[](Tracer a) {
+          return Array(fj::linalg::norm(a, "nuc", {1, 2}));
+        },
+        input("ab")}},
   };
   for (const std::string& backend : fusejit_test::backends_to_test()) {
     BackendScope scope(backend.c_str());
@@ -217,7 +330,7 @@ TEST_CASE("spectral golden: eigh and qr gradients as JAX's and as central differ
   }
 }
 
-TEST_CASE("spectral golden: eigh and qr jaxpr text") {
+TEST_CASE("spectral golden: eigh, qr, svd and norm jaxpr text") {
   const Array o = fj::ones({3, 3}), ob = fj::ones({2, 3, 3}), oi = fj::ones({3, 3}, fj::DType::i32);
   using T = Tracer;
   auto text = [](auto f, const Array& a) { return fj::make_jaxpr(f)(a).str(); };
@@ -262,6 +375,45 @@ TEST_CASE("spectral golden: eigh and qr jaxpr text") {
            [&] {
              return text([](T a) { return fj::linalg::qr_r(a); }, fj::ones({3, 2}, fj::DType::i32));
            }},
+          {"svd",
+           [&] {
+             return text(
+                 [](T a) {
+                   auto usv = fj::linalg::svd(a);
+                   return std::tuple{usv[0], usv[1], usv[2]};
+                 },
+                 fj::ones({3, 2}));
+           }},
+          {"svd_thin_batched",
+           [&] {
+             return text(
+                 [](T a) {
+                   auto usv = fj::linalg::svd(a, false);
+                   return std::tuple{usv[0], usv[1], usv[2]};
+                 },
+                 fj::ones({2, 3, 4}));
+           }},
+          {"svd_s_int",
+           [&] {
+             return text([](T a) { return fj::linalg::svd(a, true, false)[0]; },
+                         fj::ones({3, 2}, fj::DType::i32));
+           }},
+          {"norm_2",
+           [&] {
+             return text([](T a) { return Array(fj::linalg::norm(a, 2)); }, fj::ones({3, 2}));
+           }},
+          {"norm_minus_2",
+           [&] {
+             return text([](T a) { return Array(fj::linalg::norm(a, -2)); }, fj::ones({3, 2}));
+           }},
+          {"norm_nuc_axes_02_keepdims",
+           [&] {
+             return text(
+                 [](T a) {
+                   return Array(fj::linalg::norm(a, "nuc", {0, 2}, true));
+                 },
+                 fj::ones({3, 2, 4}));
+           }},
           {"lax_qr",
            [&] {
              return text(
@@ -305,6 +457,15 @@ TEST_CASE("spectral golden: bad input names the function, the argument and the s
                        doctest::Contains("fj::linalg::qr: unsupported mode 'full'"),
                        fj::ValueError);
   CHECK_THROWS_AS(fj::linalg::qr(fj::ones({3, 3}), "raw"), fj::NotImplementedError);
+  CHECK_THROWS_WITH_AS(fj::jit([](T a) { return fj::linalg::svd(a)[0]; })(fj::ones({3})),
+                       doctest::Contains("fj::linalg::svd: argument a must be a (batch of) "
+                                         "matrices (rank >= 2), got an array of shape (3,)"),
+                       fj::ShapeError);
+  // The singular vectors' derivative is not written yet (the singular values' is).
+  CHECK_THROWS_WITH_AS(
+      fj::grad([](T a) { return fj::sum(fj::linalg::svd(a)[0]); })(fj::ones({3, 2})),
+      doctest::Contains("the derivative of svd with compute_uv=True is not implemented yet"),
+      fj::NotImplementedError);
   // JAX's qr derivative covers m >= n only.
   CHECK_THROWS_WITH_AS(
       fj::grad([](T a) { return fj::sum(fj::linalg::qr(a)[1]); })(fj::ones({2, 3})),

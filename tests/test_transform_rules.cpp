@@ -362,6 +362,24 @@ std::vector<Case> differentiable_cases() {
                {f64({2, 3, 3})},
                qr_params(true),
                qr_sample(3, 3)});
+  // svd's singular values (compute_uv=False, the matrix norms' use): the qr matrices, whose
+  // singular values are distinct and away from 0 (the rule holds where they are simple).
+  auto svd_params = [](bool uv, bool full) {
+    return params({{"algorithm", std::string("None"), true},
+                   {"compute_uv", uv, true},
+                   {"full_matrices", full, true},
+                   {"subset_by_index", std::string("None"), true}});
+  };
+  c.push_back({"svd singular values, m > n",
+               ir::Prim::svd,
+               {f64({4, 3})},
+               svd_params(false, true),
+               qr_sample(4, 3)});
+  c.push_back({"svd singular values, m < n, batched",
+               ir::Prim::svd,
+               {f64({2, 3, 4})},
+               svd_params(false, false),
+               qr_sample(3, 4)});
   auto solve = [](bool left, bool lower, bool transpose, bool unit) {
     return params({{"conjugate_a", false, true},
                    {"left_side", left, true},
@@ -467,6 +485,16 @@ std::vector<Case> other_cases() {
                  {f64({3, 4})},
                  params({int_param("axis", 1), {"reverse", true, true}}),
                  distinct()});
+  // svd with its singular vectors: JVP not yet written (it raises NotImplementedError, tested in
+  // test_linalg_spectral.cpp); its batching rule is checked here (on the singular values).
+  c.push_back({"svd with u and v^T",
+               ir::Prim::svd,
+               {f64({3, 2})},
+               params({{"algorithm", std::string("None"), true},
+                       {"compute_uv", true, true},
+                       {"full_matrices", true, true},
+                       {"subset_by_index", std::string("None"), true}}),
+               in_range(-2, 2)});
   for (auto p : {ir::Prim::population_count, ir::Prim::clz})
     c.push_back({std::string(ir::name(p)), p, {typed(DType::i32, s)}, {}, ints});
   c.push_back({"bitcast_convert_type f64->i64",

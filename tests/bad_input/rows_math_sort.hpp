@@ -62,11 +62,10 @@ inline std::vector<Row> math_sort_rows() {
       {"`fj::var` over an axis the array does not have", [=] { Array r = fj::var(m23, -3); },
        raises<fj::ShapeError>("fj::ShapeError"),
        "fj::var: axis -3 is out of range for an array of shape (2, 3)"},
-      {"`fj::linalg::norm` of matrix order \"nuc\" (no SVD yet)",
-       [=] {
-         Array r = fj::linalg::norm(m23, "nuc", {0, 1});
-       },
-       raises<fj::NotImplementedError>("fj::NotImplementedError"), "SVD"},
+      {"`fj::linalg::svd` of a vector", [=] { (void)fj::linalg::svd(f3); },
+       raises<fj::ShapeError>("fj::ShapeError"),
+       "fj::linalg::svd: argument a must be a (batch of) matrices (rank >= 2), got an array of "
+       "shape (3,)"},
       {"`fj::nn::one_hot` with an axis beyond the result's rank",
        [=] { Array r = fj::nn::one_hot(i3, 3, fj::f32, 2); },
        raises<fj::ShapeError>("fj::ShapeError"), "fj::nn::one_hot: axis 2 is out of range"},

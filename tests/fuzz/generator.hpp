@@ -627,8 +627,10 @@ class Generator {
         in = {x};
         ps = params({{"k", r_.below(xa.shape[rank - 1] + 1)}, {"axis", std::int64_t{rank - 1}}});
         return true;
-      case P::qr: {
-        // Any float matrix (1..4 rows and columns; batched or not), either shape of q.
+      case P::qr:
+      case P::svd: {
+        // Any float matrix (1..4 rows and columns; batched or not), either shape of the
+        // factors; svd with or without them.
         ir::Atom a = x;
         ir::Aval aa = xa;
         if (rank < 2 || !fj::is_float(xa.dtype) || xa.shape.size() == 0) {
@@ -639,9 +641,15 @@ class Generator {
           a = ir::Atom::of_var(new_input(aa));
         }
         in = {a};
-        ps = params({{"full_matrices", r_.chance(50)},
-                     {"pivoting", false},
-                     {"use_magma", std::string("None")}});
+        if (p == P::svd)
+          ps = params({{"algorithm", std::string("None")},
+                       {"compute_uv", r_.chance(50)},
+                       {"full_matrices", r_.chance(50)},
+                       {"subset_by_index", std::string("None")}});
+        else
+          ps = params({{"full_matrices", r_.chance(50)},
+                       {"pivoting", false},
+                       {"use_magma", std::string("None")}});
         return true;
       }
       case P::cholesky:

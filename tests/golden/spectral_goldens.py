@@ -1,8 +1,9 @@
-# Prints what tests/test_linalg_spectral.cpp checks eigh (and eigvalsh) and qr against: JAX 0.10.2's
-# values and gradients (f64) and jaxpr text (f32):
+# Prints what tests/test_linalg_spectral.cpp checks eigh (and eigvalsh), qr, svd and the matrix
+# norms of orders 2, -2 and nuc against: JAX 0.10.2's values and gradients (f64) and jaxpr text
+# (f32):
 #   python tests/golden/spectral_goldens.py > tests/golden/spectral_goldens.txt
-# Eigenvectors are defined up to their signs; the test compares them sign-invariantly, and the
-# gradients are of functions that do not depend on the signs.
+# Eigenvectors (and singular vectors) are defined up to their signs; the test compares them
+# sign-invariantly, and the gradients are of functions that do not depend on the signs.
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -55,8 +56,8 @@ print(text(jnp.linalg.eigvalsh(g4)))
 print("=== values eigh_nan w")
 print(text(jnp.linalg.eigh(np.array([[1.0, np.nan], [np.nan, 2.0]]))[0]))
 
-def values(name, arrays):
-    for part, v in zip("qr", arrays):
+def values(name, arrays, parts="qr"):
+    for part, v in zip(parts, arrays):
         if v is None:
             continue
         print(f"=== values {name} {part}")
@@ -74,6 +75,26 @@ values("qr_r", [None, jnp.linalg.qr(a43, mode="r")])
 values("lax_qr", jax.lax.linalg.qr(a43))
 values("vmap_qr", jax.vmap(jnp.linalg.qr)(ab))
 
+
+def svd_values(name, usv):
+    values(name, usv, ("u", "s", "vh"))
+
+
+svd_values("svd_full", jnp.linalg.svd(a43))
+svd_values("svd_thin_wide", jnp.linalg.svd(a34, full_matrices=False))
+svd_values("svd_full_wide_batched", jnp.linalg.svd(np.swapaxes(ab, -1, -2)))
+svd_values("svd_s_batched", [None, jnp.linalg.svd(ab, compute_uv=False)])
+norms = {
+    "norm_2": lambda: jnp.linalg.norm(a43, 2),
+    "norm_minus_2": lambda: jnp.linalg.norm(a34, -2),
+    "norm_nuc": lambda: jnp.linalg.norm(a43, "nuc"),
+    "norm_nuc_axes_02": lambda: jnp.linalg.norm(ab, "nuc", axis=(0, 2)),
+    "norm_2_axes_21_keepdims": lambda: jnp.linalg.norm(ab, 2, axis=(2, 1), keepdims=True),
+}
+for name, f in norms.items():
+    print(f"=== values {name}")
+    print(text(f()))
+
 # Gradients of sum(w * f(x)), w = 1, 2, ... (tests/weighted_grad.hpp), f independent of the
 # eigenvectors' signs.
 grads = {
@@ -85,6 +106,10 @@ grads = {
     "qr_r": (lambda a: jnp.linalg.qr(a)[1], a43),
     "qr_square_both": (lambda a: (lambda q, r: q @ jnp.tanh(r))(*jnp.linalg.qr(a)), g4),
     "qr_batched_r": (lambda a: jnp.linalg.qr(a, mode="r"), ab),
+    "svd_s": (lambda a: jnp.linalg.svd(a, compute_uv=False), a43),
+    "norm_2": (lambda a: jnp.linalg.norm(a, 2), a43),
+    "norm_minus_2": (lambda a: jnp.linalg.norm(a, -2), a34),
+    "norm_nuc_batched": (lambda a: jnp.linalg.norm(a, "nuc", axis=(1, 2)), ab),
 }
 for name, (f, x) in grads.items():
     y = f(x)
@@ -109,6 +134,15 @@ texts = {
     "qr_r_int": lambda: jax.make_jaxpr(lambda a: jnp.linalg.qr(a, mode="r"))(
         jnp.ones((3, 2), jnp.int32)),
     "lax_qr": lambda: jax.make_jaxpr(jax.lax.linalg.qr)(jnp.ones((4, 3))),
+    "svd": lambda: jax.make_jaxpr(jnp.linalg.svd)(jnp.ones((3, 2))),
+    "svd_thin_batched": lambda: jax.make_jaxpr(
+        lambda a: jnp.linalg.svd(a, full_matrices=False))(jnp.ones((2, 3, 4))),
+    "svd_s_int": lambda: jax.make_jaxpr(lambda a: jnp.linalg.svd(a, compute_uv=False))(
+        jnp.ones((3, 2), jnp.int32)),
+    "norm_2": lambda: jax.make_jaxpr(lambda a: jnp.linalg.norm(a, 2))(jnp.ones((3, 2))),
+    "norm_minus_2": lambda: jax.make_jaxpr(lambda a: jnp.linalg.norm(a, -2))(jnp.ones((3, 2))),
+    "norm_nuc_axes_02_keepdims": lambda: jax.make_jaxpr(
+        lambda a: jnp.linalg.norm(a, "nuc", axis=(0, 2), keepdims=True))(jnp.ones((3, 2, 4))),
 }
 for name, f in texts.items():
     print(f"=== jaxpr {name}")

@@ -40,6 +40,14 @@ Array eigvalsh(const Array& a, bool lower, std::source_location loc) {
       })[0];
 }
 
+std::vector<Array> svd(const Array& a, bool full_matrices, bool compute_uv,
+                       std::source_location loc) {
+  return detail::spectral_api::stage("svd", "fj::linalg::svd", loc, a,
+                                     [&](detail::GraphBuilder& b, ir::Atom x) {
+                                       return detail::lower_svd(b, x, full_matrices, compute_uv);
+                                     });
+}
+
 std::array<Array, 2> qr(const Array& a, const std::string& mode, std::source_location loc) {
   if (mode == "r")
     throw ValueError("fj::linalg::qr: mode \"r\" has one result; call fj::linalg::qr_r");

@@ -1,10 +1,11 @@
 // The spectral decompositions, functions with several results: fj::linalg::eigh / eigvalsh /
-// qr (jnp.linalg) and fj::lax::linalg::eigh / qr (lax.linalg), staged as JAX stages them, or run
-// eagerly outside a trace.
+// qr / svd (jnp.linalg) and fj::lax::linalg::eigh / qr (lax.linalg), staged as JAX stages them, or
+// run eagerly outside a trace.
 #pragma once
 #include <array>
 #include <source_location>
 #include <string>
+#include <vector>
 
 #include "fusejit/expr/array.hpp"
 
@@ -19,6 +20,13 @@ std::array<Array, 2> eigh(const Array& a, bool lower = true, bool symmetrize_inp
 /// jnp.linalg.eigvalsh: eigh's w alone.
 Array eigvalsh(const Array& a, bool lower = true,
                std::source_location loc = std::source_location::current());
+
+/// jnp.linalg.svd: {u, s, vh} with a = u diag(s) vh, s descending (each pair of singular
+/// vectors defined up to a common sign), u (..., m, m) and vh (..., n, n) with full_matrices or
+/// (..., m, k) and (..., k, n), k = min(m, n); {s} alone without compute_uv. Integers become
+/// f32. A matrix with a NaN or an infinity gives NaNs.
+std::vector<Array> svd(const Array& a, bool full_matrices = true, bool compute_uv = true,
+                       std::source_location loc = std::source_location::current());
 
 /// jnp.linalg.qr: q (..., m, k) with orthonormal columns and upper-triangular r (..., k, n),
 /// k = min(m, n), a = q r, with LAPACK's signs (r's diagonal may be negative), as JAX's; mode

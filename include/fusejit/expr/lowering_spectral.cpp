@@ -78,6 +78,23 @@ std::vector<Atom> lower_eigh(GraphBuilder& b, Atom x, bool lower, bool symmetriz
       std::string(lower ? "L" : "U") + (symmetrize_input ? "s" : ""));
 }
 
+std::vector<Atom> lower_svd(GraphBuilder& b, Atom x, bool full_matrices, bool compute_uv) {
+  const char* fn = "fj::linalg::svd";
+  check_spectral_operand(b, x, fn, false);
+  return call_named_results(
+      b, "svd", x,
+      [&](GraphBuilder& g, const std::vector<Atom>& in) {
+        ir::Params p;
+        p.items.push_back({"algorithm", std::string("None"), true});
+        p.items.push_back({"compute_uv", compute_uv, true});
+        p.items.push_back({"full_matrices", full_matrices, true});
+        p.items.push_back({"subset_by_index", std::string("None"), true});
+        const auto s_u_vt = emit_named(g, Prim::svd, promote_inexact(g, in[0]), std::move(p), fn);
+        return compute_uv ? std::vector<Atom>{s_u_vt[1], s_u_vt[0], s_u_vt[2]} : s_u_vt;
+      },
+      std::string(full_matrices ? "full" : "thin") + (compute_uv ? " uv" : ""));
+}
+
 std::vector<Atom> lower_lax_qr(GraphBuilder& b, Atom x, bool full_matrices, const char* fn) {
   check_spectral_operand(b, x, fn, false);
   ir::Params p;

@@ -1,5 +1,5 @@
-// jnp.linalg / lax.linalg lowerings of the spectral decompositions (eigh, qr; defined
-// in lowering_spectral.cpp), staged as JAX 0.10.2 stages them.
+// jnp.linalg / lax.linalg lowerings of the spectral decompositions (eigh, qr, svd;
+// defined in lowering_spectral.cpp), staged as JAX 0.10.2 stages them.
 #pragma once
 #include <vector>
 
@@ -17,6 +17,9 @@ std::vector<Atom> lower_lax_eigh(GraphBuilder& b, Atom x, bool lower, bool symme
 std::vector<Atom> lower_eigh(GraphBuilder& b, Atom x, bool lower, bool symmetrize_input);
 /// jnp.linalg.eigvalsh: `jit[name=eigvalsh]` around jnp.linalg.eigh's w.
 Atom lower_eigvalsh(GraphBuilder& b, Atom x, bool lower);
+/// jnp.linalg.svd: `jit[name=svd]` around the primitive (integers converted to f32 first): u,
+/// s and v^T, or s alone without compute_uv.
+std::vector<Atom> lower_svd(GraphBuilder& b, Atom x, bool full_matrices, bool compute_uv);
 /// lax.linalg.qr: the primitive; q then r.
 std::vector<Atom> lower_lax_qr(GraphBuilder& b, Atom x, bool full_matrices, const char* fn);
 /// jnp.linalg.qr: `jit[name=qr]` around the primitive (integers converted to f32 first); mode

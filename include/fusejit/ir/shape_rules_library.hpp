@@ -1,6 +1,6 @@
 // Shape and dtype rules of the library primitives: dot_general, argmax/argmin, concatenate,
 // stack, dynamic_slice, dynamic_update_slice, the cumulative reductions, sort, top_k,
-// cholesky, triangular_solve, eigh and qr; gather and scatter-add in shape_rules_index.hpp
+// cholesky, triangular_solve, eigh, qr and svd; gather and scatter-add in shape_rules_index.hpp
 // (implementation unit only).
 #include <algorithm>
 #include <initializer_list>
@@ -253,6 +253,28 @@ inline std::vector<Aval> qr(const std::vector<Aval>& in, const Params& params) {
   return {Aval{in[0].dtype, qs, false}, Aval{in[0].dtype, rs, false}};
 }
 
+// svd: a batch of (m, n) matrices; s (..., k), k = min(m, n), then with compute_uv u
+// (..., m, k) and vt (..., k, n), or u (..., m, m) and vt (..., n, n) with full_matrices.
+inline std::vector<Aval> svd(const std::vector<Aval>& in, const Params& params) {
+  check_matrix("svd", "a", in[0], false);
+  check_none_params("svd", params, {"algorithm", "subset_by_index"});
+  const Shape& s = in[0].shape;
+  const int r = s.rank();
+  const std::int64_t m = s[r - 2], n = s[r - 1], k = std::min(m, n);
+  const bool full = params.get<bool>("full_matrices");
+  std::vector<std::int64_t> sv = s.to_vector();
+  sv.pop_back();
+  sv.back() = k;
+  std::vector<Aval> out{Aval{in[0].dtype, Shape(sv), false}};
+  if (!params.get<bool>("compute_uv")) return out;
+  Shape us = s, vs = s;
+  us[r - 1] = full ? m : k;
+  vs[r - 2] = full ? n : k;
+  out.push_back(Aval{in[0].dtype, us, false});
+  out.push_back(Aval{in[0].dtype, vs, false});
+  return out;
+}
+
 // cholesky: a batch of square matrices, the same aval back.
 inline std::vector<Aval> cholesky(const std::vector<Aval>& in) {
   check_matrix("cholesky", "a", in[0], true);
@@ -318,6 +340,8 @@ inline std::vector<Aval> library_avals(Prim p, const std::vector<Aval>& in, cons
       return library_rules::eigh(in, params);
     case Prim::qr:
       return library_rules::qr(in, params);
+    case Prim::svd:
+      return library_rules::svd(in, params);
     case Prim::gather:
       return library_rules::gather(in, params);
     case Prim::scatter_add:

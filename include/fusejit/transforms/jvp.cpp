@@ -146,6 +146,7 @@ bool has_jvp_rule(ir::Prim p) {
     case Prim::triangular_solve:
     case Prim::eigh:
     case Prim::qr:
+    case Prim::svd:
     case Prim::gather:
     case Prim::scatter_add:
     case Prim::concatenate:

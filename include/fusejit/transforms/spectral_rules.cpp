@@ -75,11 +75,35 @@ void check_qr_differentiable(const ir::Eqn& e, const Shape& s, const char* who) 
                               s.str());
 }
 
+// svd's rules: the singular values' only (compute_uv=False, as the matrix norms stage it); u
+// and v^T of a thin decomposition of the same input, computed again as JAX's rule does.
+struct SvdFactors {
+  Atom u, vt;
+};
+SvdFactors svd_factors(Emit& E, const ir::Eqn& e, Atom a, const char* who) {
+  if (e.params.get<bool>("compute_uv"))
+    throw NotImplementedError(std::string(who) +
+                              ": the derivative of svd with compute_uv=True is not implemented "
+                              "yet (that of the singular values alone, compute_uv=False, is)");
+  ir::Params p = e.params;
+  for (auto& item : p.items) {
+    if (item.name == "compute_uv") item.value = true;
+    if (item.name == "full_matrices") item.value = false;
+  }
+  const auto out = E.b.emit(Prim::svd, {a}, std::move(p));
+  return {out[1], out[2]};
+}
+
 }  // namespace
 
 std::vector<MaybeAtom> jvp_spectral(Emit& E, const ir::Eqn& e, const std::vector<Atom>& in,
                                     const std::vector<MaybeAtom>& t, const std::vector<Atom>& out) {
-  if (!t[0]) return {std::nullopt, std::nullopt};
+  if (!t[0]) return std::vector<MaybeAtom>(out.size());
+  if (e.prim == Prim::svd) {
+    // s_dot = diag(u^T a_dot v).
+    const SvdFactors f = svd_factors(E, e, in[0], "fj::jvp");
+    return {diagonal(E, matmul(E, matmul(E, f.u, *t[0], true), f.vt, false, true))};
+  }
   if (e.prim == Prim::qr) {
     // x_dot r^-1 = X, C = q^T X, O = tril(C, -1) - tril(C, -1)^T (skew-symmetric):
     // q_dot = q (O - C) + X, r_dot = (C - O) r.
@@ -100,7 +124,19 @@ std::vector<MaybeAtom> vjp_spectral(Emit& E, const ir::Eqn& e, const std::vector
                                     const std::vector<Atom>& out, const std::vector<MaybeAtom>& ct,
                                     const std::vector<bool>& wants) {
   std::vector<MaybeAtom> r(in.size());
-  if (!wants[0] || (!ct[0] && !ct[1])) return r;
+  bool any = false;
+  for (const MaybeAtom& c : ct) any = any || c;
+  if (!wants[0] || !any) return r;
+  if (e.prim == Prim::svd) {
+    // a_bar = u diag(s_bar) v^T.
+    const SvdFactors f = svd_factors(E, e, in[0], "fj::grad");
+    const Shape us = E.shape(f.u);
+    Dims dims;
+    for (int i = 0; i < us.rank() - 2; ++i) dims.push_back(i);
+    dims.push_back(us.rank() - 1);
+    r[0] = matmul(E, E.mul(f.u, E.broadcast_in_dim(*ct[0], us, dims)), f.vt);
+    return r;
+  }
   if (e.prim == Prim::qr) {
     // The transpose of jvp_spectral's map: G = r_bar r^T flows into C and, negated, into O;
     // q^T q_bar into O and, negated, into C; O_bar - O_bar^T into L, whose strict lower triangle
