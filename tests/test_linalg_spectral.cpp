@@ -125,10 +125,6 @@ TEST_CASE("spectral golden: eigh values against JAX, sign-invariantly") {
   }
 }
 
-// d/dx sum(w * f(x)) (tests/weighted_grad.hpp): JAX's gradient to 1e-10 relative (the rule
-// divides by eigenvalue gaps above 0.26, qr's solves by r, whose condition number is the input's,
-// below 52, and sums a few products of O(1) terms) and central differences in f64. eigh
-// symmetrizes its input, so each entry may be perturbed alone.
 // QR: Householder reflections with LAPACK's sign choice on both sides (Eigen's makeHouseholder
 // and LAPACK's dlarfg both give the diagonal -sign(a_kk) * norm), so q and r are compared as
 // they are, signs included. The inputs' condition numbers are below 52 (numpy says so; the
@@ -283,9 +279,18 @@ TEST_CASE("spectral golden: svd and the matrix norms 2, -2, nuc against JAX") {
   }
 }
 
+// d/dx sum(w * f(x)) (tests/weighted_grad.hpp): JAX's gradient to 1e-10 relative (eigh's rule
+// divides by eigenvalue gaps above 0.26; qr's solves by r, whose condition number is the input's,
+// below 52; svd's divides by singular value gaps and singular values, above 0.26; each sums a
+// few products of O(1) terms) and central differences in f64. eigh symmetrizes its input, so
+// each entry may be perturbed alone; the svd functions do not depend on the vectors' signs.
 TEST_CASE("spectral golden: eigh, qr, svd and norm gradients as JAX's and central differences") {
   const Array s4 = input("s4"), sb = input("sb"), g4 = input("g4");
   using F = std::function<Array(Tracer)>;
+  const F thin_tanh = [](Tracer a) {  // u diag(tanh(s)) vh: each pair's sign cancels
+    const auto usv = fj::linalg::svd(a, false);
+    return Array(fj::matmul(usv[0] * fj::tanh(usv[1]), usv[2]));
+  };
   const std::map<std::string, std::pair<F, Array>> cases = {
       {"eigh_w", {[](Tracer a) { return fj::linalg::eigh(a)[0]; }, g4}},
       {"eigh_v_squared",
@@ -311,6 +316,26 @@ TEST_CASE("spectral golden: eigh, qr, svd and norm gradients as JAX's and centra
         g4}},
       {"qr_batched_r", {[](Tracer a) { return fj::linalg::qr_r(a); }, input("ab")}},
       {"svd_s", {[](Tracer a) { return fj::linalg::svd(a, true, false)[0]; }, input("a43")}},
+      {"svd_thin_tanh", {thin_tanh, input("a43")}},
+      {"svd_thin_wide_tanh", {thin_tanh, input("a34")}},
+      {"svd_u_squared",
+       {[](Tracer a) {
+          const Array u = fj::linalg::svd(a, false)[0];
+          return Array(u * u);
+        },
+        input("a43")}},
+      {"svd_vh_squared",
+       {[](Tracer a) {
+          const Array vh = fj::linalg::svd(a, false)[2];
+          return Array(vh * vh);
+        },
+        input("a34")}},
+      {"svd_square_full_u_squared",
+       {[](Tracer a) {
+          const Array u = fj::linalg::svd(a)[0];
+          return Array(u * u);
+        },
+        g4}},
       {"norm_2", {[](Tracer a) { return Array(fj::linalg::norm(a, 2)); }, input("a43")}},
       {"norm_minus_2", {[](Tracer a) { return Array(fj::linalg::norm(a, -2)); }, input("a34")}},
       {"norm_nuc_batched",
@@ -461,10 +486,11 @@ TEST_CASE("spectral golden: bad input names the function, the argument and the s
                        doctest::Contains("fj::linalg::svd: argument a must be a (batch of) "
                                          "matrices (rank >= 2), got an array of shape (3,)"),
                        fj::ShapeError);
-  // The singular vectors' derivative is not written yet (the singular values' is).
+  // As JAX's, the derivative of full u and v^T is defined for square matrices only.
   CHECK_THROWS_WITH_AS(
       fj::grad([](T a) { return fj::sum(fj::linalg::svd(a)[0]); })(fj::ones({3, 2})),
-      doctest::Contains("the derivative of svd with compute_uv=True is not implemented yet"),
+      doctest::Contains("the derivative of svd with full_matrices=True is defined for square "
+                        "matrices only"),
       fj::NotImplementedError);
   // JAX's qr derivative covers m >= n only.
   CHECK_THROWS_WITH_AS(

@@ -380,6 +380,20 @@ std::vector<Case> differentiable_cases() {
                {f64({2, 3, 4})},
                svd_params(false, false),
                qr_sample(3, 4)});
+  // With u and v^T (output 0, checked against differences, is still s; the transpose check
+  // covers all three through the tangent map's transpose).
+  c.push_back({"svd thin u, s, v^T, m > n",
+               ir::Prim::svd,
+               {f64({4, 3})},
+               svd_params(true, false),
+               qr_sample(4, 3)});
+  c.push_back({"svd thin u, s, v^T, m < n, batched",
+               ir::Prim::svd,
+               {f64({2, 3, 4})},
+               svd_params(true, false),
+               qr_sample(3, 4)});
+  c.push_back(
+      {"svd full square", ir::Prim::svd, {f64({3, 3})}, svd_params(true, true), qr_sample(3, 3)});
   auto solve = [](bool left, bool lower, bool transpose, bool unit) {
     return params({{"conjugate_a", false, true},
                    {"left_side", left, true},
@@ -485,9 +499,9 @@ std::vector<Case> other_cases() {
                  {f64({3, 4})},
                  params({int_param("axis", 1), {"reverse", true, true}}),
                  distinct()});
-  // svd with its singular vectors: JVP not yet written (it raises NotImplementedError, tested in
-  // test_linalg_spectral.cpp); its batching rule is checked here (on the singular values).
-  c.push_back({"svd with u and v^T",
+  // svd with full u and v^T of a non-square matrix: JVP undefined, as JAX's (it raises
+  // NotImplementedError, tested in test_linalg_spectral.cpp); its batching rule is checked here.
+  c.push_back({"svd with full u and v^T",
                ir::Prim::svd,
                {f64({3, 2})},
                params({{"algorithm", std::string("None"), true},

@@ -107,6 +107,13 @@ grads = {
     "qr_square_both": (lambda a: (lambda q, r: q @ jnp.tanh(r))(*jnp.linalg.qr(a)), g4),
     "qr_batched_r": (lambda a: jnp.linalg.qr(a, mode="r"), ab),
     "svd_s": (lambda a: jnp.linalg.svd(a, compute_uv=False), a43),
+    "svd_thin_tanh": (lambda a: (lambda u, s, vh: (u * jnp.tanh(s)) @ vh)(
+        *jnp.linalg.svd(a, full_matrices=False)), a43),
+    "svd_thin_wide_tanh": (lambda a: (lambda u, s, vh: (u * jnp.tanh(s)) @ vh)(
+        *jnp.linalg.svd(a, full_matrices=False)), a34),
+    "svd_u_squared": (lambda a: jnp.linalg.svd(a, full_matrices=False)[0] ** 2, a43),
+    "svd_vh_squared": (lambda a: jnp.linalg.svd(a, full_matrices=False)[2] ** 2, a34),
+    "svd_square_full_u_squared": (lambda a: jnp.linalg.svd(a)[0] ** 2, g4),
     "norm_2": (lambda a: jnp.linalg.norm(a, 2), a43),
     "norm_minus_2": (lambda a: jnp.linalg.norm(a, -2), a34),
     "norm_nuc_batched": (lambda a: jnp.linalg.norm(a, "nuc", axis=(1, 2)), ab),
