@@ -38,7 +38,8 @@ Array input(const std::string& name) { return fusejit_test::golden_input(kGolden
 constexpr double kTol = 1e-12;
 
 // Elementwise within kTol, NaN where JAX has NaN; the worst element is reported.
-void check_close(const std::vector<double>& got, const std::vector<double>& want) {
+void check_close(const std::vector<double>& got, const std::vector<double>& want,
+                 double tol = kTol) {
   REQUIRE(got.size() == want.size());
   double worst = 0;
   std::size_t at = 0;
@@ -48,7 +49,7 @@ void check_close(const std::vector<double>& got, const std::vector<double>& want
     if (!(err <= worst)) worst = err, at = i;
   }
   CAPTURE(at);
-  CHECK(worst <= kTol);
+  CHECK(worst <= tol);
 }
 
 // Eigenvectors (..., n, n), column j of each matrix flipped to the sign of JAX's before the
@@ -276,6 +277,31 @@ TEST_CASE("spectral golden: svd and the matrix norms 2, -2, nuc against JAX") {
     const Array with_nan = fj::array(std::vector<double>{1, std::nan(""), 0, 2}, fj::Shape{2, 2});
     for (const Array& part : fj::linalg::svd(with_nan))
       for (double x : as_doubles(part)) CHECK(std::isnan(x));
+  }
+}
+
+// float32: the same routines instantiated for f32, against JAX's f64 numbers with float32's
+// eps (1.2e-7) in the bounds above: eigenvalues and singular values within n eps ||A|| = 2e-6
+// (1e-5), q and r within cond n eps ||A|| = 7.5e-5 (1e-4).
+TEST_CASE("spectral golden: float32 eigh, qr and svd") {
+  using T = Tracer;
+  auto f32 = [](const Array& a) { return a.astype(fj::DType::f32); };
+  const Array g4 = f32(input("g4")), a43 = f32(input("a43")), ab = f32(input("ab"));
+  for (const std::string& backend : fusejit_test::backends_to_test()) {
+    BackendScope scope(backend.c_str());
+    CAPTURE(backend);
+    const Array w = fj::jit([](T x) { return fj::linalg::eigvalsh(x); })(g4);
+    CHECK(w.dtype() == fj::DType::f32);
+    check_close(as_doubles(w), numbers(kGolden.lines("values eigvalsh")[0]), 1e-5);
+    const auto qr = fj::jit([](T x) {
+      auto [q, r] = fj::linalg::qr(x);
+      return std::tuple{q, r};
+    })(a43);
+    check_close(as_doubles(std::get<0>(qr)), numbers(kGolden.lines("values qr q")[1]), 1e-4);
+    check_close(as_doubles(std::get<1>(qr)), numbers(kGolden.lines("values qr r")[1]), 1e-4);
+    const Array s = fj::jit([](T x) { return fj::linalg::svd(x, true, false)[0]; })(ab);
+    CHECK(s.dtype() == fj::DType::f32);
+    check_close(as_doubles(s), numbers(kGolden.lines("values svd_s_batched s")[1]), 1e-5);
   }
 }
 
