@@ -251,6 +251,11 @@ TEST_CASE("spectral golden: svd and the matrix norms 2, -2, nuc against JAX") {
     check_svd("svd_full", svd(a43, true));
     check_svd("svd_full", fj::linalg::svd(a43));  // eagerly
     check_svd("svd_thin_wide", svd(a34, false));
+    const auto lax_usv = fj::jit([](T x) {
+      auto usv = fj::lax::linalg::svd(x);
+      return std::tuple{usv[0], usv[1], usv[2]};
+    })(a43);
+    check_svd("svd_full", {std::get<0>(lax_usv), std::get<1>(lax_usv), std::get<2>(lax_usv)});
     check_svd("svd_full_wide_batched", svd(ab_t, true));
     auto [s, s_want] = fusejit_test::golden_values(
         fj::jit([](T x) { return fj::linalg::svd(x, true, false)[0]; })(ab),
@@ -464,6 +469,20 @@ TEST_CASE("spectral golden: eigh, qr, svd and norm jaxpr text") {
                    return Array(fj::linalg::norm(a, "nuc", {0, 2}, true));
                  },
                  fj::ones({3, 2, 4}));
+           }},
+          {"lax_svd",
+           [&] {
+             return text(
+                 [](T a) {
+                   auto usv = fj::lax::linalg::svd(a);
+                   return std::tuple{usv[0], usv[1], usv[2]};
+                 },
+                 fj::ones({3, 2}));
+           }},
+          {"lax_svd_s",
+           [&] {
+             return text([](T a) { return fj::lax::linalg::svd(a, false, false)[0]; },
+                         fj::ones({3, 2}));
            }},
           {"lax_qr",
            [&] {

@@ -141,6 +141,10 @@ texts = {
     "qr_r_int": lambda: jax.make_jaxpr(lambda a: jnp.linalg.qr(a, mode="r"))(
         jnp.ones((3, 2), jnp.int32)),
     "lax_qr": lambda: jax.make_jaxpr(jax.lax.linalg.qr)(jnp.ones((4, 3))),
+    "lax_svd": lambda: jax.make_jaxpr(jax.lax.linalg.svd)(jnp.ones((3, 2))),
+    "lax_svd_s": lambda: jax.make_jaxpr(
+        lambda a: jax.lax.linalg.svd(a, full_matrices=False, compute_uv=False))(
+            jnp.ones((3, 2))),
     "svd": lambda: jax.make_jaxpr(jnp.linalg.svd)(jnp.ones((3, 2))),
     "svd_thin_batched": lambda: jax.make_jaxpr(
         lambda a: jnp.linalg.svd(a, full_matrices=False))(jnp.ones((2, 3, 4))),

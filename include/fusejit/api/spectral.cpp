@@ -77,6 +77,14 @@ std::array<Array, 2> eigh(const Array& x, bool lower, bool symmetrize_input, boo
   return {r[0], r[1]};
 }
 
+std::vector<Array> svd(const Array& x, bool full_matrices, bool compute_uv,
+                       std::source_location loc) {
+  return detail::spectral_api::stage(
+      "svd", "fj::lax::linalg::svd", loc, x, [&](detail::GraphBuilder& b, ir::Atom a) {
+        return detail::lower_lax_svd(b, a, full_matrices, compute_uv, "fj::lax::linalg::svd");
+      });
+}
+
 std::array<Array, 2> qr(const Array& x, bool full_matrices, std::source_location loc) {
   const auto r = detail::spectral_api::stage(
       "qr", "fj::lax::linalg::qr", loc, x, [&](detail::GraphBuilder& b, ir::Atom a) {

@@ -1,6 +1,6 @@
 // The spectral decompositions, functions with several results: fj::linalg::eigh / eigvalsh /
-// qr / svd (jnp.linalg) and fj::lax::linalg::eigh / qr (lax.linalg), staged as JAX stages them, or
-// run eagerly outside a trace.
+// qr / svd (jnp.linalg) and fj::lax::linalg::eigh / qr / svd (lax.linalg), staged as JAX stages
+// them, or run eagerly outside a trace.
 #pragma once
 #include <array>
 #include <source_location>
@@ -45,6 +45,9 @@ std::array<Array, 2> eigh(const Array& x, bool lower = true, bool symmetrize_inp
                           bool sort_eigenvalues = true,
                           std::source_location loc = std::source_location::current());
 
+/// lax.linalg.svd: {u, s, vh}, or {s} without compute_uv; f32 or f64 only.
+std::vector<Array> svd(const Array& x, bool full_matrices = true, bool compute_uv = true,
+                       std::source_location loc = std::source_location::current());
 /// lax.linalg.qr: (q, r), full_matrices by default as lax's; f32 or f64 only.
 std::array<Array, 2> qr(const Array& x, bool full_matrices = true,
                         std::source_location loc = std::source_location::current());

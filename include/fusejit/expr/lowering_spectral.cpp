@@ -36,6 +36,16 @@ std::vector<Atom> emit_named(GraphBuilder& b, Prim p, Atom x, ir::Params params,
   }
 }
 
+// eigh's and svd's params as they print: algorithm=None, two flags, subset_by_index=None.
+ir::Params decomposition_params(const char* a, bool va, const char* b, bool vb) {
+  ir::Params p;
+  p.items.push_back({"algorithm", std::string("None"), true});
+  p.items.push_back({a, va, true});
+  p.items.push_back({b, vb, true});
+  p.items.push_back({"subset_by_index", std::string("None"), true});
+  return p;
+}
+
 // A `jit[name=...]` equation with several results (call_named's, for multi-result bodies).
 std::vector<Atom> call_named_results(GraphBuilder& b, const std::string& name, Atom x,
                                      const SubgraphBody& body, const std::string& variant) {
@@ -57,12 +67,8 @@ std::vector<Atom> lower_lax_eigh(GraphBuilder& b, Atom x, bool lower, bool symme
     x = b.emit1(Prim::div,
                 {sum, Atom::of_literal(ir::Literal::of(2.0, true).cast(av.dtype, false))});
   }
-  ir::Params p;
-  p.items.push_back({"algorithm", std::string("None"), true});
-  p.items.push_back({"lower", lower, true});
-  p.items.push_back({"sort_eigenvalues", sort_eigenvalues, true});
-  p.items.push_back({"subset_by_index", std::string("None"), true});
-  return emit_named(b, Prim::eigh, x, std::move(p), fn);
+  return emit_named(b, Prim::eigh, x,
+                    decomposition_params("lower", lower, "sort_eigenvalues", sort_eigenvalues), fn);
 }
 
 std::vector<Atom> lower_eigh(GraphBuilder& b, Atom x, bool lower, bool symmetrize_input) {
@@ -78,19 +84,22 @@ std::vector<Atom> lower_eigh(GraphBuilder& b, Atom x, bool lower, bool symmetriz
       std::string(lower ? "L" : "U") + (symmetrize_input ? "s" : ""));
 }
 
+std::vector<Atom> lower_lax_svd(GraphBuilder& b, Atom x, bool full_matrices, bool compute_uv,
+                                const char* fn) {
+  check_spectral_operand(b, x, fn, false);
+  const auto s_u_vt = emit_named(
+      b, Prim::svd, x,
+      decomposition_params("compute_uv", compute_uv, "full_matrices", full_matrices), fn);
+  return compute_uv ? std::vector<Atom>{s_u_vt[1], s_u_vt[0], s_u_vt[2]} : s_u_vt;
+}
+
 std::vector<Atom> lower_svd(GraphBuilder& b, Atom x, bool full_matrices, bool compute_uv) {
   const char* fn = "fj::linalg::svd";
   check_spectral_operand(b, x, fn, false);
   return call_named_results(
       b, "svd", x,
       [&](GraphBuilder& g, const std::vector<Atom>& in) {
-        ir::Params p;
-        p.items.push_back({"algorithm", std::string("None"), true});
-        p.items.push_back({"compute_uv", compute_uv, true});
-        p.items.push_back({"full_matrices", full_matrices, true});
-        p.items.push_back({"subset_by_index", std::string("None"), true});
-        const auto s_u_vt = emit_named(g, Prim::svd, promote_inexact(g, in[0]), std::move(p), fn);
-        return compute_uv ? std::vector<Atom>{s_u_vt[1], s_u_vt[0], s_u_vt[2]} : s_u_vt;
+        return lower_lax_svd(g, promote_inexact(g, in[0]), full_matrices, compute_uv, fn);
       },
       std::string(full_matrices ? "full" : "thin") + (compute_uv ? " uv" : ""));
 }

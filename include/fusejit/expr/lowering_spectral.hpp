@@ -17,8 +17,10 @@ std::vector<Atom> lower_lax_eigh(GraphBuilder& b, Atom x, bool lower, bool symme
 std::vector<Atom> lower_eigh(GraphBuilder& b, Atom x, bool lower, bool symmetrize_input);
 /// jnp.linalg.eigvalsh: `jit[name=eigvalsh]` around jnp.linalg.eigh's w.
 Atom lower_eigvalsh(GraphBuilder& b, Atom x, bool lower);
-/// jnp.linalg.svd: `jit[name=svd]` around the primitive (integers converted to f32 first): u,
-/// s and v^T, or s alone without compute_uv.
+/// lax.linalg.svd: the primitive; u, s and v^T, or s alone without compute_uv.
+std::vector<Atom> lower_lax_svd(GraphBuilder& b, Atom x, bool full_matrices, bool compute_uv,
+                                const char* fn);
+/// jnp.linalg.svd: `jit[name=svd]` around lax.linalg.svd (integers converted to f32 first).
 std::vector<Atom> lower_svd(GraphBuilder& b, Atom x, bool full_matrices, bool compute_uv);
 /// lax.linalg.qr: the primitive; q then r.
 std::vector<Atom> lower_lax_qr(GraphBuilder& b, Atom x, bool full_matrices, const char* fn);
