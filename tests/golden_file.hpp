@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <sstream>
 #include <string>
@@ -62,12 +63,31 @@ struct Golden {
   }
 };
 
+/// Each function's jaxpr text against the section "jaxpr <name>" of `g`, byte for byte.
+inline void check_jaxpr_texts(const Golden& g,
+                              const std::map<std::string, std::function<std::string()>>& texts) {
+  for (const auto& [name, text] : texts) {
+    CAPTURE(name);
+    auto it = g.all().find("jaxpr " + name);
+    REQUIRE(it != g.all().end());
+    CHECK(text() == it->second);
+  }
+}
+
 /// The numbers of a line separated by spaces; hex floats, "nan", "-nan" and "inf" too.
 inline std::vector<double> golden_numbers(const std::string& line) {
   std::vector<double> v;
   std::istringstream in(line);
   for (std::string t; in >> t;) v.push_back(std::strtod(t.c_str(), nullptr));
   return v;
+}
+
+/// The f64 array of the section "input <name>" of `g` (line 0: its shape, line 1: its elements).
+inline fj::Array golden_input(const Golden& g, const std::string& name) {
+  const auto l = g.lines("input " + name);
+  std::vector<std::int64_t> dims;
+  for (double d : golden_numbers(l.at(0))) dims.push_back(static_cast<std::int64_t>(d));
+  return fj::array(golden_numbers(l.at(1)), fj::Shape(dims));
 }
 
 /// An array's elements as doubles, whatever its dtype (exact for every dtype but i64/u64 > 2^53).

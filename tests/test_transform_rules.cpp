@@ -325,6 +325,76 @@ std::vector<Case> differentiable_cases() {
   c.push_back({"cholesky", ir::Prim::cholesky, {f64({3, 3})}, {}, dominant(3, 4), symmetric});
   c.push_back(
       {"cholesky batched", ir::Prim::cholesky, {f64({2, 3, 3})}, {}, dominant(3, 4), symmetric});
+  // eigh: eigenvalues near 0, 2 and 4 (diagonal) with off-diagonal entries below 0.3, so the
+  // gaps (which the rule divides by) stay near 2 and each eigenvector's sign is stable under
+  // the differences' steps; tangents symmetric, as JAX's rule assumes.
+  auto separated = [](std::mt19937& g, std::size_t, std::int64_t i) {
+    const std::int64_t r = i % 9 / 3, q = i % 3;
+    return r == q ? 2.0 * static_cast<double>(r) + uniform(g, -0.2, 0.2) : uniform(g, -0.3, 0.3);
+  };
+  auto eigh_params = [](bool lower) {
+    return params({{"algorithm", std::string("None"), true},
+                   {"lower", lower, true},
+                   {"sort_eigenvalues", true, true},
+                   {"subset_by_index", std::string("None"), true}});
+  };
+  c.push_back({"eigh", ir::Prim::eigh, {f64({3, 3})}, eigh_params(true), separated, symmetric});
+  c.push_back({"eigh upper, batched",
+               ir::Prim::eigh,
+               {f64({2, 3, 3})},
+               eigh_params(false),
+               separated,
+               symmetric});
+  // qr: a dominant positive diagonal keeps r well conditioned and each Householder column's
+  // leading entry away from 0, where LAPACK's (and Eigen's) sign choice flips.
+  auto qr_sample = [](std::int64_t m, std::int64_t n) {
+    return [=](std::mt19937& g, std::size_t, std::int64_t i) {
+      return i % (m * n) / n == i % n ? uniform(g, 2, 3) : uniform(g, -0.5, 0.5);
+    };
+  };
+  auto qr_params = [](bool full) {
+    return params({{"full_matrices", full, true},
+                   {"pivoting", false, true},
+                   {"use_magma", std::string("None"), true}});
+  };
+  c.push_back({"qr, m > n", ir::Prim::qr, {f64({4, 3})}, qr_params(false), qr_sample(4, 3)});
+  c.push_back({"qr square full_matrices, batched",
+               ir::Prim::qr,
+               {f64({2, 3, 3})},
+               qr_params(true),
+               qr_sample(3, 3)});
+  // svd's singular values (compute_uv=False, the matrix norms' use): the qr matrices, whose
+  // singular values are distinct and away from 0 (the rule holds where they are simple).
+  auto svd_params = [](bool uv, bool full) {
+    return params({{"algorithm", std::string("None"), true},
+                   {"compute_uv", uv, true},
+                   {"full_matrices", full, true},
+                   {"subset_by_index", std::string("None"), true}});
+  };
+  c.push_back({"svd singular values, m > n",
+               ir::Prim::svd,
+               {f64({4, 3})},
+               svd_params(false, true),
+               qr_sample(4, 3)});
+  c.push_back({"svd singular values, m < n, batched",
+               ir::Prim::svd,
+               {f64({2, 3, 4})},
+               svd_params(false, false),
+               qr_sample(3, 4)});
+  // With u and v^T (output 0, checked against differences, is still s; the transpose check
+  // covers all three through the tangent map's transpose).
+  c.push_back({"svd thin u, s, v^T, m > n",
+               ir::Prim::svd,
+               {f64({4, 3})},
+               svd_params(true, false),
+               qr_sample(4, 3)});
+  c.push_back({"svd thin u, s, v^T, m < n, batched",
+               ir::Prim::svd,
+               {f64({2, 3, 4})},
+               svd_params(true, false),
+               qr_sample(3, 4)});
+  c.push_back(
+      {"svd full square", ir::Prim::svd, {f64({3, 3})}, svd_params(true, true), qr_sample(3, 3)});
   auto solve = [](bool left, bool lower, bool transpose, bool unit) {
     return params({{"conjugate_a", false, true},
                    {"left_side", left, true},
@@ -479,6 +549,16 @@ std::vector<Case> other_cases() {
                  {f64({3, 4})},
                  params({int_param("axis", 1), {"reverse", true, true}}),
                  distinct()});
+  // svd with full u and v^T of a non-square matrix: JVP undefined, as JAX's (it raises
+  // NotImplementedError, tested in test_linalg_spectral.cpp); its batching rule is checked here.
+  c.push_back({"svd with full u and v^T",
+               ir::Prim::svd,
+               {f64({3, 2})},
+               params({{"algorithm", std::string("None"), true},
+                       {"compute_uv", true, true},
+                       {"full_matrices", true, true},
+                       {"subset_by_index", std::string("None"), true}}),
+               in_range(-2, 2)});
   for (auto p : {ir::Prim::population_count, ir::Prim::clz})
     c.push_back({std::string(ir::name(p)), p, {typed(DType::i32, s)}, {}, ints});
   c.push_back({"bitcast_convert_type f64->i64",

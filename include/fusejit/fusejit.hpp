@@ -41,6 +41,7 @@
 #include "fusejit/api/lax_control.hpp"
 #include "fusejit/api/sorting.hpp"
 #include "fusejit/api/lu.hpp"
+#include "fusejit/api/spectral.hpp"
 #include "fusejit/api/make_jaxpr.hpp"
 #include "fusejit/api/random.hpp"
 #include "fusejit/api/debug.hpp"

@@ -49,6 +49,20 @@ inline std::vector<Row> math_sort_rows() {
        raises<fj::ShapeError>("fj::ShapeError"),
        "fj::linalg::solve: argument b must be (n,) or (..., n, k) for a of shape (3, 3), got an "
        "array of shape (2, 3)"},
+      {"`fj::linalg::eigh` of a matrix that is not square", [=] { (void)fj::linalg::eigh(m23); },
+       raises<fj::ShapeError>("fj::ShapeError"),
+       "fj::linalg::eigh: argument a must be a (batch of) square matrices (rank >= 2), got an "
+       "array of shape (2, 3)"},
+      {"`fj::lax::linalg::eigh` of an integer matrix (`fj::linalg::eigh` converts it)",
+       [=] { (void)lax::linalg::eigh(fj::eye(3, -1, 0, fj::DType::i32)); },
+       raises<fj::DTypeError>("fj::DTypeError"),
+       "fj::lax::linalg::eigh: eigh: argument a must be float32 or float64, got i32[3,3]"},
+      {"`fj::linalg::qr` of a vector", [=] { (void)fj::linalg::qr(f3); },
+       raises<fj::ShapeError>("fj::ShapeError"),
+       "fj::linalg::qr: argument a must be a (batch of) matrices (rank >= 2), got an array of "
+       "shape (3,)"},
+      {"`fj::linalg::qr` with an unknown mode", [=] { (void)fj::linalg::qr(m23, "full"); },
+       raises<fj::ValueError>("fj::ValueError"), "fj::linalg::qr: unsupported mode 'full'"},
       {"`fj::take` with a float index array", [=] { Array r = fj::take(f3, f3); },
        raises<fj::DTypeError>("fj::DTypeError"),
        "fj::take: indices must be an integer array, got float32[3]"},
@@ -71,11 +85,10 @@ inline std::vector<Row> math_sort_rows() {
       {"`fj::var` over an axis the array does not have", [=] { Array r = fj::var(m23, -3); },
        raises<fj::ShapeError>("fj::ShapeError"),
        "fj::var: axis -3 is out of range for an array of shape (2, 3)"},
-      {"`fj::linalg::norm` of matrix order \"nuc\" (no SVD yet)",
-       [=] {
-         Array r = fj::linalg::norm(m23, "nuc", {0, 1});
-       },
-       raises<fj::NotImplementedError>("fj::NotImplementedError"), "SVD"},
+      {"`fj::linalg::svd` of a vector", [=] { (void)fj::linalg::svd(f3); },
+       raises<fj::ShapeError>("fj::ShapeError"),
+       "fj::linalg::svd: argument a must be a (batch of) matrices (rank >= 2), got an array of "
+       "shape (3,)"},
       {"`fj::nn::one_hot` with an axis beyond the result's rank",
        [=] { Array r = fj::nn::one_hot(i3, 3, fj::f32, 2); },
        raises<fj::ShapeError>("fj::ShapeError"), "fj::nn::one_hot: axis 2 is out of range"},

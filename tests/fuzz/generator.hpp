@@ -630,7 +630,33 @@ class Generator {
         in = {x};
         ps = params({{"k", r_.below(xa.shape[rank - 1] + 1)}, {"axis", std::int64_t{rank - 1}}});
         return true;
+      case P::qr:
+      case P::svd: {
+        // Any float matrix (1..4 rows and columns; batched or not), either shape of the
+        // factors; svd with or without them.
+        ir::Atom a = x;
+        ir::Aval aa = xa;
+        if (rank < 2 || !fj::is_float(xa.dtype) || xa.shape.size() == 0) {
+          aa = {r_.chance(50) ? DType::f32 : DType::f64,
+                r_.chance(30) ? Shape{2, 1 + r_.below(4), 1 + r_.below(4)}
+                              : Shape{1 + r_.below(4), 1 + r_.below(4)},
+                false};
+          a = ir::Atom::of_var(new_input(aa));
+        }
+        in = {a};
+        if (p == P::svd)
+          ps = params({{"algorithm", std::string("None")},
+                       {"compute_uv", r_.chance(50)},
+                       {"full_matrices", r_.chance(50)},
+                       {"subset_by_index", std::string("None")}});
+        else
+          ps = params({{"full_matrices", r_.chance(50)},
+                       {"pivoting", false},
+                       {"use_magma", std::string("None")}});
+        return true;
+      }
       case P::cholesky:
+      case P::eigh:
       case P::triangular_solve: {
         // Square float matrices, any values (not positive definite: NaNs; singular:
         // infinities, the same on both backends, which run one routine). Random shapes are
@@ -646,6 +672,13 @@ class Generator {
         const int ar = aa.shape.rank();
         in = {a};
         if (p == P::cholesky) return true;
+        if (p == P::eigh) {
+          ps = params({{"algorithm", std::string("None")},
+                       {"lower", r_.chance(50)},
+                       {"sort_eigenvalues", true},
+                       {"subset_by_index", std::string("None")}});
+          return true;
+        }
         const bool left = r_.chance(50);
         Shape bs = aa.shape;
         bs[left ? ar - 1 : ar - 2] = 1 + r_.below(4);

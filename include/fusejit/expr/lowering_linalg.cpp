@@ -47,16 +47,6 @@ Atom select_triangle(GraphBuilder& b, Atom m, std::int64_t k, bool zeros_when_tr
                          : b.emit1(Prim::select_n, {mask, zeros, m});
 }
 
-// _T: the last two axes swapped.
-Atom matrix_transpose(GraphBuilder& b, Atom x) {
-  const int r = b.aval(x).shape.rank();
-  std::vector<std::int64_t> perm;
-  for (int d = 0; d < r - 2; ++d) perm.push_back(d);
-  perm.push_back(r - 1);
-  perm.push_back(r - 2);
-  return lower_transpose(b, x, perm);
-}
-
 Atom to_inexact_operand(GraphBuilder& b, Atom x) {
   const TypedDType t = typed(b, x);
   return is_float(t.dtype) ? x : convert(b, x, to_inexact(t));
@@ -75,6 +65,15 @@ void check_unbatched(const GraphBuilder& b, Atom a, Atom rhs, const char* fn) {
 }
 
 }  // namespace
+
+Atom matrix_transpose(GraphBuilder& b, Atom x) {
+  const int r = b.aval(x).shape.rank();
+  std::vector<std::int64_t> perm;
+  for (int d = 0; d < r - 2; ++d) perm.push_back(d);
+  perm.push_back(r - 1);
+  perm.push_back(r - 2);
+  return lower_transpose(b, x, perm);
+}
 
 Atom lower_tril(GraphBuilder& b, Atom m, std::int64_t k) { return select_triangle(b, m, k, false); }
 Atom lower_triu(GraphBuilder& b, Atom m, std::int64_t k) {

@@ -11,6 +11,8 @@ struct TriangularSolveOptions {
        unit_diagonal = false;
 };
 
+/// JAX's _T (_H for real dtypes): the last two axes swapped.
+Atom matrix_transpose(GraphBuilder& b, Atom x);
 /// JAX's lax.linalg._tril / _triu: m with the entries above diagonal k (below diagonal k for
 /// triu) replaced by zeros, through a select against lax._tri's mask.
 Atom lower_tril(GraphBuilder& b, Atom m, std::int64_t k);

@@ -5,6 +5,7 @@
 
 #include "fusejit/expr/lowering_helpers.hpp"
 #include "fusejit/expr/lowering_nn.hpp"
+#include "fusejit/expr/lowering_spectral.hpp"
 
 namespace fj::detail {
 
@@ -131,9 +132,28 @@ Atom norm_body(GraphBuilder& g, Atom x, const NormOrd& ord, const std::vector<st
   }
   std::int64_t row = ax[0], col = ax[1];
   if (ord.is_default || ord.name == "fro" || ord.name == "f") return two_norm(ax);
-  if (ord.name == "nuc" || (ord.name.empty() && std::fabs(ord.p) == 2))
-    throw NotImplementedError("fj::linalg::norm: the matrix norm of order " + st_ord_str(ord) +
-                              " needs the singular values, and fusejit has no SVD yet");
+  if (ord.name == "nuc" || (ord.name.empty() && std::fabs(ord.p) == 2)) {
+    // The singular values of x with the two axes moved last (jnp.moveaxis: a transpose unless
+    // they are there already), then their max (initial 0), min or sum.
+    const int r = g.aval(x).shape.rank();
+    std::vector<std::int64_t> perm;
+    for (int d = 0; d < r; ++d)
+      if (d != row && d != col) perm.push_back(d);
+    perm.push_back(row);
+    perm.push_back(col);
+    bool identity = true;
+    for (int d = 0; d < r; ++d) identity = identity && perm[static_cast<std::size_t>(d)] == d;
+    if (!identity) x = lower_transpose(g, x, perm);
+    const Atom s = lower_svd(g, x, true, false)[0];
+    const std::vector<std::int64_t> last{r - 2};
+    Atom y = ord.name == "nuc" ? st_reduce(g, Prim::reduce_sum, s, last, false)
+             : ord.p > 0       ? amax0(g, s, last, false)
+                               : st_reduce(g, Prim::reduce_min, s, last, false);
+    if (keepdims)
+      y = lower_expand_dims(
+          g, y, {static_cast<int>(std::min(row, col)), static_cast<int>(std::max(row, col))});
+    return y;
+  }
   if (!ord.name.empty() || !(ord.p == 1 || ord.p == -1 || std::isinf(ord.p)))
     throw ValueError("fj::linalg::norm: invalid order " + st_ord_str(ord) + " for a matrix norm");
   Atom a = st_unary(g, Prim::abs, x);

@@ -210,7 +210,8 @@ auto std(A&& x, Axes axis = none, std::int64_t ddof = 0, bool keepdims = false) 
 
 namespace linalg {
 /// jnp.linalg.norm: a vector norm over one axis, a matrix norm over two; by default the 2-norm
-/// of all elements. The matrix orders 2, -2 and "nuc" raise fj::NotImplementedError (no SVD).
+/// of all elements. The matrix orders 2, -2 and "nuc" take the singular values (fj::linalg::svd
+/// with compute_uv=false), as JAX's.
 template <detail::Operand A>
 auto norm(A&& x, NormOrder ord = none, Axes axis = none, bool keepdims = false) {
   return detail::make_node(detail::NormOp{ord.ord, std::move(axis), keepdims}, std::forward<A>(x));

@@ -1,8 +1,9 @@
 // Shape and dtype rules of the library primitives: dot_general, argmax/argmin, concatenate,
 // stack, dynamic_slice, dynamic_update_slice, the cumulative reductions, sort, top_k,
-// cholesky, triangular_solve and lu; gather and scatter-add in shape_rules_index.hpp
-// (implementation unit only).
+// cholesky, triangular_solve, lu, eigh, qr and svd; gather and the scatters in
+// shape_rules_index.hpp (implementation unit only).
 #include <algorithm>
+#include <initializer_list>
 #include <string>
 
 #include "fusejit/ir/builder.hpp"
@@ -213,6 +214,67 @@ inline void check_matrix(const char* who, const char* arg, const Aval& a, bool s
                      " (rank >= 2), got " + a.str());
 }
 
+// The spectral decompositions' params that this library supports only as JAX's defaults
+// print them (None).
+inline void check_none_params(const char* who, const Params& params,
+                              std::initializer_list<const char*> names) {
+  for (const char* n : names)
+    if (params.get<std::string>(n) != "None")
+      throw ValueError(std::string(who) + ": only " + n + "=None is supported, got " +
+                       params.get<std::string>(n));
+}
+
+// eigh: a batch of square matrices; the eigenvectors (the same aval) and the eigenvalues
+// (..., n).
+inline std::vector<Aval> eigh(const std::vector<Aval>& in, const Params& params) {
+  check_matrix("eigh", "a", in[0], true);
+  (void)params.get<bool>("lower");
+  (void)params.get<bool>("sort_eigenvalues");
+  check_none_params("eigh", params, {"algorithm", "subset_by_index"});
+  const Shape& s = in[0].shape;
+  std::vector<std::int64_t> w = s.to_vector();
+  w.pop_back();
+  return {Aval{in[0].dtype, s, false}, Aval{in[0].dtype, Shape(w), false}};
+}
+
+// qr: a batch of (m, n) matrices; q (..., m, k) and r (..., k, n), k = min(m, n), or with
+// full_matrices k = m.
+inline std::vector<Aval> qr(const std::vector<Aval>& in, const Params& params) {
+  check_matrix("qr", "a", in[0], false);
+  if (params.get<bool>("pivoting")) throw ValueError("qr: pivoting=True is not supported");
+  check_none_params("qr", params, {"use_magma"});
+  const Shape& s = in[0].shape;
+  const int r = s.rank();
+  const std::int64_t m = s[r - 2], n = s[r - 1];
+  const std::int64_t k = params.get<bool>("full_matrices") ? m : std::min(m, n);
+  Shape qs = s, rs = s;
+  qs[r - 1] = k;
+  rs[r - 2] = k;
+  return {Aval{in[0].dtype, qs, false}, Aval{in[0].dtype, rs, false}};
+}
+
+// svd: a batch of (m, n) matrices; s (..., k), k = min(m, n), then with compute_uv u
+// (..., m, k) and vt (..., k, n), or u (..., m, m) and vt (..., n, n) with full_matrices.
+inline std::vector<Aval> svd(const std::vector<Aval>& in, const Params& params) {
+  check_matrix("svd", "a", in[0], false);
+  check_none_params("svd", params, {"algorithm", "subset_by_index"});
+  const Shape& s = in[0].shape;
+  const int r = s.rank();
+  const std::int64_t m = s[r - 2], n = s[r - 1], k = std::min(m, n);
+  const bool full = params.get<bool>("full_matrices");
+  std::vector<std::int64_t> sv = s.to_vector();
+  sv.pop_back();
+  sv.back() = k;
+  std::vector<Aval> out{Aval{in[0].dtype, Shape(sv), false}};
+  if (!params.get<bool>("compute_uv")) return out;
+  Shape us = s, vs = s;
+  us[r - 1] = full ? m : k;
+  vs[r - 2] = full ? n : k;
+  out.push_back(Aval{in[0].dtype, us, false});
+  out.push_back(Aval{in[0].dtype, vs, false});
+  return out;
+}
+
 // cholesky: a batch of square matrices, the same aval back.
 inline std::vector<Aval> cholesky(const std::vector<Aval>& in) {
   check_matrix("cholesky", "a", in[0], true);
@@ -289,6 +351,12 @@ inline std::vector<Aval> library_avals(Prim p, const std::vector<Aval>& in, cons
       return library_rules::triangular_solve(in, params);
     case Prim::lu:
       return library_rules::lu(in);
+    case Prim::eigh:
+      return library_rules::eigh(in, params);
+    case Prim::qr:
+      return library_rules::qr(in, params);
+    case Prim::svd:
+      return library_rules::svd(in, params);
     case Prim::gather:
       return library_rules::gather(in, params);
     case Prim::scatter_add:

@@ -9,6 +9,7 @@
 #include "fusejit/transforms/linalg_rules.hpp"
 #include "fusejit/transforms/pad_rules.hpp"
 #include "fusejit/transforms/sort_rules.hpp"
+#include "fusejit/transforms/spectral_rules.hpp"
 #include "fusejit/transforms/transforms.hpp"
 
 namespace fj::transforms {
@@ -201,7 +202,8 @@ bool has_batch_rule(ir::Prim p) {
     default:
       break;
   }
-  if (is_sort_or_scan(p) || is_linalg(p) || is_index_op(p) || is_pad_op(p)) return true;
+  if (is_sort_or_scan(p) || is_linalg(p) || is_index_op(p) || is_pad_op(p) || is_spectral(p))
+    return true;
   switch (p) {
     case Prim::argmax:
     case Prim::argmin:
@@ -280,9 +282,11 @@ Batched batch_graph(const ir::Graph& g, const std::vector<bool>& in_batched, std
       }
       continue;
     }
-    if (is_sort_or_scan(e.prim) || is_linalg(e.prim) || is_index_op(e.prim) || is_pad_op(e.prim)) {
+    if (is_sort_or_scan(e.prim) || is_linalg(e.prim) || is_index_op(e.prim) || is_pad_op(e.prim) ||
+        is_spectral(e.prim)) {
       const std::vector<Atom> outs =
           is_linalg(e.prim)     ? batch_linalg(E, e, std::move(in), flags, size)
+          : is_spectral(e.prim) ? batch_spectral(E, e, std::move(in), flags, size)
           : is_index_op(e.prim) ? batch_index(E, e, std::move(in), flags, size)
           : is_pad_op(e.prim)   ? batch_pad(E, e, std::move(in), flags, size)
                                 : batch_sorting(E, e, std::move(in), flags, size);

@@ -6,6 +6,7 @@
 #include "fusejit/transforms/linalg_rules.hpp"
 #include "fusejit/transforms/pad_rules.hpp"
 #include "fusejit/transforms/sort_rules.hpp"
+#include "fusejit/transforms/spectral_rules.hpp"
 #include "fusejit/transforms/transforms.hpp"
 
 namespace fj::transforms {
@@ -23,6 +24,7 @@ std::vector<MaybeAtom> jvp_rule(Emit& E, const ir::Eqn& e, const std::vector<Ato
   if (out.empty()) return {};  // an effect (debug_print): copied, nothing to differentiate
   if (is_sort_or_scan(e.prim)) return jvp_sorting(E, e, in, t, out);
   if (is_linalg(e.prim)) return jvp_linalg(E, e, in, t, out);
+  if (is_spectral(e.prim)) return jvp_spectral(E, e, in, t, out);
   if (is_index_op(e.prim)) return jvp_index(E, e, in, t, out);
   if (is_pad_op(e.prim)) return jvp_pad(E, e, in, t);
   const Atom y = out[0];
@@ -145,6 +147,9 @@ bool has_jvp_rule(ir::Prim p) {
     case Prim::cholesky:
     case Prim::triangular_solve:
     case Prim::lu:
+    case Prim::eigh:
+    case Prim::qr:
+    case Prim::svd:
     case Prim::gather:
     case Prim::scatter_add:
     case Prim::scatter:

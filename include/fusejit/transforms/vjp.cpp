@@ -8,6 +8,7 @@
 #include "fusejit/transforms/linalg_rules.hpp"
 #include "fusejit/transforms/pad_rules.hpp"
 #include "fusejit/transforms/sort_rules.hpp"
+#include "fusejit/transforms/spectral_rules.hpp"
 #include "fusejit/transforms/transforms.hpp"
 
 namespace fj::transforms {
@@ -307,6 +308,7 @@ ir::Graph vjp_graph(const ir::Graph& g, const std::vector<bool>& wrt) {
                        ? vjp_custom_call(E, e, ins[k], outs[k], cts, needed)
                    : is_sort_or_scan(e.prim) ? vjp_sorting(E, e, ins[k], outs[k], cts, wanted)
                    : is_linalg(e.prim)       ? vjp_linalg(E, e, ins[k], outs[k], cts, wanted)
+                   : is_spectral(e.prim)     ? vjp_spectral(E, e, ins[k], outs[k], cts, wanted)
                    : is_index_op(e.prim)     ? vjp_index(E, e, ins[k], outs[k], cts, wanted)
                    : is_pad_op(e.prim)       ? vjp_pad(E, e, ins[k], cts, wanted)
                                              : vjp_rule(E, e, ins[k], outs[k][0], *cts[0], needed);

@@ -302,5 +302,6 @@ struct pure_callback : Callback {};
 #include "fusejit/backend/reference/library_sort_scan.hpp"
 #include "fusejit/backend/reference/library_linalg.hpp"
 #include "fusejit/backend/reference/library_lu.hpp"
+#include "fusejit/backend/reference/library_spectral.hpp"
 #include "fusejit/backend/reference/library_index.hpp"
 #include "fusejit/backend/reference/library_pad.hpp"
