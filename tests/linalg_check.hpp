@@ -1,7 +1,7 @@
-// What the linear-algebra golden tests share: an input read from a golden file ("input NAME":
-// its shape, then its elements), and the comparison: each element within a tolerance relative to
-// the largest expected magnitude (factorizations and solves are accurate to that scale, not to each
-// entry's own), NaN and infinities exactly where JAX gives them.
+// What the linear-algebra golden tests share besides golden_file.hpp's golden_input: the
+// comparison, each element within a tolerance relative to the largest expected magnitude
+// (factorizations and solves are accurate to that scale, not to each entry's own), NaN and
+// infinities exactly where JAX gives them.
 #pragma once
 #include <doctest/doctest.h>
 
@@ -15,14 +15,6 @@
 #include "golden_file.hpp"
 
 namespace fusejit_test {
-
-/// The f64 array a golden file's "input NAME" section holds.
-inline fj::Array golden_input(const Golden& g, const std::string& name) {
-  const auto l = g.lines("input " + name);
-  std::vector<std::int64_t> dims;
-  for (double d : golden_numbers(l[0])) dims.push_back(static_cast<std::int64_t>(d));
-  return fj::array(golden_numbers(l[1]), fj::Shape(dims));
-}
 
 /// |got - want| <= rel * max(1, the largest finite |want|), elementwise; NaN where want is NaN,
 /// the same infinity where want is infinite.
