@@ -238,8 +238,11 @@ class PerOpBound {
       case P::digamma:
         // Both have zeros (lgamma at 1, 2 and once between negative integers; digamma at 1.46
         // and likewise), next to which the error is absolute: 8 ulps of 1 there (docs/MATH.md).
+        // Below 0 both are reflections whose two terms cancel, so the absolute error is 8 ulps
+        // of the terms' size instead (at()).
         ulps_ = 8;
         abs_floor_ = 8 * eps_;
+        reflected_ = true;
         break;
       case P::erf_inv:
         // f32: XLA's polynomial, the same fused multiply-adds on both backends (bit-exact, as
@@ -273,6 +276,18 @@ class PerOpBound {
     Bound b;
     b.ulps = ulps_;
     b.abs = abs_floor_;
+    if (reflected_) {
+      // digamma(x) = digamma(1 - x) - pi cot(pi x) and lgamma(x) = log(pi / |sin(pi x)|) -
+      // lgamma(1 - x): each term is about log(1 - x) (digamma) or (1 - x) log(1 - x) (lgamma)
+      // in size, so a result near 0 keeps the terms' absolute error (seed 362 at width v3:
+      // digamma(-95.81) = -0.1526, 10 eps apart, the terms 4.6 in size).
+      const double x = check_detail::element(ops_.at(0), i);
+      if (x < 0) {
+        const double log_term = std::log1p(-x);
+        const double size = e_.prim == ir::Prim::digamma ? log_term : (1 - x) * log_term;
+        b.abs = std::max(b.abs, 8 * eps_ * size);
+      }
+    }
     if (contracted_) {
       const Shape& out = g_.aval(e_.out[0]).shape;
       double m = 0;
@@ -311,7 +326,7 @@ class PerOpBound {
   const ir::Graph& g_;
   const ir::Eqn& e_;
   const std::vector<Value>& ops_;
-  bool f32_ = false, contracted_ = false;
+  bool f32_ = false, contracted_ = false, reflected_ = false;
   double eps_ = 0, ulps_ = 0, abs_floor_ = 0;
   std::int64_t terms_ = 0;
   std::vector<Value> magnitudes_;  // reduce_prod: product, min and max of magnitudes
