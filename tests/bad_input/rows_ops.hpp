@@ -177,7 +177,7 @@ inline std::vector<Row> op_rows() {
       {"`roll` by a float shift", [=] { Array r = fj::roll(m23, fj::ones({}), 0); },
        raises<fj::DTypeError>("fj::DTypeError"),
        "fj::roll: shift must have an integer dtype, got f32[] for f32[2,3]"},
-      {"`tile` with negative reps", [=] { Array r = fj::tile(m23, {-1}); },
+      {"`tile` with negative reps", [=] { Array r = fj::tile(m23, std::vector<std::int64_t>{-1}); },
        raises<fj::ShapeError>("fj::ShapeError"),
        "fj::tile: reps (-1,) must be nonnegative, for f32[2,3]"},
       {"`repeat` a negative number of times", [=] { Array r = fj::repeat(m23, -2, 1); },
