@@ -4,6 +4,8 @@
 
 #include <fusejit/fusejit.hpp>
 
+#include "tests_dir.hpp"
+
 #include <cstdint>
 #include <cstdlib>
 #include <fstream>
@@ -18,7 +20,7 @@ namespace fusejit_test {
 
 /// The sections of tests/golden/<file>, by name, each without its last newline.
 inline std::map<std::string, std::string> read_goldens(const std::string& file) {
-  std::ifstream in(std::string(FUSEJIT_TESTS_DIR) + "/golden/" + file);
+  std::ifstream in(tests_dir() + "/golden/" + file);
   REQUIRE(in.good());
   std::map<std::string, std::string> m;
   std::string line, name, text;

@@ -14,6 +14,7 @@
 #include "bad_input/rows_math_sort.hpp"
 #include "bad_input/rows_ops.hpp"
 #include "bad_input/rows_transforms.hpp"
+#include "tests_dir.hpp"
 
 namespace {
 
@@ -111,7 +112,7 @@ TEST_CASE("bad-input matrix: README.md's Errors section shows the matrix") {
   std::set<std::string> names;  // a row's name is its subcase's and its README line's
   for (const Row& row : rows)
     CHECK_MESSAGE(names.insert(row.misuse).second, "two rows are named: ", std::string(row.misuse));
-  const std::string path = FUSEJIT_TESTS_DIR "/../README.md";
+  const std::string path = fusejit_test::tests_dir() + "/../README.md";
   std::string readme;
   {
     std::ifstream in(path);
@@ -157,7 +158,8 @@ TEST_CASE("bad-input matrix: README.md's Errors section shows the matrix") {
                   " but README's Errors table does not name it");
 
   // The misuses that are compile errors instead are listed too, one per tests/compile_fail file.
-  for (const auto& f : std::filesystem::directory_iterator(FUSEJIT_TESTS_DIR "/compile_fail")) {
+  for (const auto& f :
+       std::filesystem::directory_iterator(fusejit_test::tests_dir() + "/compile_fail")) {
     if (f.path().extension() != ".cpp") continue;
     const std::string name = "tests/compile_fail/" + f.path().filename().string();
     CHECK_MESSAGE(summary.find(name) != std::string::npos, "README's Errors section does not list ",
