@@ -1,8 +1,9 @@
 // The cumulative reductions, sort, argsort and top_k against JAX 0.10.2
 // (tests/golden/sort_goldens.txt, printed by tests/golden/sort_goldens.py): jaxpr text byte for
 // byte, values bit for bit on inputs with NaNs of both signs, signed zeros and ties (integer-
-// valued, so that every sum and product is exact in any order), and gradients of weighted sums
-// (JAX's and central differences), on both backends.
+// valued, so that every sum and product is exact in any order), gradients of weighted sums
+// (JAX's and central differences), and cumprod's, cummax's and cummin's JVP, gradient, vmap of
+// gradient and second derivative through JAX's associative scan, on both backends.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -205,16 +206,142 @@ TEST_CASE("sort golden: bad input names the function, the axis and the shape") {
                        doctest::Contains("cumsum: does not accept dtype bool"), fj::DTypeError);
 }
 
-// JAX differentiates these through its associative scan; fusejit has no rule yet and says so
-// instead of returning a wrong derivative.
-TEST_CASE("sort golden: cumprod, cummax and cummin derivatives raise NotImplementedError") {
-  const Array x = fj::array(std::vector<double>{0.5, 2.0, 1.5}, fj::Shape{3});
-  CHECK_THROWS_WITH_AS(fj::grad([](Tracer v) { return fj::sum(fj::cumprod(v)); })(x),
-                       doctest::Contains("cumprod"), fj::NotImplementedError);
-  CHECK_THROWS_WITH_AS(fj::grad([](Tracer v) { return fj::sum(fj::lax::cummax(v, 0)); })(x),
-                       doctest::Contains("cummax"), fj::NotImplementedError);
-  CHECK_THROWS_WITH_AS(fj::grad([](Tracer v) { return fj::sum(fj::lax::cummin(v, 0)); })(x),
-                       doctest::Contains("cummin"), fj::NotImplementedError);
+// cumprod, cummax and cummin differentiated as JAX does, through their associative scan (the
+// cases of sort_goldens.py: each length's parity at each level of the recursion, both axes,
+// reverse, f32 and f64, a zero in cumprod's input, ties in cummax's and cummin's).
+namespace {
+
+struct CumCase {
+  std::string prim;
+  fj::Shape shape;
+  int axis;
+  bool reverse;
+  bool f32;
+  std::string name() const {
+    return prim + "_n" + std::to_string(shape[axis]) + "_axis" + std::to_string(axis) +
+           (reverse ? "_rev" : "") + (f32 ? "_float32" : "_float64");
+  }
+  Fn f() const {
+    const int a = axis;
+    const bool r = reverse;
+    if (prim == "cumprod") return [=](Tracer v) { return Array(fj::lax::cumprod(v, a, r)); };
+    if (prim == "cummax") return [=](Tracer v) { return Array(fj::lax::cummax(v, a, r)); };
+    return [=](Tracer v) { return Array(fj::lax::cummin(v, a, r)); };
+  }
+};
+std::vector<CumCase> cum_cases() {
+  const std::vector<std::tuple<fj::Shape, int, bool, bool>> shapes = {
+      {{1, 3}, 0, false, false}, {{3, 2}, 1, true, false},   {{5, 3}, 0, false, false},
+      {{2, 8}, 1, true, false},  {{2, 13}, 1, false, false}, {{13, 2}, 0, true, true},
+      {{3, 8}, 1, false, true},  {{5, 2}, 0, true, true}};
+  std::vector<CumCase> c;
+  for (const char* prim : {"cumprod", "cummax", "cummin"})
+    for (const auto& [shape, axis, reverse, f32] : shapes)
+      c.push_back({prim, shape, axis, reverse, f32});
+  return c;
+}
+// The case's golden section as an array of its dtype (the file holds exact f32 values for f32).
+Array cum_golden(const std::string& section, const CumCase& c) {
+  const Array a = fj::array(numbers(kGolden.lines(section + " " + c.name()).back()), c.shape);
+  return c.f32 ? Array(a.astype(fj::f32)) : a;
+}
+// Relative to max(1, |JAX's|). The reference backend evaluates the scan's equations as XLA
+// does, one rounding each: bit for bit. cummax's and cummin's derivatives are sums of halved
+// weights, exact in any order: bit for bit too. The LLVM backend fuses cumprod's tangent
+// terms (t_a * b + a * t_b) into multiply-adds: up to 6e-15 (f64) and 7e-7 (f32) seen on
+// these cases, from cancellation in the weighted sums.
+double cum_tol(const CumCase& c, const std::string& backend) {
+  if (backend == "reference" || c.prim != "cumprod") return 0;
+  return c.f32 ? 1e-5 : 1e-13;
+}
+// The weights 1, 2, ... of the golden gradients' sum(w * f(x)), f64.
+Array weights(const fj::Shape& s) {
+  std::vector<double> w(static_cast<std::size_t>(s.size()));
+  std::iota(w.begin(), w.end(), 1.0);
+  return fj::array(w, s);
+}
+
+}  // namespace
+
+// The JVP's tangent and the weighted gradient against JAX's; in f64 the gradient also against
+// central differences, except at the tied elements (there it is JAX's even split, not a
+// derivative).
+TEST_CASE("sort golden: jvp and grad of cumprod, cummax and cummin as JAX's") {
+  for (const std::string& backend : fusejit_test::backends_to_test()) {
+    BackendScope scope(backend.c_str());
+    for (const CumCase& c : cum_cases()) {
+      CAPTURE(backend);
+      CAPTURE(c.name());
+      const Array x = cum_golden("input", c), t = cum_golden("tangent", c);
+      const double tol = cum_tol(c, backend);
+      const auto [y, ty] = fj::jvp(c.f(), std::array<Array, 1>{x}, std::array<Array, 1>{t});
+      CHECK(ty.dtype() == x.dtype());
+      CHECK(ty.shape() == x.shape());
+      const auto tv = as_doubles(ty), twant = numbers(kGolden.lines("cumjvp " + c.name())[0]);
+      REQUIRE(tv.size() == twant.size());
+      for (std::size_t i = 0; i < tv.size(); ++i) {
+        CAPTURE(i);
+        CHECK(std::fabs(tv[i] - twant[i]) <= tol * std::max(1.0, std::fabs(twant[i])));
+      }
+      const auto gwant = numbers(kGolden.lines("cumgrad " + c.name())[0]);
+      if (!c.f32) {
+        const auto xs = as_doubles(x);
+        fusejit_test::check_weighted_grad(
+            c.f(), x, gwant,
+            [&](std::size_t i) {
+              return c.prim != "cumprod" && std::count(xs.begin(), xs.end(), xs[i]) > 1;
+            },
+            tol);
+        continue;
+      }
+      const Array wm = weights(c.shape).astype(fj::f32);
+      const Fn f = c.f();
+      const auto g = as_doubles(fj::jit(fj::grad([&](Tracer v) { return fj::sum(wm * f(v)); }))(x));
+      REQUIRE(g.size() == gwant.size());
+      for (std::size_t i = 0; i < g.size(); ++i) {
+        CAPTURE(i);
+        CHECK(std::fabs(g[i] - gwant[i]) <= tol * std::max(1.0, std::fabs(gwant[i])));
+      }
+    }
+  }
+}
+
+// vmap of grad: the (2, 13) cases along axis 1 as a batch of rows, each row's gradient of
+// sum(w_row * f(row)) with its own weights; together they are the 2-D case's gradient. And
+// grad of grad (the VJP's own equations differentiated): d/dx <grad(sum(w * f))(x), t>.
+TEST_CASE("sort golden: vmap of grad, and grad of grad, of cumprod, cummax and cummin") {
+  for (const std::string& backend : fusejit_test::backends_to_test()) {
+    BackendScope scope(backend.c_str());
+    for (const CumCase& c : cum_cases()) {
+      if (c.shape[1] != 13) continue;
+      CAPTURE(backend);
+      CAPTURE(c.name());
+      const Array x = cum_golden("input", c), t = cum_golden("tangent", c);
+      const Array w = weights(c.shape);
+      const CumCase row{c.prim, fj::Shape{13}, 0, c.reverse, false};
+      const Fn f = row.f(), f2 = c.f();
+      const Array g =
+          fj::vmap(fj::grad([f](Tracer v, Tracer wr) { return fj::sum(wr * f(v)); }))(x, w);
+      const auto gv = as_doubles(g), want = numbers(kGolden.lines("cumgrad " + c.name())[0]);
+      REQUIRE(gv.size() == want.size());
+      for (std::size_t i = 0; i < gv.size(); ++i) {
+        CAPTURE(i);
+        CHECK(std::fabs(gv[i] - want[i]) <=
+              cum_tol(c, backend) * std::max(1.0, std::fabs(want[i])));
+      }
+      auto loss = [f2, w](Tracer v) { return fj::sum(w * f2(v)); };
+      const auto hv =
+          as_doubles(fj::grad([&](Tracer v) { return fj::sum(fj::grad(loss)(v) * t); })(x));
+      const auto hwant = numbers(kGolden.lines("cumgrad2 " + c.name())[0]);
+      REQUIRE(hv.size() == hwant.size());
+      // Second order: fusejit's VJP equations are not JAX's transposition, so the rounding
+      // differs (the products of up to 13 factors, summed): 1e-13 of the largest.
+      for (std::size_t i = 0; i < hv.size(); ++i) {
+        CAPTURE(i);
+        CHECK(std::fabs(hv[i] - hwant[i]) <= 1e-13 * std::max(1.0, std::fabs(hwant[i])));
+      }
+    }
+  }
 }
 
 // The realistic program: top-5 accuracy of f32 logits (64 x 100) against labels whose

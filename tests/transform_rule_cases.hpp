@@ -257,6 +257,21 @@ std::vector<Case> differentiable_cases() {
   };
   scan("cumsum", ir::Prim::cumsum, 1, false);
   scan("cumsum reverse", ir::Prim::cumsum, 0, true);
+  // cumprod, cummax and cummin through JAX's associative scan: lengths 5 (odd) and 4 (even)
+  // along the axis; cummax and cummin on distinct values (no ties, where they have a kink).
+  auto cum = [&](ir::Prim p, std::int64_t axis, bool reverse, auto sample) {
+    c.push_back({std::string(ir::name(p)) + (reverse ? " reverse" : ""),
+                 p,
+                 {f64({5, 4})},
+                 params({int_param("axis", axis), {"reverse", reverse, true}}),
+                 sample});
+  };
+  cum(ir::Prim::cumprod, 0, false, away_from_zero(0.5, 1.5));
+  cum(ir::Prim::cumprod, 1, true, away_from_zero(0.5, 1.5));
+  for (auto p : {ir::Prim::cummax, ir::Prim::cummin}) {
+    cum(p, 1, false, distinct());
+    cum(p, 0, true, distinct());
+  }
   auto sort_params = [](std::int64_t dim, std::int64_t keys) {
     return params(
         {int_param("dimension", dim), {"is_stable", true, true}, int_param("num_keys", keys)});
@@ -539,14 +554,6 @@ std::vector<Case> other_cases() {
   c.push_back({"is_finite", ir::Prim::is_finite, {f64(s)}, {}, in_range(-2, 2)});
   c.push_back({"nextafter", ir::Prim::nextafter, {f64(s), f64(s)}, {}, in_range(-2, 2)});
   c.push_back({"digamma", ir::Prim::digamma, {f64(s)}, {}, in_range(0.5, 4)});
-  // cumprod, cummax and cummin: JVPs not yet written (they raise NotImplementedError, tested in
-  // test_sort_golden.cpp); their batching rules are checked here.
-  for (auto p : {ir::Prim::cumprod, ir::Prim::cummax, ir::Prim::cummin})
-    c.push_back({std::string(ir::name(p)),
-                 p,
-                 {f64({3, 4})},
-                 params({int_param("axis", 1), {"reverse", true, true}}),
-                 distinct()});
   // svd with full u and v^T of a non-square matrix: JVP undefined, as JAX's (it raises
   // NotImplementedError, tested in test_linalg_spectral.cpp); its batching rule is checked here.
   c.push_back({"svd with full u and v^T",

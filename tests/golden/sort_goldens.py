@@ -1,6 +1,6 @@
 # Prints what tests/test_sort_golden.cpp checks the cumulative reductions, sort, argsort and
 # top_k against: JAX 0.10.2's jaxpr text, values on inputs with NaNs, signed zeros and ties, and
-# gradients (f64):
+# gradients (f64; cumprod, cummax and cummin also f32, their JVPs and second order):
 #   python tests/golden/sort_goldens.py > tests/golden/sort_goldens.txt
 import jax
 import jax.numpy as jnp
@@ -74,6 +74,65 @@ for name, f in grads.items():
     g = jax.grad(lambda v: jnp.sum(w * f(v)))(x)
     print(f"=== grad {name}")
     print(text(g))
+
+# cumprod, cummax and cummin differentiated as JAX does (the JVP of their associative scan):
+# lengths 1, 2, 5, 8 and 13 along the axis (each parity at each level of the recursion), axis 0
+# and 1, reverse, f32 and f64; cumprod's inputs hold a zero, cummax's and cummin's ties (a pair
+# of equal neighbours and an element equal to the running extremum before it, where the 0.5
+# split shows). Printed: the input, a tangent, the JVP's tangent out, and the gradient of
+# sum(w * f(x)) with w = 1, 2, ... in x's dtype (for the (2, 13) cases also the gradient of
+# that gradient's inner product with the tangent: second order).
+cum_fns = {"cumprod": lax.cumprod, "cummax": lax.cummax, "cummin": lax.cummin}
+cum_shapes = [  # (shape, axis, reverse, dtype)
+    ((1, 3), 0, False, np.float64),
+    ((3, 2), 1, True, np.float64),
+    ((5, 3), 0, False, np.float64),
+    ((2, 8), 1, True, np.float64),
+    ((2, 13), 1, False, np.float64),
+    ((13, 2), 0, True, np.float32),
+    ((3, 8), 1, False, np.float32),
+    ((5, 2), 0, True, np.float32),
+]
+crng = np.random.default_rng(19)
+for prim, f in cum_fns.items():
+    for shape, axis, rev, dt in cum_shapes:
+        n = shape[axis]
+        name = f"{prim}_n{n}_axis{axis}{'_rev' if rev else ''}_{np.dtype(dt).name}"
+        # Lines along the axis as rows of v, written back at the end.
+        v = np.moveaxis(crng.standard_normal(shape), axis, -1)
+        if prim == "cumprod":
+            v = np.sign(v) * (0.6 + 0.8 * np.abs(np.tanh(v)))  # magnitudes in [0.6, 1.4)
+            if n >= 2:
+                v[0, n // 2] = 0.0
+        else:
+            v = np.round(v * 4) / 4  # quarter steps: ties in the arithmetic too are exact
+            pick = np.maximum if prim == "cummax" else np.minimum
+            if n >= 2:
+                v[:, 1] = v[:, 0]  # a tie inside the first pair
+            if n >= 4:
+                j = n - 2 if not rev else 1
+                # the running extremum in the scan's direction, reached again at j
+                seen = v[:, :j] if not rev else v[:, j + 1:]
+                v[:, j] = pick.reduce(seen, axis=1)
+        x = np.moveaxis(v, -1, axis).astype(dt)
+        t = crng.standard_normal(shape).astype(dt)
+        g_fn = lambda u, f=f, axis=axis, rev=rev: f(u, axis=axis, reverse=rev)
+        _, ty = jax.jvp(g_fn, (x,), (t,))
+        w = np.arange(1.0, 1.0 + x.size).reshape(shape).astype(dt)
+        g = jax.grad(lambda u: jnp.sum(w * g_fn(u)))(x)
+        print(f"=== input {name}")
+        print(" ".join(str(d) for d in shape))
+        print(text(x))
+        print(f"=== tangent {name}")
+        print(text(t))
+        print(f"=== cumjvp {name}")
+        print(text(ty))
+        print(f"=== cumgrad {name}")
+        print(text(g))
+        if n == 13 and axis == 1:  # second order: d/dx <grad(sum(w * f))(x), t>
+            loss = lambda u: jnp.sum(w * g_fn(u))
+            print(f"=== cumgrad2 {name}")
+            print(text(jax.grad(lambda u: jnp.vdot(jax.grad(loss)(u), t))(x)))
 
 # A realistic program: top-5 accuracy of f32 logits (64 examples, 100 classes) against labels,
 # and the mean of the top-5 softmax probabilities' sum, both as JAX computes them.

@@ -2,8 +2,13 @@
 // sort_rules.hpp; implementation unit only).
 #include "fusejit/transforms/sort_rules.hpp"
 
+#include <algorithm>
+
+#include "fusejit/ir/pad_config.hpp"
+#include "fusejit/ir/passes/inline_jit.hpp"
 #include "fusejit/transforms/batching.hpp"
 #include "fusejit/transforms/partials.hpp"
+#include "fusejit/transforms/transforms.hpp"
 
 namespace fj::transforms {
 
@@ -44,6 +49,83 @@ Atom sort_permutation(Emit& E, const ir::Eqn& e, const std::vector<Atom>& in) {
   return E.b.emit(Prim::sort, ops, e.params).back();
 }
 
+// lax.slice_in_dim(x, start, limit, stride, axis), as JAX's associative_scan slices.
+Atom slice_in_dim(Emit& E, Atom x, int axis, std::int64_t start, std::int64_t limit,
+                  std::int64_t stride) {
+  const Shape s = E.shape(x);
+  const auto a = static_cast<std::size_t>(axis);
+  Dims lo(static_cast<std::size_t>(s.rank()), 0), hi = s.to_vector();
+  Dims steps(static_cast<std::size_t>(s.rank()), 1);
+  lo[a] = start;
+  hi[a] = std::max(start, limit);
+  steps[a] = stride;
+  return E.slice(x, lo, hi, stride == 1 ? Dims{} : steps);
+}
+
+// JAX's _interleave: a's elements at the even positions of the axis, b's at the odd ones, by
+// padding each with zeros in between and adding.
+Atom interleave(Emit& E, Atom a, Atom b, int axis) {
+  const auto r = static_cast<std::size_t>(E.rank(a));
+  const bool same = E.shape(a)[axis] == E.shape(b)[axis];
+  ir::PadConfig pa{Dims(r, 0), Dims(r, 0), Dims(r, 0), Dims(3 * r, 0)}, pb = pa;
+  const auto k = static_cast<std::size_t>(axis);
+  pa.hi[k] = same ? 1 : 0;
+  pa.interior[k] = 1;
+  pb.lo[k] = 1;
+  pb.hi[k] = same ? 0 : 1;
+  pb.interior[k] = 1;
+  const Atom zero = Emit::lit(0, E.dtype(a));
+  return E.add(E.b.emit1(Prim::pad, {a, zero}, pa.params()),
+               E.b.emit1(Prim::pad, {b, zero}, pb.params()));
+}
+
+// JAX's associative_scan(combine, x, axis) (no reverse): combine adjacent pairs, scan those
+// recursively (the odd positions), combine them with the even elements, interleave.
+Atom associative_scan(Emit& E, Prim combine, Atom x, int axis) {
+  const std::int64_t n = E.shape(x)[axis];
+  if (n < 2) return x;
+  const Atom pairs =
+      E.bin(combine, slice_in_dim(E, x, axis, 0, n - 1, 2), slice_in_dim(E, x, axis, 1, n, 2));
+  const Atom odd = associative_scan(E, combine, pairs, axis);
+  const Atom rest = slice_in_dim(E, x, axis, 2, n, 2);
+  const std::int64_t m = E.shape(odd)[axis];
+  const Atom even =
+      E.bin(combine, n % 2 == 0 ? slice_in_dim(E, odd, axis, 0, m - 1, 1) : odd, rest);
+  ir::Params cat;
+  cat.items.push_back({"dimension", std::int64_t{axis}, true});
+  const Atom evens =
+      E.b.emit1(Prim::concatenate, {slice_in_dim(E, x, axis, 0, 1, 1), even}, std::move(cat));
+  return interleave(E, evens, odd, axis);
+}
+
+// The graph x -> cumprod/cummax/cummin(x) as JAX differentiates it: its associative scan with
+// lax.mul, lax.max or lax.min, between two revs when reverse. Its JVP (the primitives' own
+// rules: the product rule, max/min's even split at ties) is JAX's _cumulative_jvp_rule.
+ir::Graph cumulative_scan_graph(const ir::Eqn& e, const Aval& x) {
+  const auto axis = static_cast<int>(int_param(e.params, "axis"));
+  const bool reverse = e.params.get<bool>("reverse");
+  const Prim combine = e.prim == Prim::cumprod  ? Prim::mul
+                       : e.prim == Prim::cummax ? Prim::max
+                                                : Prim::min;
+  GraphBuilder g;
+  Emit E(g);
+  ir::Params rev;
+  rev.items.push_back({"dimensions", Dims{axis}, true});
+  Atom v = Atom::of_var(g.add_invar(x));
+  if (reverse) v = E.un(Prim::rev, v, rev);
+  v = associative_scan(E, combine, v, axis);
+  if (reverse) v = E.un(Prim::rev, v, rev);
+  g.graph.outvars = {v};
+  return std::move(g.graph);
+}
+
+// The scan graph's JVP with the tangent as the only output: (x, t) -> t's image, linear in t.
+ir::Graph cumulative_tangent_graph(const ir::Eqn& e, const Aval& x) {
+  ir::Graph jg = jvp_graph(cumulative_scan_graph(e, x), {true});
+  jg.outvars = {jg.outvars[1]};
+  return jg;
+}
+
 }  // namespace
 
 std::vector<MaybeAtom> jvp_sorting(Emit& E, const ir::Eqn& e, const std::vector<Atom>& in,
@@ -51,8 +133,8 @@ std::vector<MaybeAtom> jvp_sorting(Emit& E, const ir::Eqn& e, const std::vector<
   if (is_cumulative(e.prim) && !differentiable(E.aval(out[0]))) return {std::nullopt};
   if (e.prim == Prim::cumsum) return {E.b.emit1(Prim::cumsum, {*t[0]}, e.params)};
   if (is_cumulative(e.prim))
-    throw NotImplementedError("fj::jvp: the derivative of " + std::string(ir::name(e.prim)) +
-                              " is not implemented yet (cumsum's is)");
+    return {ir::detail::inline_into(E.b.graph, cumulative_tangent_graph(e, E.aval(in[0])),
+                                    {in[0], *t[0]}, false)[0]};
   if (e.prim == Prim::top_k) {
     if (!differentiable(E.aval(out[0]))) return {std::nullopt, std::nullopt};
     const Shape s = E.shape(in[0]);
@@ -94,9 +176,16 @@ std::vector<MaybeAtom> vjp_sorting(Emit& E, const ir::Eqn& e, const std::vector<
     }
     return r;
   }
-  if (is_cumulative(e.prim))
-    throw NotImplementedError("fj::grad: the derivative of " + std::string(ir::name(e.prim)) +
-                              " is not implemented yet (cumsum's is)");
+  if (is_cumulative(e.prim)) {
+    // The transpose of the JVP's tangent equations (JAX's linearize-and-transpose): reverse
+    // mode over the tangent graph with respect to t, at t = 0 (the tangent's own forward
+    // equations are then dead, and DCE drops them).
+    if (!wants[0] || !ct[0]) return r;
+    const Aval xa = E.aval(in[0]);
+    const ir::Graph vg = vjp_graph(cumulative_tangent_graph(e, xa), {false, true});
+    r[0] = ir::detail::inline_into(E.b.graph, vg, {in[0], E.zeros(xa), *ct[0]}, false)[1];
+    return r;
+  }
   if (e.prim == Prim::top_k) {
     if (!wants[0] || !ct[0]) return r;
     const Shape s = E.shape(in[0]);

@@ -15,11 +15,14 @@ inline bool is_sort_or_scan(Prim p) {
 
 /// Tangents of every result. sort carries the tangents through a sort by the same keys;
 /// top_k picks them at its indices (a one-hot sum, exact: one term is nonzero). cumsum is
-/// linear; cumprod, cummax and cummin raise NotImplementedError.
+/// linear; cumprod, cummax and cummin take JAX's _cumulative_jvp_rule: the JVP of their
+/// associative scan (strided slices, lax.mul/max/min, pad and add), so the product rule and
+/// max/min's halves at ties, with the scan's own intermediate products.
 std::vector<MaybeAtom> jvp_sorting(Emit& E, const ir::Eqn& e, const std::vector<Atom>& in,
                                    const std::vector<MaybeAtom>& t, const std::vector<Atom>& out);
 /// Cotangents of the operands: sort undoes its permutation by sorting the permutation itself;
-/// top_k scatters through the same one-hot; cumsum is a cumsum the other way.
+/// top_k scatters through the same one-hot; cumsum is a cumsum the other way; cumprod, cummax
+/// and cummin transpose the tangent equations of their JVP (reverse mode over them in t).
 std::vector<MaybeAtom> vjp_sorting(Emit& E, const ir::Eqn& e, const std::vector<Atom>& in,
                                    const std::vector<Atom>& out, const std::vector<MaybeAtom>& ct,
                                    const std::vector<bool>& wants);
