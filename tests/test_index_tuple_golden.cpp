@@ -87,6 +87,18 @@ TEST_CASE("index tuple golden: x.at(...) with integers, ranges and arrays mixed 
   check_value_cases(cases());
 }
 
+// Outside jit the same calls evaluate eagerly (their scalars are graph inputs, not literals).
+TEST_CASE("index tuple golden: eager x.at(...) and x(...) as JAX's") {
+  for (const char* name : {"tup_mul_range_arr", "tup_set_neg_step", "tup_int_arr_sep_get",
+                           "tup_set_scalar", "tup_get_scalar", "tup_index_mixed", "tup_add_full"}) {
+    CAPTURE(name);
+    const Case& c = cases().at(name);
+    const auto [got, want] = fusejit_test::golden_values(
+        c.f(c.input(), c.index()), kGolden.lines("values " + std::string(name)));
+    CHECK(got == want);
+  }
+}
+
 // d/dx sum(w * f(x)) through gathers and scatters whose indices mix slices (a negative step
 // too) with arrays: sums and products of small integers, exact; central differences agree.
 TEST_CASE("index tuple golden: gradients as JAX's and central differences") {
