@@ -65,6 +65,7 @@ const std::map<std::string, Case>& cases() {
       {"tup_int_max_step", {[](Tracer v, Tracer) { return v.at(every2, 2).max(4); }, ints, k}},
       {"tup_int_add_neg",
        {[](Tracer v, Tracer t) { return v.at(range(3, fj::none, -1), t).add(3); }, ints, k}},
+      {"tup_set_empty", {[](Tracer v, Tracer t) { return v.at(range(3, 1), t).set(1.0); }, x, k}},
       {"tup_vmap_add",
        {[](Tracer v, Tracer t) {
           return fj::vmap([](Tracer a, Tracer b) { return a.at(range(1, 3), b).add(1.0); },
@@ -161,6 +162,7 @@ TEST_CASE("index tuple golden: jaxpr text") {
       {"tup_nonadj_add",
        {[](Tracer v, Tracer t) { return v.at(t, range(1, 3), t).add(1.0); }, o3(), k()}},
       {"tup_nonadj_get", {[](Tracer v, Tracer t) { return v.at(t, all, t).get(); }, o3(), k()}},
+      {"tup_set_empty", {[](Tracer v, Tracer) { return v.at(range(3, 1)).set(1.0); }, o(), k()}},
       {"tup_int_arr_sep",
        {[](Tracer v, Tracer t) { return v.at(1, range(2, 4), t).get(); }, o3(), k()}},
   };

@@ -89,6 +89,7 @@ cases = {
     "tup_int_set": (lambda v, t: v.at[t, 1:3].set(-5), ints, i),
     "tup_int_max_step": (lambda v, t: v.at[::2, 2].max(4), ints, k),
     "tup_int_add_neg": (lambda v, t: v.at[3::-1, t].add(3), ints, k),
+    "tup_set_empty": (lambda v, t: v.at[3:1, t].set(1.0), x, k),
     "tup_vmap_add": (jax.vmap(lambda v, t: v.at[1:3, t].add(1.0), in_axes=(None, 0)), x, along),
     "tup_vmap_get": (jax.vmap(lambda v, t: v.at[t, ::2].get(), in_axes=(None, 0)), x, along),
 }
@@ -205,6 +206,7 @@ tup_jaxprs = {
     "tup_nonadj_add": (lambda v, t: v.at[t, 1:3, t].add(1.0), jnp.ones((4, 5, 3)), tk),
     "tup_nonadj_get": (lambda v, t: v.at[t, :, t].get(), jnp.ones((4, 5, 3)), tk),
     "tup_int_arr_sep": (lambda v, t: v.at[1, 2:4, t].get(), jnp.ones((4, 5, 3)), tk),
+    "tup_set_empty": (lambda v, t: v.at[3:1].set(1.0), o, tk),
 }
 for name, (f, v, t) in tup_jaxprs.items():
     print(f"=== jaxpr {name}")
