@@ -13,45 +13,24 @@
 
 #include "backend_compare.hpp"
 #include "golden_file.hpp"
+#include "index_golden_inputs.hpp"
 #include "weighted_grad.hpp"
 
 using fj::Array;
 using fj::Tracer;
 using fusejit_test::BackendScope;
 using Mode = fj::lax::GatherScatterMode;
+using namespace index_golden;
 
 namespace {
 
-constexpr fusejit_test::Golden kGolden{"index_goldens.txt"};
 constexpr auto numbers = fusejit_test::golden_numbers;
 using fusejit_test::as_doubles;
 
-Array ivec(std::vector<std::int32_t> v, fj::Shape s) { return fj::array(v, s); }
-Array x() {
-  std::vector<double> v;
-  for (int k = 0; k < 15; ++k) v.push_back(k * 1.5 - 4.0);
-  return fj::array(v, fj::Shape{5, 3});
-}
-Array u() {
-  std::vector<double> v;
-  for (int k = 0; k < 15; ++k) v.push_back(k);
-  return fj::array(v, fj::Shape{5, 3});
-}
-Array i() { return ivec({0, -1, 2, 2, 4}, {5}); }
 Array j() { return ivec({1, 0, 2, -3, 1}, {5}); }
-Array k() { return ivec({2, 0, -1}, {3}); }
 Array flat() { return ivec({0, 14, -1, 3}, {4}); }
-Array oob() { return ivec({0, 7, -8, 3}, {4}); }
-Array along() { return ivec({4, 0, 1, 2, -2, 0}, {2, 3}); }
 Array along_t() { return ivec({4, 2, 0, -2, 1, 0}, {3, 2}); }
-Array ints() { return ivec({3, -1, 2, 0, 1, 4, -2, 7, 5, 6, 6, 1, 0, 9, -4}, {5, 3}); }
 
-using Fn = std::function<Array(Tracer, Tracer)>;
-struct Case {
-  Fn f;
-  Array (*input)();
-  Array (*index)();
-};
 const std::map<std::string, Case>& cases() {
   using fj::in_axes;
   static const std::map<std::string, Case> c = {
@@ -142,28 +121,10 @@ const std::map<std::string, Case>& cases() {
   return c;
 }
 
-void check_equal(const Array& out, const std::vector<std::string>& lines) {
-  const auto [got, want] = fusejit_test::golden_values(out, lines);
-  for (std::size_t n = 0; n < got.size(); ++n) {
-    CAPTURE(n);
-    if (std::isnan(want[n]))
-      CHECK(std::isnan(got[n]));
-    else
-      CHECK(got[n] == want[n]);
-  }
-}
-
 }  // namespace
 
 TEST_CASE("index golden: values, out-of-range modes and vmap as JAX's") {
-  for (const std::string& backend : fusejit_test::backends_to_test()) {
-    BackendScope scope(backend.c_str());
-    for (const auto& [name, c] : cases()) {
-      CAPTURE(backend);
-      CAPTURE(name);
-      check_equal(fj::jit(c.f)(c.input(), c.index()), kGolden.lines("values " + name));
-    }
-  }
+  check_value_cases(cases());
 }
 
 // The realistic program: a histogram of 64 values in [0, 1), bin indices from the values and

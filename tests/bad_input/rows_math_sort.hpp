@@ -76,6 +76,30 @@ inline std::vector<Row> math_sort_rows() {
          Array r = m23.at(fj::array({0, 1})).set(fj::ones({2, 2}));
        },
        raises<fj::ShapeError>("fj::ShapeError"), "(2, 2)"},
+      {"`x.at(...)` with a float index array beside a range",
+       [=] { Array r = m23.at(fj::range(0, 2), f3).set(1.0); },
+       raises<fj::DTypeError>("fj::DTypeError"),
+       "fj::Array::at(...).set: indices must be an integer array, got float32[3]"},
+      {"`x.at(...)` with an `fj::Range` of step 0 built without `fj::range`",
+       [=] {
+         Array r = m23.at(fj::Range{0, 2, 0}).add(1.0);
+       },
+       raises<fj::ValueError>("fj::ValueError"),
+       "fj::Array::at(...).add: slice step cannot be zero for axis 0 of an array of shape (2, 3)"},
+      {"`x.at(...)` with an integer out of range beside a range",
+       [=] { Array r = m23.at(2, fj::range(0, 2)).mul(2.0); },
+       raises<fj::ShapeError>("fj::ShapeError"),
+       "fj::Array::at(...).mul: index 2 is out of range for axis 0 of an array of shape (2, 3)"},
+      {"`x.at(...)` with more indices than axes",
+       [=] { Array r = m23.at(0, fj::range(), i3).get(); },
+       raises<fj::ShapeError>("fj::ShapeError"),
+       "fj::Array::at(...).get: too many indices for an array of shape (2, 3): 3 were given"},
+      {"`x.at(...)` with index arrays whose shapes do not broadcast",
+       [=] {
+         Array r = m23.at(fj::array({0, 1}), i3).max(0.0);
+       },
+       raises<fj::ShapeError>("fj::ShapeError"),
+       "fj::Array::at(...).max: index arrays of shapes (2,) and (3,) do not broadcast together"},
       {"the derivative of `fj::digamma` (polygamma is not implemented)",
        [=] { Array r = fj::grad([](Tracer x) { return fj::sum(fj::digamma(x)); })(f3); },
        raises<fj::NotImplementedError>("fj::NotImplementedError"), "polygamma"},

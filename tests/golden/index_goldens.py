@@ -1,5 +1,6 @@
 # Prints what tests/test_index_golden.cpp checks integer-array indexing, take,
-# take_along_axis and x.at[...].get()/set()/add()/mul()/min()/max() against: JAX 0.10.2's values (exact: gathers copy
+# take_along_axis and x.at[...].get()/set()/add()/mul()/min()/max() (index arrays, static
+# integers and slices mixed: the tup_* cases) against: JAX 0.10.2's values (exact: gathers copy
 # and the scatter-adds add small integers), gradients (f64), vmap, out-of-range modes, a
 # scatter-add histogram, and jaxpr text (f32):
 #   python tests/golden/index_goldens.py > tests/golden/index_goldens.txt
@@ -18,6 +19,9 @@ oob = np.array([0, 7, -8, 3], np.int32)  # out of range both ways
 along = np.array([[4, 0, 1], [2, -2, 0]], np.int32)
 along_t = np.ascontiguousarray(along.T)  # (3, 2): one index row per column of x
 u = np.arange(15.0).reshape(5, 3)
+x3 = np.arange(60.0).reshape(4, 5, 3) * 0.5 - 7.0
+scal = np.array(-2, np.int32)  # a rank-0 index array
+perm = np.array([2, -3, 1], np.int32)  # distinct after normalization
 ints = np.array([[3, -1, 2], [0, 1, 4], [-2, 7, 5], [6, 6, 1], [0, 9, -4]], np.int32)
 
 cases = {
@@ -62,6 +66,32 @@ cases = {
     "int_at_max": (lambda v, t: v.at[t].max(4), ints, i),
     "vmap_set_both": (jax.vmap(lambda v, t: v.at[t].set(0.5), in_axes=(1, 0)), x, along_t),
     "vmap_max_indices": (jax.vmap(lambda v, t: v.at[t].max(3.0), in_axes=(None, 0)), x, along),
+    # x.at[...] with static integers, slices (any step) and index arrays mixed (tup_*): static
+    # reads slice, scalar array indices dynamic_slice, the rest gather or scatter.
+    "tup_get_range": (lambda v, t: v.at[1:4].get(), x, k),
+    "tup_set_range": (lambda v, t: v.at[1:4].set(10.0), x, k),
+    "tup_add_int_step": (lambda v, t: v.at[2, ::2].add(10.0), x, k),
+    "tup_get_arr_range": (lambda v, t: v.at[t, 0:2].get(), x, i),
+    "tup_mul_range_arr": (lambda v, t: v.at[1:3, t].mul(-2.0), x, k),
+    "tup_set_neg_step": (lambda v, t: v.at[::-2].set(u[:3]), x, k),
+    "tup_get_neg_step_arr": (lambda v, t: v.at[4:0:-2, t].get(), x, k),
+    "tup_add_full": (lambda v, t: v.at[:, :].add(u), x, k),
+    "tup_min_full_col": (lambda v, t: v.at[:, 1].min(0.0), x, k),
+    "tup_max_range_arr": (lambda v, t: v.at[1:, t].max(3.0), x, k),
+    "tup_add_oob": (lambda v, t: v.at[1:3, t].add(1.0), x, oob),
+    "tup_add_oob_clip": (lambda v, t: v.at[1:3, t].add(1.0, mode="clip"), x, oob),
+    "tup_get_scalar": (lambda v, t: v.at[t, 1:3].get(), x, scal),
+    "tup_set_scalar": (lambda v, t: v.at[t, ::-1].set(u[0]), x, scal),
+    "tup_index_mixed": (lambda v, t: v[1:4, t], x, k),
+    "tup_nonadj_add": (lambda v, t: v.at[t, 1:3, t].add(1.0), x3, k),
+    "tup_nonadj_get": (lambda v, t: v.at[t, :, t].get(), x3, k),
+    "tup_int_arr_sep_get": (lambda v, t: v.at[1, 2:4, t].get(), x3, k),
+    "tup_int_set": (lambda v, t: v.at[t, 1:3].set(-5), ints, i),
+    "tup_int_max_step": (lambda v, t: v.at[::2, 2].max(4), ints, k),
+    "tup_int_add_neg": (lambda v, t: v.at[3::-1, t].add(3), ints, k),
+    "tup_set_empty": (lambda v, t: v.at[3:1, t].set(1.0), x, k),
+    "tup_vmap_add": (jax.vmap(lambda v, t: v.at[1:3, t].add(1.0), in_axes=(None, 0)), x, along),
+    "tup_vmap_get": (jax.vmap(lambda v, t: v.at[t, ::2].get(), in_axes=(None, 0)), x, along),
 }
 
 
@@ -121,6 +151,20 @@ print("=== grad max_ties_operand")
 print(text(jax.grad(lambda v: jnp.sum(jnp.array([1.0, 2.0, 3.0]) *
                                       v.at[tie_idx].max(jnp.asarray(tie_w))))(jnp.zeros(3))))
 
+# Gradients through x.at[...] with slices and arrays mixed, each at its own argument.
+tup_grads = {
+    "tup_set": (lambda v: v.at[1:3, perm].set(v[3:5] * v[3:5]), x),
+    "tup_add": (lambda v: v.at[::-2, 1].add(v[1:4, 2] * v[1:4, 0]), x),
+    "tup_get": (lambda v: v.at[k, 0:2].get(), x),
+    "tup_updates": (lambda w: jnp.asarray(x).at[1:3, perm].add(w), u[:2] * 0.25 + 1.0),
+    "tup_set_updates": (lambda w: jnp.asarray(x).at[::2, 1:].set(w), u[:3, :2] * 0.5 - 1.0),
+}
+for name, (f, arg) in tup_grads.items():
+    arg = jnp.asarray(arg)
+    w = np.arange(1.0, 1.0 + np.prod(np.shape(f(arg)))).reshape(np.shape(f(arg)))
+    print(f"=== grad {name}")
+    print(text(jax.grad(lambda v: jnp.sum(w * f(v)))(arg)))
+
 jax.config.update("jax_enable_x64", False)
 o = jnp.ones((5, 3), jnp.float32)
 ti = jnp.asarray(i)
@@ -143,5 +187,29 @@ jaxprs = {
 for name, f in jaxprs.items():
     print(f"=== jaxpr {name}")
     print(jax.make_jaxpr(f)(o, ti))
+tk = jnp.asarray(k)
+tup_jaxprs = {
+    "tup_get_range": (lambda v, t: v.at[1:4].get(), o, tk),
+    "tup_set_range": (lambda v, t: v.at[1:4].set(2.0), o, tk),
+    "tup_add_int_step": (lambda v, t: v.at[2, ::2].add(1.0), o, tk),
+    "tup_get_arr_range": (lambda v, t: v.at[t, 0:2].get(), o, tk),
+    "tup_mul_range_arr": (lambda v, t: v.at[1:3, t].mul(2.0), o, tk),
+    "tup_set_neg": (lambda v, t: v.at[::-2].set(0.0), o, tk),
+    "tup_get_neg_arr": (lambda v, t: v.at[4:0:-2, t].get(), o, tk),
+    "tup_set_full_col": (lambda v, t: v.at[:, 1].set(0.0), o, tk),
+    "tup_add_int2": (lambda v, t: v.at[2, 1].add(1.0), o, tk),
+    "tup_min_range_clip": (lambda v, t: v.at[1:, t].min(2.0, mode="clip"), o, tk),
+    "tup_index_mixed": (lambda v, t: v[1:4, t], o, tk),
+    "tup_get_scalar": (lambda v, t: v.at[t, 1:3].get(), o, jnp.asarray(scal)),
+    "tup_get_scalar_rev": (lambda v, t: v.at[t, ::-1].get(), o, jnp.asarray(scal)),
+    "tup_set_scalar": (lambda v, t: v.at[t, 1:3].set(1.0), o, jnp.asarray(scal)),
+    "tup_nonadj_add": (lambda v, t: v.at[t, 1:3, t].add(1.0), jnp.ones((4, 5, 3)), tk),
+    "tup_nonadj_get": (lambda v, t: v.at[t, :, t].get(), jnp.ones((4, 5, 3)), tk),
+    "tup_int_arr_sep": (lambda v, t: v.at[1, 2:4, t].get(), jnp.ones((4, 5, 3)), tk),
+    "tup_set_empty": (lambda v, t: v.at[3:1].set(1.0), o, tk),
+}
+for name, (f, v, t) in tup_jaxprs.items():
+    print(f"=== jaxpr {name}")
+    print(jax.make_jaxpr(f)(v, t))
 print("=== jaxpr take_along_axis")
 print(jax.make_jaxpr(lambda v, t: jnp.take_along_axis(v, t, axis=0))(o, jnp.asarray(along)))

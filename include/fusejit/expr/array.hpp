@@ -26,10 +26,15 @@ template <class E>
 Array materialize(const E& e);
 template <class>
 inline constexpr bool always_false = false;
+template <class Arrays>
 class AtIndex;
 /// One index of x(...): an integer (selects one element, drops the axis) or an fj::range.
 template <class T>
 concept IndexArg = (std::is_integral_v<T> && !std::is_same_v<T, bool>) || std::is_same_v<T, Range>;
+/// One index of x(...) or x.at(...) that may also be an integer array (an fj::Array, a
+/// Tracer or an expression).
+template <class T>
+concept AtArg = IndexArg<T> || std::is_same_v<T, Array> || Expr<T>;
 /// NumPy-style methods shared by fj::Array and every expression (so `fj::matmul(a, b).T()`
 /// works); each gives an expression, as the free functions do. Defined in array_methods.hpp,
 /// after the expression nodes.
@@ -55,15 +60,16 @@ struct ArrayMethods {
   /// slices an axis; axes left over are taken whole.
   template <class... I>
   requires(IndexArg<I>&&...) auto operator()(const I&... index) const;
-  /// NumPy's integer-array indexing x[idx] and x[i, j]: integer arrays (one shape) index the
-  /// leading axes, negative entries count from the end (expr/indexing.hpp).
-  auto operator()(const Array& idx) const;
-  auto operator()(const Array& i, const Array& j) const;
-  /// JAX's x.at[idx] (an integer array, two of one shape, or a static integer): .get() reads,
-  /// .add(v) returns x with v added there (expr/indexing.hpp).
-  AtIndex at(const Array& idx) const;
-  AtIndex at(const Array& i, const Array& j) const;
-  AtIndex at(std::int64_t n) const;
+  /// NumPy's integer-array indexing x[idx], x[i, j] or x[idx, 1:3] (expr/indexing.hpp):
+  /// integer arrays index mixed with integers and fj::range; negative entries count from the
+  /// end; arrays not adjacent move their axes to the front, as NumPy does.
+  template <class... I>
+  requires(AtArg<I>&&...) && (!(IndexArg<I> && ...)) auto operator()(const I&... index) const;
+  /// JAX's x.at[idx]: any mix of static integers, fj::range and integer arrays; .get() reads,
+  /// .set(v) / .add(v) / .mul(v) / .min(v) / .max(v) return x updated there
+  /// (expr/indexing.hpp).
+  template <class... I>
+  requires(AtArg<I>&&...) auto at(const I&... index) const;
 
  protected:
   const Self& self() const { return static_cast<const Self&>(*this); }

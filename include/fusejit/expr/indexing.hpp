@@ -1,8 +1,11 @@
-// Integer-array indexing and JAX's functional updates (group 3 of issue 19): x(idx),
-// fj::take, fj::take_along_axis and x.at(idx).get() / .set / .add / .mul / .min / .max(v),
+// Integer-array indexing and JAX's functional updates (group 3 of issue 19): x(idx, ...),
+// fj::take, fj::take_along_axis and x.at(idx...).get() / .set / .add / .mul / .min / .max(v)
+// for any mix of static integers, fj::range and integer arrays,
 // staged through gather and the scatters as JAX 0.10.2's jnp stages them.
 #pragma once
 #include <optional>
+#include <tuple>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -22,28 +25,38 @@ using GatherScatterMode = ir::GatherMode;
 
 namespace detail {
 
-/// x[i, j, ...] (integer arrays on the leading axes) or x.at[n] for a static n; with `update`
-/// (a scatter primitive) the last operand is the updates of x.at[...].set/add/mul/min/max.
-struct AdvancedIndexOp {
-  std::optional<std::int64_t> scalar;
+/// x[...] or x.at[...] for any mix of static integers, fj::range and integer arrays; with
+/// `update` (a scatter primitive) the last operand is the updates of x.at[...].set/add/mul/
+/// min/max, and the operands between x and it are the index arrays in order.
+struct TupleIndexOp {
+  std::vector<AtItem> items;
   std::optional<ir::Prim> update;
   ir::GatherMode mode = ir::GatherMode::promise_in_bounds;
+  bool at = false;  // x.at(...).get() rather than x(...), for errors
   void key(std::vector<std::int64_t>& k) const {
-    for (std::int64_t v :
-         {std::int64_t{scalar.has_value()}, scalar.value_or(0),
-          update ? static_cast<std::int64_t>(*update) : -1, static_cast<std::int64_t>(mode)})
+    k.push_back(static_cast<std::int64_t>(items.size()));
+    for (const AtItem& it : items)
+      k.insert(k.end(),
+               {static_cast<std::int64_t>(it.kind), it.i, it.r.start.has_value(),
+                it.r.start.value_or(0), it.r.stop.has_value(), it.r.stop.value_or(0), it.r.step});
+    for (std::int64_t v : {update ? static_cast<std::int64_t>(*update) : -1,
+                           static_cast<std::int64_t>(mode), std::int64_t{at}})
       k.push_back(v);
   }
   template <class... A>
   ir::Atom operator()(GraphBuilder& b, ir::Atom x, A... rest) const {
-    std::vector<ir::Atom> ints{rest...};
+    std::vector<ir::Atom> arrays{rest...};
     std::optional<ir::Atom> updates;
-    if (update) {
-      updates = ints.back();
-      ints.pop_back();
-    }
-    return lower_advanced_index(b, x, ints, scalar, updates, update.value_or(ir::Prim::scatter),
-                                mode, update ? caller(*update) : "fj::Array indexing");
+    if constexpr (sizeof...(A) > 0)  // an update always has its operand
+      if (update) {
+        updates = arrays.back();
+        arrays.pop_back();
+      }
+    const char* fn = update ? caller(*update)
+                     : at   ? "fj::Array::at(...).get"
+                            : "fj::Array::operator()";
+    return lower_index_tuple(b, x, items, arrays, updates, update.value_or(ir::Prim::scatter), mode,
+                             fn);
   }
   static const char* caller(ir::Prim p) {
     switch (p) {
@@ -60,6 +73,29 @@ struct AdvancedIndexOp {
     }
   }
 };
+
+/// One argument of x(...) or x.at(...) as an index item (an array is the next operand).
+template <class T>
+AtItem at_item(const T& v) {
+  if constexpr (std::is_same_v<T, Range>)
+    return {AtItem::Kind::range, 0, v};
+  else if constexpr (IndexArg<T>)
+    return {AtItem::Kind::integer, static_cast<std::int64_t>(v), {}};
+  else
+    return {AtItem::Kind::array, 0, {}};
+}
+/// The array arguments of x(...) or x.at(...), in order (expressions evaluated).
+template <class... I>
+auto index_arrays(const I&... idx) {
+  auto one = []<class T>(const T& v) {
+    if constexpr (IndexArg<T>)
+      return std::tuple<>{};
+    else
+      return std::tuple<Array>{Array(v)};
+  };
+  return std::tuple_cat(one(idx)...);
+}
+
 struct TakeOp {
   std::optional<int> axis;
   ir::GatherMode mode;
@@ -75,56 +111,56 @@ struct TakeOp {
   }
 };
 
-/// What x.at(idx) returns: the array and the index, waiting for .get() or an update.
+/// What x.at(idx...) returns: the array and the index (`Arrays`, a tuple of its N index
+/// arrays), waiting for .get() or an update.
+template <class Arrays>
 class AtIndex {
  public:
-  AtIndex(Array x, std::vector<Array> idx, std::optional<std::int64_t> scalar)
-      : x_(std::move(x)), idx_(std::move(idx)), scalar_(scalar) {}
-  /// x[idx] (jnp's x.at[idx].get()): a gather; out-of-range indices are clamped.
+  AtIndex(Array x, std::vector<AtItem> items, Arrays arrays)
+      : x_(std::move(x)), items_(std::move(items)), arrays_(std::move(arrays)) {}
+  /// x[idx] (jnp's x.at[idx].get()): static indices slice, others gather; out-of-range array
+  /// entries are clamped.
   Array get() const {
-    if (scalar_) return Array(x_(*scalar_));
-    return idx_.size() == 1 ? Array(make_node(AdvancedIndexOp{}, x_, idx_[0]))
-                            : Array(make_node(AdvancedIndexOp{}, x_, idx_[0], idx_[1]));
+    return node(TupleIndexOp{items_, std::nullopt, ir::GatherMode::promise_in_bounds, true});
   }
   /// x with v at idx (x.at[idx].set(v)): a scatter; of repeated indices the last update wins.
   /// v broadcasts to the indexed shape and is converted to x's dtype; out-of-range indices are
   /// dropped (fill_or_drop, JAX's default) or clamped (clip). So for the other updates:
   template <Operand U>
   Array set(U&& v, lax::GatherScatterMode mode = lax::GatherScatterMode::fill_or_drop) const {
-    return update(ir::Prim::scatter, std::forward<U>(v), mode);
+    return node(TupleIndexOp{items_, ir::Prim::scatter, mode, true}, std::forward<U>(v));
   }
   /// x with v added at idx (x.at[idx].add(v)): a scatter-add; repeated indices accumulate.
   template <Operand U>
   Array add(U&& v, lax::GatherScatterMode mode = lax::GatherScatterMode::fill_or_drop) const {
-    return update(ir::Prim::scatter_add, std::forward<U>(v), mode);
+    return node(TupleIndexOp{items_, ir::Prim::scatter_add, mode, true}, std::forward<U>(v));
   }
   /// x multiplied by v at idx (x.at[idx].mul(v)): a scatter-mul; repeated indices accumulate.
   template <Operand U>
   Array mul(U&& v, lax::GatherScatterMode mode = lax::GatherScatterMode::fill_or_drop) const {
-    return update(ir::Prim::scatter_mul, std::forward<U>(v), mode);
+    return node(TupleIndexOp{items_, ir::Prim::scatter_mul, mode, true}, std::forward<U>(v));
   }
   /// min(x, v) at idx (x.at[idx].min(v)): a scatter-min, NaN propagating as lax.min.
   template <Operand U>
   Array min(U&& v, lax::GatherScatterMode mode = lax::GatherScatterMode::fill_or_drop) const {
-    return update(ir::Prim::scatter_min, std::forward<U>(v), mode);
+    return node(TupleIndexOp{items_, ir::Prim::scatter_min, mode, true}, std::forward<U>(v));
   }
   /// max(x, v) at idx (x.at[idx].max(v)): a scatter-max, NaN propagating as lax.max.
   template <Operand U>
   Array max(U&& v, lax::GatherScatterMode mode = lax::GatherScatterMode::fill_or_drop) const {
-    return update(ir::Prim::scatter_max, std::forward<U>(v), mode);
+    return node(TupleIndexOp{items_, ir::Prim::scatter_max, mode, true}, std::forward<U>(v));
   }
 
  private:
-  template <Operand U>
-  Array update(ir::Prim scatter, U&& v, lax::GatherScatterMode mode) const {
-    const AdvancedIndexOp op{scalar_, scatter, mode};
-    if (scalar_) return Array(make_node(op, x_, std::forward<U>(v)));
-    return idx_.size() == 1 ? Array(make_node(op, x_, idx_[0], std::forward<U>(v)))
-                            : Array(make_node(op, x_, idx_[0], idx_[1], std::forward<U>(v)));
+  template <class... U>
+  Array node(const TupleIndexOp& op, U&&... v) const {
+    return std::apply(
+        [&](const auto&... a) { return Array(make_node(op, x_, a..., std::forward<U>(v)...)); },
+        arrays_);
   }
   Array x_;
-  std::vector<Array> idx_;
-  std::optional<std::int64_t> scalar_;
+  std::vector<AtItem> items_;
+  Arrays arrays_;
 };
 
 }  // namespace detail
@@ -147,24 +183,23 @@ auto take_along_axis(A&& x, I&& idx, int axis) {
 
 namespace detail {
 template <class S>
-auto ArrayMethods<S>::operator()(const Array& idx) const {
-  return make_node(AdvancedIndexOp{}, self(), idx);
+template <class... I>
+requires(AtArg<I>&&...) &&
+    (!(IndexArg<I> && ...)) auto ArrayMethods<S>::operator()(const I&... index) const {
+  return std::apply(
+      [&](const auto&... a) {
+        return make_node(
+            TupleIndexOp{
+                {at_item(index)...}, std::nullopt, ir::GatherMode::promise_in_bounds, false},
+            self(), a...);
+      },
+      index_arrays(index...));
 }
 template <class S>
-auto ArrayMethods<S>::operator()(const Array& i, const Array& j) const {
-  return make_node(AdvancedIndexOp{}, self(), i, j);
-}
-template <class S>
-AtIndex ArrayMethods<S>::at(const Array& idx) const {
-  return AtIndex(Array(self()), {idx}, std::nullopt);
-}
-template <class S>
-AtIndex ArrayMethods<S>::at(const Array& i, const Array& j) const {
-  return AtIndex(Array(self()), {i, j}, std::nullopt);
-}
-template <class S>
-AtIndex ArrayMethods<S>::at(std::int64_t n) const {
-  return AtIndex(Array(self()), {}, n);
+template <class... I>
+requires(AtArg<I>&&...) auto ArrayMethods<S>::at(const I&... index) const {
+  auto arrays = index_arrays(index...);
+  return AtIndex<decltype(arrays)>(Array(self()), {at_item(index)...}, std::move(arrays));
 }
 
 }  // namespace detail

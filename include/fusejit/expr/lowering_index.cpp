@@ -1,6 +1,7 @@
 // Definitions of the integer-array indexing and .at[] lowerings, staged as JAX 0.10.2's
 // jnp indexing (_rewriting_take, _scatter_update, take, take_along_axis) stages them
 // (implementation unit only).
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -92,6 +93,114 @@ ir::GraphPtr combine_jaxpr(Prim combine, DType d) {
   return std::make_shared<const ir::Graph>(std::move(g));
 }
 
+// A non-weak int32 literal (jnp.array(v, int32), JAX's index dtype), or a weak one
+// (jnp.asarray of a Python int).
+Atom i32_literal(std::int64_t v, bool weak = false) {
+  return Atom::of_literal(ir::Literal::of(v, true).cast(DType::i32, weak));
+}
+
+Atom emit_bcast(GraphBuilder& b, Atom a, const V& shape, const V& dims) {
+  ir::Params p;
+  p.items.push_back({"shape", shape, false});
+  p.items.push_back({"broadcast_dimensions", dims, !dims.empty()});
+  return b.emit1(Prim::broadcast_in_dim, {a}, std::move(p));
+}
+
+Atom emit_reverse(GraphBuilder& b, Atom a, const V& dims) {
+  if (dims.empty()) return a;
+  ir::Params p;
+  p.items.push_back({"dimensions", dims, true});
+  return b.emit1(Prim::rev, {a}, std::move(p));
+}
+
+// core.canonicalize_slice: the first index in the slice's order, the step and the length.
+struct SliceCanon {
+  std::int64_t start, stop, step, size;
+};
+SliceCanon canonicalize(const Range& r, std::int64_t n) {
+  // A step beyond int32 takes one element as a step of n does; clamping keeps -step defined.
+  const std::int64_t big = std::int64_t{1} << 31;
+  const std::int64_t step = std::clamp(r.step, -big, big);
+  auto clamp = [&](std::int64_t i) {
+    if (i >= 0) return step > 0 ? std::min(n, i) : std::min(n - 1, i);
+    return step > 0 ? std::max<std::int64_t>(0, n + i) : std::max<std::int64_t>(-1, n + i);
+  };
+  const std::int64_t start = r.start ? clamp(*r.start) : (step > 0 ? 0 : n - 1);
+  const std::int64_t stop = r.stop ? clamp(*r.stop) : (step > 0 ? n : -1);
+  const std::int64_t gap = step > 0 ? step : -step;
+  const std::int64_t dist = step > 0 ? stop - start : start - stop;
+  return {start, stop, step, std::max<std::int64_t>(0, dist + gap - 1) / gap};
+}
+
+// NumPy broadcasting of the advanced indices' shapes; shapes that do not broadcast raise.
+Shape broadcast_shapes(const std::vector<Shape>& shapes, const char* fn) {
+  int rank = 0;
+  for (const Shape& s : shapes) rank = std::max(rank, s.rank());
+  V out(static_cast<std::size_t>(rank), 1);
+  for (const Shape& s : shapes)
+    for (int a = 0; a < s.rank(); ++a) {
+      std::int64_t& o = out[static_cast<std::size_t>(rank - s.rank() + a)];
+      if (s[a] == o || s[a] == 1) continue;
+      if (o != 1) {
+        std::string all;
+        for (const Shape& t : shapes) all += (all.empty() ? "" : " and ") + t.str();
+        throw ShapeError(std::string(fn) + ": index arrays of shapes " + all +
+                         " do not broadcast together");
+      }
+      o = s[a];
+    }
+  return Shape(out);
+}
+
+// lax.dynamic_slice's allow_negative_indices: i < 0 ? i + n : i, staged even for a literal
+// (jnp's start indices are arrays, not Python ints, so nothing folds).
+Atom wrap_start(GraphBuilder& b, Atom i, std::int64_t n) {
+  const DType d = b.aval(i).dtype;
+  if (is_unsigned(d)) return i;
+  const bool weak = b.aval(i).weak;
+  const Atom zero = Atom::of_literal(ir::Literal::of(0, true).cast(d, weak));
+  const Atom size = Atom::of_literal(ir::Literal::of(n, true).cast(d, weak));
+  const Atom neg = b.emit1(Prim::lt, {i, zero});
+  const Atom wrapped = b.emit1(Prim::add, {i, size});
+  return b.emit1(Prim::select_n, {neg, i, wrapped});
+}
+
+// jnp's _dynamic_slice path of x[...]: integers and rank-0 arrays as start indices, slices of
+// step 1 or -1 as sizes (-1 reversed after), the integer axes squeezed.
+Atom dynamic_get(GraphBuilder& b, Atom x, const std::vector<AtItem>& items,
+                 const std::vector<Atom>& arr) {
+  const Shape xs = b.aval(x).shape;
+  std::vector<Atom> starts{x};
+  V sizes, rev, squeeze;
+  for (int d = 0; d < xs.rank(); ++d) {
+    const AtItem& it = items[static_cast<std::size_t>(d)];
+    if (it.kind == AtItem::Kind::range) {
+      const SliceCanon c = canonicalize(it.r, xs[d]);
+      const std::int64_t first = c.step < 0 ? c.stop + 1 : c.start;
+      starts.push_back(i32_literal(first, true));
+      sizes.push_back(c.size);
+      if (c.step < 0) rev.push_back(d);
+      continue;
+    }
+    starts.push_back(it.kind == AtItem::Kind::array ? arr[static_cast<std::size_t>(d)]
+                                                    : i32_literal(it.i, true));
+    sizes.push_back(1);
+    squeeze.push_back(d);
+  }
+  // More than one start: all int32 (dynamic_slice wants one index dtype), then each wrapped.
+  for (std::size_t k = 1; k < starts.size(); ++k) {
+    if (starts.size() > 2) starts[k] = convert(b, starts[k], {DType::i32, false});
+    starts[k] = wrap_start(b, starts[k], xs[static_cast<int>(k - 1)]);
+  }
+  ir::Params p;
+  p.items.push_back({"slice_sizes", sizes, true});
+  Atom y = emit_reverse(b, b.emit1(Prim::dynamic_slice, std::move(starts), std::move(p)), rev);
+  if (squeeze.empty()) return y;
+  ir::Params q;
+  q.items.push_back({"dimensions", squeeze, true});
+  return b.emit1(Prim::squeeze, {y}, std::move(q));
+}
+
 }  // namespace
 
 ir::Params gather_params(const ir::IndexDims& d, const V& slice_sizes, ir::GatherMode mode,
@@ -134,62 +243,176 @@ Atom lower_scatter(GraphBuilder& b, Prim scatter, Atom x, Atom indices, Atom upd
                  scatter_params(scatter, d, b.aval(x).dtype, mode, sorted, unique));
 }
 
-Atom lower_advanced_index(GraphBuilder& b, Atom x, const std::vector<Atom>& ints,
-                          std::optional<std::int64_t> scalar, std::optional<Atom> updates,
-                          Prim update, ir::GatherMode mode, const char* fn) {
+Atom lower_index_tuple(GraphBuilder& b, Atom x, const std::vector<AtItem>& items_in,
+                       const std::vector<Atom>& arrays, std::optional<Atom> updates, Prim update,
+                       ir::GatherMode mode, const char* fn) {
   const Shape xs = b.aval(x).shape;
-  const auto k = static_cast<std::int64_t>(scalar ? 1 : ints.size());
-  if (k == 0 || k > xs.rank())
-    throw ShapeError(std::string(fn) + ": too many indices for an array of shape " + xs.str());
-  Atom indices;
-  Shape batch;
-  if (scalar) {
-    // A static integer: normalized here, one index vector of shape (1,).
-    std::int64_t n = *scalar;
-    if (n < -xs[0] || n >= xs[0])
-      throw ShapeError(std::string(fn) + ": index " + std::to_string(n) +
-                       " is out of bounds for axis 0 with size " + std::to_string(xs[0]));
-    if (n < 0) n += xs[0];
-    const Atom lit = Atom::of_literal(ir::Literal::of(n, true).cast(DType::i32, false));
-    ir::Params p;
-    p.items.push_back({"shape", V{1}, false});
-    p.items.push_back({"broadcast_dimensions", V{}, false});
-    indices = b.emit1(Prim::broadcast_in_dim, {lit}, std::move(p));
-  } else {
-    batch = b.aval(ints[0]).shape;
-    std::vector<Atom> norm;
-    for (std::size_t a = 0; a < ints.size(); ++a) {
-      check_int(b, ints[a], fn);
-      if (b.aval(ints[a]).shape != batch)
-        throw ShapeError(std::string(fn) + ": index arrays must have one shape, got " +
-                         batch.str() + " and " + b.aval(ints[a]).shape.str());
-      norm.push_back(normalize(b, ints[a], xs[static_cast<int>(a)], false));
+  const int r = xs.rank();
+  if (static_cast<int>(items_in.size()) > r)
+    throw ShapeError(std::string(fn) + ": too many indices for an array of shape " + xs.str() +
+                     ": " + std::to_string(items_in.size()) + " were given");
+  // Axes not indexed are taken whole (NumPy's implicit trailing `...`).
+  std::vector<AtItem> raw = items_in, items;
+  raw.resize(static_cast<std::size_t>(r));
+  items = raw;
+  std::vector<Atom> arr(static_cast<std::size_t>(r));
+  std::size_t next = 0;
+  bool any_array = false, advanced = false, unit_steps = true;
+  V adv_axes;  // the axes of integers and arrays, NumPy's advanced indices
+  for (int d = 0; d < r; ++d) {
+    AtItem& it = items[static_cast<std::size_t>(d)];
+    const std::string where =
+        " for axis " + std::to_string(d) + " of an array of shape " + xs.str();
+    if (it.kind == AtItem::Kind::range) {
+      if (it.r.step == 0) throw ValueError(std::string(fn) + ": slice step cannot be zero" + where);
+      unit_steps = unit_steps && (it.r.step == 1 || it.r.step == -1);
+      continue;
     }
-    for (auto& i : norm) i = as_index_vector(b, i);
-    if (norm.size() == 1) {
-      indices = norm[0];
+    adv_axes.push_back(d);
+    if (it.kind == AtItem::Kind::array) {
+      const Atom a = arrays.at(next++);
+      check_int(b, a, fn);
+      arr[static_cast<std::size_t>(d)] = a;
+      any_array = true;
+      advanced = advanced || b.aval(a).shape.rank() > 0;
+      continue;
+    }
+    if (it.i < -xs[d] || it.i >= xs[d])
+      throw ShapeError(std::string(fn) + ": index " + std::to_string(it.i) + " is out of range" +
+                       where);
+    if (it.i < 0) it.i += xs[d];
+  }
+  if (!updates && !any_array) {
+    // Static indices only: jnp's static-slice fast path (slice, rev, squeeze).
+    std::vector<Index> ix;
+    for (const AtItem& it : items) ix.push_back({it.kind == AtItem::Kind::range, it.i, it.r});
+    return lower_index(b, x, ix);
+  }
+  if (!updates && !advanced && unit_steps) return dynamic_get(b, x, raw, arr);
+  // jnp's _index_to_gather. Array indices are normalized first, in order.
+  for (int d = 0; d < r; ++d) {
+    Atom& a = arr[static_cast<std::size_t>(d)];
+    if (items[static_cast<std::size_t>(d)].kind == AtItem::Kind::array &&
+        !is_unsigned(b.aval(a).dtype))
+      a = normalize(b, a, xs[d], false);
+  }
+  // NumPy moves the advanced indices to the front unless they are adjacent.
+  const bool adjacent =
+      adv_axes.empty() || adv_axes.back() - adv_axes.front() + 1 == std::ssize(adv_axes);
+  std::vector<Atom> adv;
+  Shape bshape;
+  if (advanced) {
+    std::vector<Shape> shapes;
+    for (std::int64_t d : adv_axes)
+      shapes.push_back(items[static_cast<std::size_t>(d)].kind == AtItem::Kind::array
+                           ? b.aval(arr[static_cast<std::size_t>(d)]).shape
+                           : Shape{});
+    bshape = broadcast_shapes(shapes, fn);
+    const bool same =
+        std::all_of(shapes.begin(), shapes.end(), [&](auto& s) { return s == bshape; });
+    for (std::int64_t d : adv_axes) {
+      const auto& it = items[static_cast<std::size_t>(d)];
+      Atom a = it.kind == AtItem::Kind::array ? arr[static_cast<std::size_t>(d)]
+                                              : i32_literal(it.i, true);
+      adv.push_back(same ? a : lower_broadcast_to(b, a, bshape));
+    }
+    for (Atom& a : adv) a = convert(b, a, {DType::i32, false});
+  }
+  std::vector<std::pair<Atom, std::int64_t>> gi;  // index arrays and their first axis
+  V gshape, slice_shape, slice_sizes, reversed;
+  ir::IndexDims dn;
+  std::int64_t y_axis = 0;
+  for (int d = 0; d < r; ++d) {
+    if (advanced && d == (adjacent ? adv_axes.front() : 0)) {
+      for (const Atom& a : adv) gi.push_back({a, std::ssize(gshape)});
+      for (std::int64_t s : bshape) gshape.push_back(s), slice_shape.push_back(s);
+      dn.start_map.insert(dn.start_map.end(), adv_axes.begin(), adv_axes.end());
+      dn.collapsed.insert(dn.collapsed.end(), adv_axes.begin(), adv_axes.end());
+      y_axis += bshape.rank();
+    }
+    const AtItem& it = items[static_cast<std::size_t>(d)];
+    if (it.kind != AtItem::Kind::range) {
+      slice_sizes.push_back(1);
+      if (advanced) continue;
+      // A scalar index (no array of rank above 0): one more index column.
+      gi.push_back({it.kind == AtItem::Kind::integer
+                        ? i32_literal(it.i)
+                        : convert(b, arr[static_cast<std::size_t>(d)], {DType::i32, false}),
+                    std::ssize(gshape)});
+      dn.collapsed.push_back(d);
+      dn.start_map.push_back(d);
+      continue;
+    }
+    const SliceCanon c = canonicalize(it.r, xs[d]);
+    slice_shape.push_back(c.size);
+    if (c.step == 1) {
+      // A window; its start is an index column unless the slice is the whole axis.
+      if (c.size != xs[d]) {
+        gi.push_back({i32_literal(c.start), std::ssize(gshape)});
+        dn.start_map.push_back(d);
+      }
+      slice_sizes.push_back(c.size);
+      dn.window.push_back(y_axis);
     } else {
-      ir::Params p;
-      p.items.push_back({"dimension", std::int64_t{batch.rank()}, true});
-      indices = b.emit1(Prim::concatenate, norm, std::move(p));
+      // Any other step: the indices start + step * iota, in increasing order (reversed).
+      Atom io = lower_iota(b, DType::i32, Shape{c.size}, 0);
+      io = lower_binary(b, Prim::mul, i32_literal(c.step), io);
+      io = lower_binary(b, Prim::add, i32_literal(c.start), io);
+      if (c.step < 0) {
+        reversed.push_back(y_axis);
+        io = emit_reverse(b, io, {0});
+      }
+      slice_sizes.push_back(1);
+      gi.push_back({io, std::ssize(gshape)});
+      dn.start_map.push_back(d);
+      gshape.push_back(c.size);
+      dn.collapsed.push_back(d);
     }
+    ++y_axis;
   }
-  // The window: the axes after the k indexed ones, whole, after the batch axes.
-  const std::int64_t br = batch.rank();
-  ir::IndexDims d;
-  d.window = iota_dims(br, br + xs.rank() - k);
-  d.collapsed = iota_dims(0, k);
-  d.start_map = iota_dims(0, k);
+  std::sort(dn.collapsed.begin(), dn.collapsed.end());
+  // The index array: one column per index, each broadcast over gshape.
+  Atom indices;
+  if (gi.size() == 1) {
+    const Shape s = b.aval(gi[0].first).shape;
+    V to = s.to_vector();
+    to.push_back(1);
+    indices = emit_bcast(b, gi[0].first, to, iota_dims(0, s.rank()));
+  } else if (gi.size() > 1) {
+    gshape.push_back(1);
+    std::vector<Atom> cols;
+    for (const auto& [g, at] : gi)
+      cols.push_back(emit_bcast(b, g, gshape, iota_dims(at, at + b.aval(g).shape.rank())));
+    ir::Params p;
+    p.items.push_back({"dimension", std::ssize(gshape) - 1, true});
+    indices = b.emit1(Prim::concatenate, cols, std::move(p));
+  }
+  const DType dtype = b.aval(x).dtype;
+  if (std::find(slice_shape.begin(), slice_shape.end(), 0) != slice_shape.end()) {
+    // Nothing indexed: x unchanged, or lax.full_like(x, 0) of the (empty) indexed shape.
+    if (updates) return x;
+    return emit_bcast(b, Atom::of_literal(ir::Literal::of(0, true).cast(dtype, false)), slice_shape,
+                      {});
+  }
   if (!updates) {
-    V sizes(static_cast<std::size_t>(k), 1);
-    for (int a = static_cast<int>(k); a < xs.rank(); ++a) sizes.push_back(xs[a]);
-    return lower_gather(b, x, indices, d, sizes, mode, "None");
+    const Atom g = lower_gather(b, x, indices, dn, slice_sizes, mode, "None", !advanced, !advanced);
+    return emit_reverse(b, g, reversed);
   }
-  V ushape = batch.to_vector();
-  for (int a = static_cast<int>(k); a < xs.rank(); ++a) ushape.push_back(xs[a]);
-  Atom u = convert(b, *updates, {b.aval(x).dtype, false});
-  u = lower_broadcast_to(b, u, Shape(ushape));
-  return lower_scatter(b, update, x, indices, u, d, mode, scalar.has_value(), scalar.has_value());
+  Atom u = convert(b, *updates, {dtype, false});
+  const Shape us = b.aval(u).shape;
+  bool fits = us.rank() <= std::ssize(slice_shape);
+  for (int a = 0; fits && a < us.rank(); ++a)
+    fits = us[a] == 1 ||
+           us[a] == slice_shape[slice_shape.size() - static_cast<std::size_t>(us.rank() - a)];
+  if (!fits)
+    throw ShapeError(std::string(fn) + ": updates of shape " + us.str() +
+                     " do not broadcast to the indexed shape " + Shape(slice_shape).str() +
+                     " of an array of shape " + xs.str());
+  u = emit_reverse(b, lower_broadcast_to(b, u, Shape(slice_shape)), reversed);
+  // Every axis whole (x.at[:]): jnp scatters with an empty index array (a constant), the
+  // same as combining elementwise.
+  if (gi.empty()) return update == Prim::scatter ? u : lower_binary(b, combine_of(update), x, u);
+  return lower_scatter(b, update, x, indices, u, dn, mode, !advanced, !advanced);
 }
 
 Atom lower_take(GraphBuilder& b, Atom x, Atom idx, std::optional<int> axis, ir::GatherMode mode) {

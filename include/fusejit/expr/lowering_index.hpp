@@ -1,6 +1,6 @@
-// jnp-level lowerings of integer-array indexing (x(idx), fj::take, fj::take_along_axis) and of
-// the functional updates x.at(idx).get() / .set(v) / .add(v) / .mul(v) / .min(v) / .max(v), staged
-// as JAX 0.10.2 stages them through gather and the scatters (defined in lowering_index.cpp).
+// jnp-level lowerings of indexing with integer arrays, ints and ranges mixed (x(...), fj::take,
+// fj::take_along_axis) and of the functional updates x.at(...).get() / .set(v) / .add(v) /
+// .mul(v) / .min(v) / .max(v), staged as JAX 0.10.2 stages them (defined in lowering_index.cpp).
 #pragma once
 #include <optional>
 #include <string>
@@ -28,13 +28,22 @@ Atom lower_scatter(GraphBuilder& b, Prim scatter, Atom x, Atom indices, Atom upd
                    const ir::IndexDims& d, ir::GatherMode mode, bool sorted = false,
                    bool unique = false);
 
-/// x[i] or x[i, j, ...] for integer arrays indexing the leading axes (one shape), or x.at[i].get()
-/// (`ints` empty); with `scalar` set instead, x.at[n] for a static integer n. `updates` given:
-/// x.at[...].set/add/mul/min/max(updates, mode), the scatter `update` says which. `fn` names
-/// the caller in errors.
-Atom lower_advanced_index(GraphBuilder& b, Atom x, const std::vector<Atom>& ints,
-                          std::optional<std::int64_t> scalar, std::optional<Atom> updates,
-                          Prim update, ir::GatherMode mode, const char* fn);
+/// One index of x(...) or x.at(...): a static integer, an fj::Range (a Python slice) or the
+/// next integer-array operand (a NumPy advanced index; rank 0 indexes like an integer).
+struct AtItem {
+  enum class Kind : std::uint8_t { range, integer, array };
+  Kind kind = Kind::range;
+  std::int64_t i = 0;
+  Range r;
+};
+/// x[items] (`updates` empty) or x.at[items].set/add/mul/min/max(updates, mode) (the scatter
+/// `update` says which), staged as jnp's rewriting_take and _scatter_update stage them: static
+/// indices read through slice, scalar array ones through dynamic_slice, the rest through
+/// gather or the scatter. `arrays` are the array items' atoms in
+/// order; `fn` names the caller in errors.
+Atom lower_index_tuple(GraphBuilder& b, Atom x, const std::vector<AtItem>& items,
+                       const std::vector<Atom>& arrays, std::optional<Atom> updates, Prim update,
+                       ir::GatherMode mode, const char* fn);
 /// jnp.take(x, idx, axis, mode): `jit[name=_take]`; no axis takes from the flattened x. fill
 /// mode (JAX's default) fills out-of-range reads with NaN (integers: their lowest value).
 Atom lower_take(GraphBuilder& b, Atom x, Atom idx, std::optional<int> axis, ir::GatherMode mode);
