@@ -3,6 +3,7 @@
 #include "fusejit/expr/lowering_solve.hpp"
 
 #include <cmath>
+#include <functional>
 #include <memory>
 
 #include "fusejit/expr/lowering_helpers.hpp"
@@ -10,6 +11,7 @@
 #include "fusejit/expr/lowering_nn.hpp"
 #include "fusejit/expr/lowering_sort.hpp"
 #include "fusejit/ir/custom_jvp.hpp"
+#include "fusejit/ir/linear_solve.hpp"
 
 namespace fj::detail {
 
@@ -79,8 +81,8 @@ Atom trace(GraphBuilder& b, Atom x) {
 }
 
 // x's rows (second-to-last axis) in the order perm (..., n) names: the one-hot permutation
-// matrix's product (it moves each row exactly).
-Atom permute_rows(GraphBuilder& b, Atom perm, Atom x, const char* fn) {
+// matrix's product (it moves each row exactly); `inverse`: row i of x moved to row perm[i].
+Atom permute_rows(GraphBuilder& b, Atom perm, Atom x, const char* fn, bool inverse = false) {
   const Shape sp = b.aval(perm).shape;
   const int r = sp.rank() + 1;
   std::vector<std::int64_t> dims, sq = sp.to_vector();
@@ -93,7 +95,7 @@ Atom permute_rows(GraphBuilder& b, Atom perm, Atom x, const char* fn) {
   const Atom onehot = bin(b, Prim::eq, rows, lower_iota(b, DType::i32, Shape(sq), r - 1));
   const Atom p = convert(b, onehot, {b.aval(x).dtype, false});
   ir::DotDims dd;
-  dd.lhs_contract = {r - 1};
+  dd.lhs_contract = {inverse ? r - 2 : r - 1};  // inverse: the transposed one-hot matrix
   dd.rhs_contract = {r - 2};
   for (int d = 0; d < r - 2; ++d) dd.lhs_batch.push_back(d), dd.rhs_batch.push_back(d);
   return lower_dot_general(b, p, x, dd, std::nullopt, fn);
@@ -334,19 +336,89 @@ Atom with_batch(GraphBuilder& b, Atom x, const Shape& batch) {
   return broadcast_to(b, x, to);
 }
 
+// A closed sub-graph of custom_linear_solve: `body` on invars of the avals of `ops`.
+ir::GraphPtr linear_part(GraphBuilder& b, const std::vector<Atom>& ops,
+                         const std::function<Atom(GraphBuilder&, const std::vector<Atom>&)>& body) {
+  GraphBuilder g;
+  std::vector<Atom> in;
+  for (const Atom& x : ops) in.push_back(Atom::of_var(g.add_invar(b.aval(x))));
+  g.graph.outvars = {body(g, in)};
+  return std::make_shared<const ir::Graph>(std::move(g.graph));
+}
+
+// custom_linear_solve's right-hand sides as columns (..., n, k): a vector (..., n) gains a
+// trailing axis; rows (..., k, n), one right-hand side each, are transposed. from_cols undoes it.
+Atom to_cols(GraphBuilder& g, Atom x, bool vector) {
+  return vector ? lower_expand_dims(g, x, {-1}) : matrix_transpose(g, x);
+}
+Atom from_cols(GraphBuilder& g, Atom x, bool vector) {
+  return vector ? lower_squeeze(g, x, {-1}, false) : matrix_transpose(g, x);
+}
+
+// a x (matvec) or a^T x (vecmat) for a (..., n, n), x (..., n, k).
+Atom mat_product(GraphBuilder& g, Atom a, Atom x, bool transpose_a, const char* fn) {
+  const int r = g.aval(a).shape.rank();
+  ir::DotDims dd;
+  dd.lhs_contract = {transpose_a ? r - 2 : r - 1};
+  dd.rhs_contract = {r - 2};
+  for (int d = 0; d < r - 2; ++d) dd.lhs_batch.push_back(d), dd.rhs_batch.push_back(d);
+  return lower_dot_general(g, a, x, dd, std::nullopt, fn);
+}
+
+// JAX's _solve: lu of stop_gradient(a), then lax.custom_linear_solve with matvec a x, vecmat
+// a^T x, solve through lu's factors (_lu_solve: P a = L U) and transpose_solve the transposed
+// system's (a^T = U^T L^T P), so a's gradient flows through matvec only, as in JAX. rhs: a
+// vector (..., n), or rows (..., k, n) (JAX vmaps the solve over a matrix b's columns, which
+// puts them first). f: lu's results.
+Atom factored_solve(GraphBuilder& g, Atom a, const std::vector<Atom>& f, Atom rhs, bool vector,
+                    const char* fn) {
+  const TriangularSolveOptions lower_unit{true, true, false, false, true};
+  const TriangularSolveOptions upper{true, false, false, false, false};
+  const TriangularSolveOptions upper_t{true, false, true, false, false};
+  const TriangularSolveOptions lower_unit_t{true, true, true, false, true};
+  std::vector<ir::GraphPtr> parts;
+  for (bool t : {false, true})
+    parts.push_back(
+        linear_part(g, {a, rhs}, [t, vector, fn](GraphBuilder& h, const std::vector<Atom>& x) {
+          return from_cols(h, mat_product(h, x[0], to_cols(h, x[1], vector), t, fn), vector);
+        }));
+  parts.push_back(
+      linear_part(g, {f[0], f[2], rhs}, [&](GraphBuilder& h, const std::vector<Atom>& x) {
+        const Atom pb = permute_rows(h, x[1], to_cols(h, x[2], vector), fn);
+        const Atom y = lower_triangular_solve(h, x[0], pb, lower_unit, fn);
+        return from_cols(h, lower_triangular_solve(h, x[0], y, upper, fn), vector);
+      }));
+  parts.push_back(
+      linear_part(g, {f[0], f[2], rhs}, [&](GraphBuilder& h, const std::vector<Atom>& x) {
+        const Atom y = lower_triangular_solve(h, x[0], to_cols(h, x[2], vector), upper_t, fn);
+        const Atom z = lower_triangular_solve(h, x[0], y, lower_unit_t, fn);
+        return from_cols(h, permute_rows(h, x[1], z, fn, /*inverse=*/true), vector);
+      }));
+  return g.emit(Prim::custom_linear_solve, {a, a, f[0], f[2], f[0], f[2], rhs},
+                ir::linear_solve_params({1, 1, 2, 2}, std::move(parts)))[0];
+}
+
 Atom solve_body(GraphBuilder& g, Atom a, Atom rhs, const char* fn) {
   const bool f64 = g.aval(a).dtype == DType::f64 || g.aval(rhs).dtype == DType::f64;
   const TypedDType t{f64 ? DType::f64 : DType::f32, false};
   a = convert(g, a, t);
   rhs = convert(g, rhs, t);
   const bool vector = g.aval(rhs).shape.rank() == 1;
-  if (vector) rhs = lower_expand_dims(g, rhs, {1});
   const Shape sa = g.aval(a).shape, sb = g.aval(rhs).shape;
   const Shape ba(std::vector<std::int64_t>(sa.begin(), sa.end() - 2));
-  const Shape bb(std::vector<std::int64_t>(sb.begin(), sb.end() - 2));
-  const Shape batch = broadcast_shapes(ba, bb, fn);
-  const Atom x = lu_solve(g, with_batch(g, a, batch), with_batch(g, rhs, batch), fn);
-  return vector ? lower_squeeze(g, x, {-1}, false) : x;
+  const Shape batch =
+      vector ? ba
+             : broadcast_shapes(ba, Shape(std::vector<std::int64_t>(sb.begin(), sb.end() - 2)), fn);
+  a = with_batch(g, a, batch);
+  // As JAX's _solve: the factors first, then b (its columns first for a matrix b).
+  const std::vector<Atom> f = g.emit(Prim::lu, {g.emit1(Prim::stop_gradient, {a})});
+  if (vector) {  // b against every matrix of a's batch
+    Shape to = batch;
+    to.push_back(sa[sa.rank() - 1]);
+    return factored_solve(g, a, f, broadcast_to(g, rhs, to), true, fn);
+  }
+  const Atom rows = with_batch(g, matrix_transpose(g, rhs), batch);
+  return matrix_transpose(g, factored_solve(g, a, f, rows, false, fn));
 }
 
 void check_solve(GraphBuilder& b, Atom a, Atom rhs, const char* fn) {
