@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "fusejit/expr/lowering_helpers.hpp"
+#include "fusejit/expr/lowering_index.hpp"
 #include "fusejit/expr/lowering_linalg.hpp"
 #include "fusejit/expr/lowering_nn.hpp"
 #include "fusejit/expr/lowering_sort.hpp"
@@ -355,45 +356,80 @@ Atom from_cols(GraphBuilder& g, Atom x, bool vector) {
   return vector ? lower_squeeze(g, x, {-1}, false) : matrix_transpose(g, x);
 }
 
-// a x (matvec) or a^T x (vecmat) for a (..., n, n), x (..., n, k).
-Atom mat_product(GraphBuilder& g, Atom a, Atom x, bool transpose_a, const char* fn) {
-  const int r = g.aval(a).shape.rank();
-  ir::DotDims dd;
-  dd.lhs_contract = {transpose_a ? r - 2 : r - 1};
-  dd.rhs_contract = {r - 2};
-  for (int d = 0; d < r - 2; ++d) dd.lhs_batch.push_back(d), dd.rhs_batch.push_back(d);
-  return lower_dot_general(g, a, x, dd, std::nullopt, fn);
+// x's rows permuted as JAX's _lu_solve_core does, x[..., perm, :] (a gather), for one matrix;
+// a batch of them by the one-hot product. `inverse`: by perm's inverse, JAX's stable sort of
+// (perm, iota).
+Atom gather_rows(GraphBuilder& g, Atom perm, Atom x, bool inverse, const char* fn) {
+  if (g.aval(x).shape.rank() != 2) return permute_rows(g, perm, x, fn, inverse);
+  if (inverse) {
+    const Atom iota = lower_iota(g, DType::i32, g.aval(perm).shape, 0);
+    perm = lower_lax_sort(g, {perm, iota}, 0, true, 1)[1];
+  }
+  return lower_advanced_index(g, x, {perm}, std::nullopt, std::nullopt, Prim::scatter,
+                              ir::GatherMode::promise_in_bounds, fn);
 }
 
-// JAX's _solve: lu of stop_gradient(a), then lax.custom_linear_solve with matvec a x, vecmat
-// a^T x, solve through lu's factors (_lu_solve: P a = L U) and transpose_solve the transposed
-// system's (a^T = U^T L^T P), so a's gradient flows through matvec only, as in JAX. rhs: a
-// vector (..., n), or rows (..., k, n) (JAX vmaps the solve over a matrix b's columns, which
-// puts them first). f: lu's results.
+// custom_linear_solve's matvec (a x) or vecmat (x a; then JAX's reduce_sum over no axes) for
+// a vector x (..., n) or rows x (..., k, n), one right-hand side each: dot_general at HIGHEST
+// precision, as JAX's _solve stages them.
+Atom product_part(GraphBuilder& g, Atom a, Atom x, bool vecmat, bool vector) {
+  const int r = g.aval(a).shape.rank(), rx = g.aval(x).shape.rank();
+  ir::DotDims dd;  // vector: a x or x a; rows: a x^T (transposed back) or x a
+  dd.lhs_contract = {vecmat ? rx - 1 : r - 1};
+  dd.rhs_contract = {vecmat ? r - 2 : rx - 1};
+  for (int d = 0; d < r - 2; ++d) dd.lhs_batch.push_back(d), dd.rhs_batch.push_back(d);
+  ir::Params p;
+  dd.add_to(p);
+  p.items.push_back({"precision", std::string("(Precision.HIGHEST, Precision.HIGHEST)"), true});
+  const Atom y = g.emit1(Prim::dot_general, {vecmat ? x : a, vecmat ? a : x}, std::move(p));
+  if (!vecmat) return vector ? y : matrix_transpose(g, y);
+  ir::Params sum;
+  sum.items.push_back({"axes", std::vector<std::int64_t>{}, true});
+  sum.items.push_back({"out_sharding", std::string("None"), true});
+  return g.emit1(Prim::reduce_sum, {y}, std::move(sum));
+}
+
+// JAX's _lu_solve (trans 0: a x = b, 1: a^T x = b) on lu's factors x[0] and permutation x[1]
+// for right-hand sides x[2] (a vector or rows): `jit[name=_lu_solve]`, b as columns.
+Atom lu_solve_part(GraphBuilder& g, const std::vector<Atom>& x, bool trans, bool vector,
+                   const char* fn) {
+  return call_named(
+      g, "_lu_solve", x,
+      [trans, vector, fn](GraphBuilder& h, const std::vector<Atom>& v) {
+        const Atom lu = v[0], cols = to_cols(h, v[2], vector);
+        Atom y;
+        if (!trans) {
+          y = lower_triangular_solve(h, lu, gather_rows(h, v[1], cols, false, fn),
+                                     {true, true, false, false, true}, fn);
+          y = lower_triangular_solve(h, lu, y, {true, false, false, false, false}, fn);
+        } else {
+          y = lower_triangular_solve(h, lu, cols, {true, false, true, false, false}, fn);
+          y = lower_triangular_solve(h, lu, y, {true, true, true, false, true}, fn);
+          y = gather_rows(h, v[1], y, true, fn);
+        }
+        return from_cols(h, y, vector);
+      },
+      std::string(trans ? "1" : "0") + (vector ? "v" : "m"));
+}
+
+// JAX's _solve: lu of stop_gradient(a) (f: its results), then lax.custom_linear_solve with
+// matvec a x, vecmat x a, solve through lu's factors (_lu_solve: P a = L U) and
+// transpose_solve the transposed system's (a^T = U^T L^T P), so a's gradient flows through
+// matvec only, as in JAX. rhs: a vector (..., n), or rows (..., k, n) (JAX vmaps the solve over
+// a matrix b's columns, which puts them first).
 Atom factored_solve(GraphBuilder& g, Atom a, const std::vector<Atom>& f, Atom rhs, bool vector,
                     const char* fn) {
-  const TriangularSolveOptions lower_unit{true, true, false, false, true};
-  const TriangularSolveOptions upper{true, false, false, false, false};
-  const TriangularSolveOptions upper_t{true, false, true, false, false};
-  const TriangularSolveOptions lower_unit_t{true, true, true, false, true};
   std::vector<ir::GraphPtr> parts;
   for (bool t : {false, true})
     parts.push_back(
-        linear_part(g, {a, rhs}, [t, vector, fn](GraphBuilder& h, const std::vector<Atom>& x) {
-          return from_cols(h, mat_product(h, x[0], to_cols(h, x[1], vector), t, fn), vector);
+        linear_part(g, {a, rhs}, [t, vector](GraphBuilder& h, const std::vector<Atom>& x) {
+          return product_part(h, x[0], x[1], t, vector);
         }));
-  parts.push_back(
-      linear_part(g, {f[0], f[2], rhs}, [&](GraphBuilder& h, const std::vector<Atom>& x) {
-        const Atom pb = permute_rows(h, x[1], to_cols(h, x[2], vector), fn);
-        const Atom y = lower_triangular_solve(h, x[0], pb, lower_unit, fn);
-        return from_cols(h, lower_triangular_solve(h, x[0], y, upper, fn), vector);
-      }));
-  parts.push_back(
-      linear_part(g, {f[0], f[2], rhs}, [&](GraphBuilder& h, const std::vector<Atom>& x) {
-        const Atom y = lower_triangular_solve(h, x[0], to_cols(h, x[2], vector), upper_t, fn);
-        const Atom z = lower_triangular_solve(h, x[0], y, lower_unit_t, fn);
-        return from_cols(h, permute_rows(h, x[1], z, fn, /*inverse=*/true), vector);
-      }));
+  for (bool t : {false, true})
+    parts.push_back(linear_part(g, {f[0], f[2], rhs},
+                                [t, vector, fn](GraphBuilder& h, const std::vector<Atom>& x) {
+                                  return lu_solve_part(h, x, t, vector, fn);
+                                }));
   return g.emit(Prim::custom_linear_solve, {a, a, f[0], f[2], f[0], f[2], rhs},
                 ir::linear_solve_params({1, 1, 2, 2}, std::move(parts)))[0];
 }
