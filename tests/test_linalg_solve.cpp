@@ -327,6 +327,73 @@ TEST_CASE("linalg solve golden: jaxpr text") {
   }
 }
 
+namespace {
+
+// The equations of a printed jaxpr outside custom_linear_solve's sub-jaxprs and outside the
+// shared jaxprs hoisted on top, each as its results' types and its primitive: the staging
+// around the solve. (For a matrix b the solve sub-jaxprs' texts are fusejit's own, and with
+// them the hoisted jaxprs and so every variable name.)
+std::vector<std::string> outer_eqns(std::string text) {
+  for (std::size_t at; (at = text.find("jaxprs=_LinearSolveTuple(")) != std::string::npos;)
+    text.erase(at, text.find("})\n", at) + 3 - at);
+  if (const std::size_t main = text.rfind("\n{ lambda"); main != std::string::npos)
+    text.erase(0, main + 1);
+  std::vector<std::string> r;
+  std::size_t pos = 0;
+  while (pos < text.size()) {
+    std::size_t end = text.find('\n', pos);
+    if (end == std::string::npos) end = text.size();
+    const std::string line = text.substr(pos, end - pos);
+    pos = end + 1;
+    const std::size_t eq = line.find(" = ");
+    if (eq == std::string::npos) continue;
+    std::string types;
+    for (std::size_t c = line.find(':'); c != std::string::npos && c < eq;
+         c = line.find(':', c + 1))
+      types += line.substr(c + 1, line.find(' ', c) - c - 1) + " ";
+    r.push_back(types + "= " + line.substr(eq + 3, line.find_first_of("[ ", eq + 3) - eq - 3));
+  }
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("linalg solve golden: solve and inv stage lu and custom_linear_solve as JAX's") {
+  using T = Tracer;
+  auto solve = [](T a, T b) { return fj::linalg::solve(a, b); };
+  const std::vector<std::tuple<const char*, std::function<std::string()>>> texts = {
+      {"solve_vec",
+       [&] {
+         return fj::make_jaxpr(solve)(fj::ones({3, 3}), fj::ones({3})).str();
+       }},
+      {"solve_mat",
+       [&] {
+         return fj::make_jaxpr(solve)(fj::ones({3, 3}), fj::ones({3, 2})).str();
+       }},
+      {"solve_batched",
+       [&] {
+         return fj::make_jaxpr(solve)(fj::ones({2, 3, 3}), fj::ones({3, 2})).str();
+       }},
+      {"inv",
+       [&] {
+         return fj::make_jaxpr([](T a) { return fj::linalg::inv(a); })(fj::ones({3, 3})).str();
+       }},
+  };
+  for (const auto& [name, text] : texts) {
+    CAPTURE(name);
+    const std::string got = text(), want = kGolden.all().at(std::string("jaxpr ") + name);
+    CHECK(outer_eqns(got) == outer_eqns(want));
+    // The const counts print as JAX's _LinearSolveTuple, at JAX's indentation.
+    const std::size_t at = want.find("const_lengths=");
+    const std::size_t line = want.rfind('\n', at) + 1;
+    CHECK(got.find(want.substr(line, want.find('\n', at) - line)) != std::string::npos);
+    CHECK(got.find("custom_linear_solve[") != std::string::npos);
+    // A vector b: JAX's sub-jaxprs too, so the whole text is JAX's, byte for byte. A matrix b:
+    // matvec's and vecmat's are; JAX's _lu_solve is vmapped over b's columns, fusejit's is not.
+    if (std::string(name) == "solve_vec") CHECK(got == want);
+  }
+}
+
 TEST_CASE("linalg solve golden: bad input names the function, the argument and the shapes") {
   using T = Tracer;
   CHECK_THROWS_WITH_AS(fj::jit([](T a) { return lax_la::lu(a)[0]; })(fj::ones({3})),

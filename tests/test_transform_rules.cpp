@@ -194,8 +194,10 @@ std::vector<Array> vmapped(const ir::Graph& g, const std::vector<Array>& xs,
       return {call(std::integral_constant<std::size_t, 2>{})};
     case 3:
       return {call(std::integral_constant<std::size_t, 3>{})};
-    default:
+    case 4:
       return {call(std::integral_constant<std::size_t, 4>{})};
+    default:  // custom_linear_solve: four consts and b
+      return {call(std::integral_constant<std::size_t, 5>{})};
   }
 }
 

@@ -4,7 +4,9 @@
 #pragma once
 #include <cmath>
 #include <fusejit/fusejit.hpp>
+#include <fusejit/ir/linear_solve.hpp>
 #include <fusejit/ir/pad_config.hpp>
+#include <memory>
 #include <functional>
 #include <random>
 #include <string>
@@ -440,6 +442,51 @@ std::vector<Case> differentiable_cases() {
   c.push_back({"lu", ir::Prim::lu, {f64({3, 3})}, {}, away_from_zero(0.2, 2)});
   c.push_back({"lu tall", ir::Prim::lu, {f64({4, 3})}, {}, away_from_zero(0.2, 2)});
   c.push_back({"lu batched wide", ir::Prim::lu, {f64({2, 3, 4})}, {}, away_from_zero(0.2, 2)});
+  // custom_linear_solve: L x = b for a lower-triangular L, each of the four functions taking L
+  // as its const (matvec L x, vecmat L^T x, solve and transpose_solve by triangular_solve). As
+  // jnp.linalg.solve passes one matrix to them all, the four operands hold the same values and
+  // tangents (copied from operand 0, which the sampler and the projection see first); tangents
+  // lower-triangular, as solve reads that triangle only.
+  {
+    auto part = [](const ir::Params& p, bool dot) {
+      ir::GraphBuilder g;
+      const ir::Atom l = ir::Atom::of_var(g.add_invar(f64({3, 3})));
+      const ir::Atom x = ir::Atom::of_var(g.add_invar(f64({3, 2})));
+      g.graph.outvars = {
+          g.emit1(dot ? ir::Prim::dot_general : ir::Prim::triangular_solve, {l, x}, p)};
+      return std::make_shared<const ir::Graph>(std::move(g.graph));
+    };
+    auto value = std::make_shared<std::vector<double>>();
+    auto tangent = std::make_shared<std::vector<double>>();
+    auto sample = [value](std::mt19937& g, std::size_t k, std::int64_t i) {
+      if (k == 4) return uniform(g, -1, 1);
+      if (k > 0) return (*value)[static_cast<std::size_t>(i)];
+      if (i == 0) value->clear();
+      const std::int64_t r = i / 3, col = i % 3;
+      value->push_back(col > r ? 0 : col == r ? uniform(g, 1.5, 2.5) : uniform(g, -0.5, 0.5));
+      return value->back();
+    };
+    auto tied = [tangent](std::size_t k, std::vector<double>& t) {
+      if (k == 4) return;
+      if (k > 0) {
+        t = *tangent;
+        return;
+      }
+      for (std::size_t i = 0; i < t.size(); ++i)
+        if (i % 3 > i / 3) t[i] = 0;
+      *tangent = t;
+    };
+    c.push_back(
+        {"custom_linear_solve",
+         ir::Prim::custom_linear_solve,
+         {f64({3, 3}), f64({3, 3}), f64({3, 3}), f64({3, 3}), f64({3, 2})},
+         ir::linear_solve_params({1, 1, 1, 1}, {part(dot_params({1}, {0}, {}, {}), true),
+                                                part(dot_params({0}, {0}, {}, {}), true),
+                                                part(solve(true, true, false, false), false),
+                                                part(solve(true, true, true, false), false)}),
+         sample,
+         tied});
+  }
   // gather / scatter-add: in-range indices with repeats (so the transposes accumulate).
   auto index_params = [](ir::IndexDims d, bool scatter, Dims slice_sizes, const char* mode) {
     ir::Params p;

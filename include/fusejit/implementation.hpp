@@ -53,6 +53,7 @@
 #include "fusejit/transforms/pad_rules.cpp"
 #include "fusejit/transforms/control_rules.cpp"
 #include "fusejit/transforms/custom_jvp_rules.cpp"
+#include "fusejit/transforms/linear_solve_rules.cpp"
 #include "fusejit/api/transforms.cpp"
 #include "fusejit/api/checking_leaks.cpp"
 #include "fusejit/api/lax_control.cpp"

@@ -421,6 +421,8 @@ class Generator {
 
   // cond on an i32 index (from an input: out-of-range values clamp), while counting to a small
   // bound, scan over a new xs of 0-5 rows, custom_jvp_call; each body a chain_graph.
+  // custom_linear_solve is not drawn (false below): its sub-graphs must invert one another, so
+  // random bodies would not make one; backends inline its solve, a chain like any other.
   bool control_eqn(ir::Prim p, const ir::Atom& x, const ir::Aval& xa, std::vector<ir::Atom>& in,
                    ir::Params& ps) {
     using P = ir::Prim;

@@ -139,6 +139,12 @@ jaxprs = {
     "slogdet_1x1": (jnp.linalg.slogdet, (jnp.ones((1, 1), jnp.float32),)),
     "slogdet_2x2": (jnp.linalg.slogdet, (jnp.ones((2, 2), jnp.float32),)),
     "slogdet_2x2_batched": (jnp.linalg.slogdet, (jnp.ones((3, 2, 2), jnp.float32),)),
+    # solve and inv: lu of stop_gradient(a), then custom_linear_solve (its four jaxprs printed
+    # as str(ClosedJaxpr) inside the _LinearSolveTuple); a matrix b vmapped over its columns.
+    "solve_vec": (jnp.linalg.solve, (o, jnp.ones(3, jnp.float32))),
+    "solve_mat": (jnp.linalg.solve, (o, jnp.ones((3, 2), jnp.float32))),
+    "solve_batched": (jnp.linalg.solve, (jnp.ones((2, 3, 3), jnp.float32), jnp.ones((3, 2), jnp.float32))),
+    "inv": (jnp.linalg.inv, (o,)),
 }
 for name, (f, args) in jaxprs.items():
     print(f"=== jaxpr {name}")

@@ -3,13 +3,16 @@
 #include "fusejit/expr/lowering_solve.hpp"
 
 #include <cmath>
+#include <functional>
 #include <memory>
 
 #include "fusejit/expr/lowering_helpers.hpp"
+#include "fusejit/expr/lowering_index.hpp"
 #include "fusejit/expr/lowering_linalg.hpp"
 #include "fusejit/expr/lowering_nn.hpp"
 #include "fusejit/expr/lowering_sort.hpp"
 #include "fusejit/ir/custom_jvp.hpp"
+#include "fusejit/ir/linear_solve.hpp"
 
 namespace fj::detail {
 
@@ -79,8 +82,8 @@ Atom trace(GraphBuilder& b, Atom x) {
 }
 
 // x's rows (second-to-last axis) in the order perm (..., n) names: the one-hot permutation
-// matrix's product (it moves each row exactly).
-Atom permute_rows(GraphBuilder& b, Atom perm, Atom x, const char* fn) {
+// matrix's product (it moves each row exactly); `inverse`: row i of x moved to row perm[i].
+Atom permute_rows(GraphBuilder& b, Atom perm, Atom x, const char* fn, bool inverse = false) {
   const Shape sp = b.aval(perm).shape;
   const int r = sp.rank() + 1;
   std::vector<std::int64_t> dims, sq = sp.to_vector();
@@ -93,7 +96,7 @@ Atom permute_rows(GraphBuilder& b, Atom perm, Atom x, const char* fn) {
   const Atom onehot = bin(b, Prim::eq, rows, lower_iota(b, DType::i32, Shape(sq), r - 1));
   const Atom p = convert(b, onehot, {b.aval(x).dtype, false});
   ir::DotDims dd;
-  dd.lhs_contract = {r - 1};
+  dd.lhs_contract = {inverse ? r - 2 : r - 1};  // inverse: the transposed one-hot matrix
   dd.rhs_contract = {r - 2};
   for (int d = 0; d < r - 2; ++d) dd.lhs_batch.push_back(d), dd.rhs_batch.push_back(d);
   return lower_dot_general(b, p, x, dd, std::nullopt, fn);
@@ -334,19 +337,124 @@ Atom with_batch(GraphBuilder& b, Atom x, const Shape& batch) {
   return broadcast_to(b, x, to);
 }
 
+// A closed sub-graph of custom_linear_solve: `body` on invars of the avals of `ops`.
+ir::GraphPtr linear_part(GraphBuilder& b, const std::vector<Atom>& ops,
+                         const std::function<Atom(GraphBuilder&, const std::vector<Atom>&)>& body) {
+  GraphBuilder g;
+  std::vector<Atom> in;
+  for (const Atom& x : ops) in.push_back(Atom::of_var(g.add_invar(b.aval(x))));
+  g.graph.outvars = {body(g, in)};
+  return std::make_shared<const ir::Graph>(std::move(g.graph));
+}
+
+// custom_linear_solve's right-hand sides as columns (..., n, k): a vector (..., n) gains a
+// trailing axis; rows (..., k, n), one right-hand side each, are transposed. from_cols undoes it.
+Atom to_cols(GraphBuilder& g, Atom x, bool vector) {
+  return vector ? lower_expand_dims(g, x, {-1}) : matrix_transpose(g, x);
+}
+Atom from_cols(GraphBuilder& g, Atom x, bool vector) {
+  return vector ? lower_squeeze(g, x, {-1}, false) : matrix_transpose(g, x);
+}
+
+// x's rows permuted as JAX's _lu_solve_core does, x[..., perm, :] (a gather), for one matrix;
+// a batch of them by the one-hot product. `inverse`: by perm's inverse, JAX's stable sort of
+// (perm, iota).
+Atom gather_rows(GraphBuilder& g, Atom perm, Atom x, bool inverse, const char* fn) {
+  if (g.aval(x).shape.rank() != 2) return permute_rows(g, perm, x, fn, inverse);
+  if (inverse) {
+    const Atom iota = lower_iota(g, DType::i32, g.aval(perm).shape, 0);
+    perm = lower_lax_sort(g, {perm, iota}, 0, true, 1)[1];
+  }
+  return lower_advanced_index(g, x, {perm}, std::nullopt, std::nullopt, Prim::scatter,
+                              ir::GatherMode::promise_in_bounds, fn);
+}
+
+// custom_linear_solve's matvec (a x) or vecmat (x a; then JAX's reduce_sum over no axes) for
+// a vector x (..., n) or rows x (..., k, n), one right-hand side each: dot_general at HIGHEST
+// precision, as JAX's _solve stages them.
+Atom product_part(GraphBuilder& g, Atom a, Atom x, bool vecmat, bool vector) {
+  const int r = g.aval(a).shape.rank(), rx = g.aval(x).shape.rank();
+  ir::DotDims dd;  // vector: a x or x a; rows: a x^T (transposed back) or x a
+  dd.lhs_contract = {vecmat ? rx - 1 : r - 1};
+  dd.rhs_contract = {vecmat ? r - 2 : rx - 1};
+  for (int d = 0; d < r - 2; ++d) dd.lhs_batch.push_back(d), dd.rhs_batch.push_back(d);
+  ir::Params p;
+  dd.add_to(p);
+  p.items.push_back({"precision", std::string("(Precision.HIGHEST, Precision.HIGHEST)"), true});
+  const Atom y = g.emit1(Prim::dot_general, {vecmat ? x : a, vecmat ? a : x}, std::move(p));
+  if (!vecmat) return vector ? y : matrix_transpose(g, y);
+  ir::Params sum;
+  sum.items.push_back({"axes", std::vector<std::int64_t>{}, true});
+  sum.items.push_back({"out_sharding", std::string("None"), true});
+  return g.emit1(Prim::reduce_sum, {y}, std::move(sum));
+}
+
+// JAX's _lu_solve (trans 0: a x = b, 1: a^T x = b) on lu's factors x[0] and permutation x[1]
+// for right-hand sides x[2] (a vector or rows): `jit[name=_lu_solve]`, b as columns.
+Atom lu_solve_part(GraphBuilder& g, const std::vector<Atom>& x, bool trans, bool vector,
+                   const char* fn) {
+  return call_named(
+      g, "_lu_solve", x,
+      [trans, vector, fn](GraphBuilder& h, const std::vector<Atom>& v) {
+        const Atom lu = v[0], cols = to_cols(h, v[2], vector);
+        Atom y;
+        if (!trans) {
+          y = lower_triangular_solve(h, lu, gather_rows(h, v[1], cols, false, fn),
+                                     {true, true, false, false, true}, fn);
+          y = lower_triangular_solve(h, lu, y, {true, false, false, false, false}, fn);
+        } else {
+          y = lower_triangular_solve(h, lu, cols, {true, false, true, false, false}, fn);
+          y = lower_triangular_solve(h, lu, y, {true, true, true, false, true}, fn);
+          y = gather_rows(h, v[1], y, true, fn);
+        }
+        return from_cols(h, y, vector);
+      },
+      std::string(trans ? "1" : "0") + (vector ? "v" : "m"));
+}
+
+// JAX's _solve: lu of stop_gradient(a) (f: its results), then lax.custom_linear_solve with
+// matvec a x, vecmat x a, solve through lu's factors (_lu_solve: P a = L U) and
+// transpose_solve the transposed system's (a^T = U^T L^T P), so a's gradient flows through
+// matvec only, as in JAX. rhs: a vector (..., n), or rows (..., k, n) (JAX vmaps the solve over
+// a matrix b's columns, which puts them first).
+Atom factored_solve(GraphBuilder& g, Atom a, const std::vector<Atom>& f, Atom rhs, bool vector,
+                    const char* fn) {
+  std::vector<ir::GraphPtr> parts;
+  for (bool t : {false, true})
+    parts.push_back(
+        linear_part(g, {a, rhs}, [t, vector](GraphBuilder& h, const std::vector<Atom>& x) {
+          return product_part(h, x[0], x[1], t, vector);
+        }));
+  for (bool t : {false, true})
+    parts.push_back(linear_part(g, {f[0], f[2], rhs},
+                                [t, vector, fn](GraphBuilder& h, const std::vector<Atom>& x) {
+                                  return lu_solve_part(h, x, t, vector, fn);
+                                }));
+  return g.emit(Prim::custom_linear_solve, {a, a, f[0], f[2], f[0], f[2], rhs},
+                ir::linear_solve_params({1, 1, 2, 2}, std::move(parts)))[0];
+}
+
 Atom solve_body(GraphBuilder& g, Atom a, Atom rhs, const char* fn) {
   const bool f64 = g.aval(a).dtype == DType::f64 || g.aval(rhs).dtype == DType::f64;
   const TypedDType t{f64 ? DType::f64 : DType::f32, false};
   a = convert(g, a, t);
   rhs = convert(g, rhs, t);
   const bool vector = g.aval(rhs).shape.rank() == 1;
-  if (vector) rhs = lower_expand_dims(g, rhs, {1});
   const Shape sa = g.aval(a).shape, sb = g.aval(rhs).shape;
   const Shape ba(std::vector<std::int64_t>(sa.begin(), sa.end() - 2));
-  const Shape bb(std::vector<std::int64_t>(sb.begin(), sb.end() - 2));
-  const Shape batch = broadcast_shapes(ba, bb, fn);
-  const Atom x = lu_solve(g, with_batch(g, a, batch), with_batch(g, rhs, batch), fn);
-  return vector ? lower_squeeze(g, x, {-1}, false) : x;
+  const Shape batch =
+      vector ? ba
+             : broadcast_shapes(ba, Shape(std::vector<std::int64_t>(sb.begin(), sb.end() - 2)), fn);
+  a = with_batch(g, a, batch);
+  // As JAX's _solve: the factors first, then b (its columns first for a matrix b).
+  const std::vector<Atom> f = g.emit(Prim::lu, {g.emit1(Prim::stop_gradient, {a})});
+  if (vector) {  // b against every matrix of a's batch
+    Shape to = batch;
+    to.push_back(sa[sa.rank() - 1]);
+    return factored_solve(g, a, f, broadcast_to(g, rhs, to), true, fn);
+  }
+  const Atom rows = with_batch(g, matrix_transpose(g, rhs), batch);
+  return matrix_transpose(g, factored_solve(g, a, f, rows, false, fn));
 }
 
 void check_solve(GraphBuilder& b, Atom a, Atom rhs, const char* fn) {

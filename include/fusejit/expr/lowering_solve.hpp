@@ -29,9 +29,9 @@ std::vector<Atom> lower_slogdet(GraphBuilder& b, Atom a);
 namespace fj::detail {
 
 /// jnp.linalg.solve: x with a x = b, `jit[name=solve]`; b a vector (rank 1: (n,), broadcast
-/// against a's batch) or (..., n, k), batch axes broadcast. Computed as JAX computes it (lu,
-/// the rows of b permuted, two triangular solves) but staged without custom_linear_solve: its
-/// derivatives are lu's and triangular_solve's, which equal JAX's.
+/// against a's batch) or (..., n, k), batch axes broadcast. Staged as JAX's _solve: lu of
+/// stop_gradient(a), then custom_linear_solve (matvec a x; solve: b's rows permuted, two
+/// triangular solves), differentiated by custom_linear_solve's rules as JAX's.
 Atom lower_solve(GraphBuilder& b, Atom a, Atom rhs);
 /// jnp.linalg.inv: `jit[name=inv]`, solve against the identity broadcast to a's shape.
 Atom lower_inv(GraphBuilder& b, Atom a);

@@ -7,6 +7,7 @@
 #include <map>
 #include <set>
 
+#include "fusejit/ir/linear_solve.hpp"
 #include "fusejit/ir/pretty_doc.hpp"
 #include "fusejit/ir/printer.hpp"
 
@@ -208,6 +209,21 @@ class Printer {
         v);
   }
 
+  // custom_linear_solve's params are _LinearSolveTuple namedtuples, printed by repr: the
+  // const counts as ints, each sub-graph as str(ClosedJaxpr) (its own names, from `a`, and its
+  // own shared jaxprs), newlines and all, as one piece of text.
+  static pp::Doc linear_solve_value(const Param& p) {
+    std::string s = "_LinearSolveTuple(";
+    for (std::size_t k = 0; k < kLinearSolveParts.size(); ++k) {
+      s += std::string(k ? ", " : "") + kLinearSolveParts[k] + "=";
+      if (auto* n = std::get_if<std::vector<std::int64_t>>(&p.value); n && k < n->size())
+        s += std::to_string((*n)[k]);
+      else if (auto* gs = std::get_if<std::vector<GraphPtr>>(&p.value); gs && k < gs->size())
+        s += (*gs)[k] ? Printer{}.run(*(*gs)[k]) : "None";
+    }
+    return pp::text(s + ")");
+  }
+
   // JAX names a sub-graph's inputs and outputs after the outer operands they are bound to.
   void suggest_names(const Graph& inner, const std::vector<Atom>& for_vars, const Graph& outer,
                      const std::vector<Atom>& like) {
@@ -244,7 +260,9 @@ class Printer {
     if (!ps.empty()) {
       std::vector<pp::Doc> pairs;
       for (auto* p : ps)
-        pairs.push_back(pp::concat({pp::text(p->name + "="), param_value(p->value)}));
+        pairs.push_back(pp::concat({pp::text(p->name + "="), e.prim == Prim::custom_linear_solve
+                                                                 ? linear_solve_value(*p)
+                                                                 : param_value(p->value)}));
       kv = pp::group(pp::concat(
           {pp::nest(2, pp::concat({pp::text("["), pp::brk(""), pp::join(pp::brk(), pairs)})),
            pp::brk(""), pp::text("]")}));

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "fusejit/ir/builder.hpp"
+#include "fusejit/ir/linear_solve.hpp"
 
 namespace fj::ir {
 
@@ -150,6 +151,32 @@ std::vector<Aval> control_avals(Prim p, const std::vector<Aval>& in, const Param
       const Graph& g = sub_graph(params, "call_jaxpr", "custom_jvp_call");
       check_takes(g, in, 0, in.size(), "custom_jvp_call: call_jaxpr");
       return out_avals_of(g);
+    }
+    case Prim::custom_linear_solve: {  // each sub-graph on its consts and the right-hand sides
+      const LinearSolveView v(params);
+      if (in.size() <= v.n_consts)
+        throw ValueError("custom_linear_solve: " + std::to_string(in.size()) +
+                         " operands, no right-hand side after " + std::to_string(v.n_consts) +
+                         " consts");
+      const std::vector<Aval> rhs = v.rhs(in);
+      for (std::size_t k = 0; k < 4; ++k) {
+        const auto p = static_cast<LinearSolvePart>(k);
+        const Graph& sub = v.graph(p);
+        if (!sub.constvars.empty())
+          throw ValueError("custom_linear_solve: " + v.part_name(k) + " must be closed");
+        const std::vector<Aval> args = v.args(p, in, rhs);
+        check_takes(sub, args, 0, args.size(), "custom_linear_solve: " + v.part_name(k));
+        const auto o = out_avals_of(sub);
+        if (o.size() != rhs.size())
+          throw ValueError("custom_linear_solve: " + v.part_name(k) + " gives " +
+                           std::to_string(o.size()) + " results for " + std::to_string(rhs.size()) +
+                           " right-hand sides");
+        for (std::size_t i = 0; i < o.size(); ++i)
+          if (!typematch(o[i], rhs[i]))
+            throw DTypeError("custom_linear_solve: " + v.part_name(k) + " result " +
+                             std::to_string(i) + " is " + o[i].str() + " but b is " + rhs[i].str());
+      }
+      return out_avals_of(v.graph(LinearSolvePart::solve));
     }
     default: {  // jit and fused: one sub-graph called on the operands
       const Graph& g = *params.get<GraphPtr>("jaxpr");

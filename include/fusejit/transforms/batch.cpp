@@ -215,7 +215,8 @@ bool has_batch_rule(ir::Prim p) {
     case Prim::cond:
     case Prim::while_:
     case Prim::scan:
-    case Prim::custom_jvp_call:  // custom_jvp_rules.cpp
+    case Prim::custom_jvp_call:      // custom_jvp_rules.cpp
+    case Prim::custom_linear_solve:  // linear_solve_rules.cpp
       return true;
     default:
       return false;  // jit is inlined first; fused exists only inside a backend
@@ -254,9 +255,12 @@ Batched batch_graph(const ir::Graph& g, const std::vector<bool>& in_batched, std
         env[static_cast<std::size_t>(e.out[k])] = out[k];
       continue;
     }
-    if (ir::is_lax_control(e.prim) || e.prim == Prim::custom_jvp_call) {
+    if (ir::is_lax_control(e.prim) || e.prim == Prim::custom_jvp_call ||
+        e.prim == Prim::custom_linear_solve) {
       auto [outs, out_flags] = e.prim == Prim::custom_jvp_call
                                    ? batch_custom_call(E, e, std::move(in), flags, size)
+                               : e.prim == Prim::custom_linear_solve
+                                   ? batch_linear_solve(E, e, std::move(in), flags, size)
                                    : batch_control(E, e, std::move(in), flags, size);
       for (std::size_t k = 0; k < e.out.size(); ++k) {
         env[static_cast<std::size_t>(e.out[k])] = outs[k];

@@ -176,6 +176,21 @@ std::pair<std::vector<Atom>, std::vector<bool>> batch_custom_call(Emit& E, const
                                                                   const std::vector<bool>& bat,
                                                                   std::int64_t n);
 
+// custom_linear_solve's rules (linear_solve_rules.cpp): JAX's _custom_linear_solve_jvp,
+// _linear_solve_transpose_rule (with matvec's reverse mode for its consts) and
+// _linear_solve_batching_rule.
+std::vector<MaybeAtom> jvp_linear_solve(Emit& E, const ir::Eqn& e, const std::vector<Atom>& in,
+                                        const std::vector<MaybeAtom>& t,
+                                        const std::vector<Atom>& out);
+std::vector<MaybeAtom> vjp_linear_solve(Emit& E, const ir::Eqn& e, const std::vector<Atom>& in,
+                                        const std::vector<Atom>& out,
+                                        const std::vector<MaybeAtom>& cts,
+                                        const std::vector<bool>& needed);
+std::pair<std::vector<Atom>, std::vector<bool>> batch_linear_solve(Emit& E, const ir::Eqn& e,
+                                                                   std::vector<Atom> in,
+                                                                   const std::vector<bool>& bat,
+                                                                   std::int64_t n);
+
 /// Appends copies of the params with each listed int-vector param mapped by f.
 ir::Params map_dims(const ir::Params& p, const std::vector<std::string>& names,
                     const std::function<Dims(const Dims&)>& f);

@@ -21,6 +21,7 @@ std::vector<MaybeAtom> jvp_rule(Emit& E, const ir::Eqn& e, const std::vector<Ato
     throw ValueError("fj::jvp: no differentiation rule for " + std::string(pi.name));
   if (ir::is_lax_control(e.prim)) return jvp_control(E, e, in, t, out);
   if (e.prim == Prim::custom_jvp_call) return jvp_custom_call(E, e, in, t, out);
+  if (e.prim == Prim::custom_linear_solve) return jvp_linear_solve(E, e, in, t, out);
   if (out.empty()) return {};  // an effect (debug_print): copied, nothing to differentiate
   if (is_sort_or_scan(e.prim)) return jvp_sorting(E, e, in, t, out);
   if (is_linalg(e.prim)) return jvp_linalg(E, e, in, t, out);
@@ -166,6 +167,7 @@ bool has_jvp_rule(ir::Prim p) {
     case Prim::while_:
     case Prim::scan:
     case Prim::custom_jvp_call:
+    case Prim::custom_linear_solve:
       return true;
     default:
       // Rules give zero for the rest; right only where no float output depends on a float input.

@@ -303,15 +303,16 @@ ir::Graph vjp_graph(const ir::Graph& g, const std::vector<bool>& wrt) {
     std::vector<bool> wanted;
     for (std::size_t i = 0; i < e.in.size(); ++i)
       wanted.push_back(needed[i] && !e.in[i].is_literal() && differentiable(g.aval(e.in[i])));
-    const auto r = ir::is_lax_control(e.prim) ? vjp_control(E, e, ins[k], outs[k], cts, needed)
-                   : e.prim == Prim::custom_jvp_call
-                       ? vjp_custom_call(E, e, ins[k], outs[k], cts, needed)
-                   : is_sort_or_scan(e.prim) ? vjp_sorting(E, e, ins[k], outs[k], cts, wanted)
-                   : is_linalg(e.prim)       ? vjp_linalg(E, e, ins[k], outs[k], cts, wanted)
-                   : is_spectral(e.prim)     ? vjp_spectral(E, e, ins[k], outs[k], cts, wanted)
-                   : is_index_op(e.prim)     ? vjp_index(E, e, ins[k], outs[k], cts, wanted)
-                   : is_pad_op(e.prim)       ? vjp_pad(E, e, ins[k], cts, wanted)
-                                             : vjp_rule(E, e, ins[k], outs[k][0], *cts[0], needed);
+    const auto r =
+        ir::is_lax_control(e.prim)            ? vjp_control(E, e, ins[k], outs[k], cts, needed)
+        : e.prim == Prim::custom_jvp_call     ? vjp_custom_call(E, e, ins[k], outs[k], cts, needed)
+        : e.prim == Prim::custom_linear_solve ? vjp_linear_solve(E, e, ins[k], outs[k], cts, needed)
+        : is_sort_or_scan(e.prim)             ? vjp_sorting(E, e, ins[k], outs[k], cts, wanted)
+        : is_linalg(e.prim)                   ? vjp_linalg(E, e, ins[k], outs[k], cts, wanted)
+        : is_spectral(e.prim)                 ? vjp_spectral(E, e, ins[k], outs[k], cts, wanted)
+        : is_index_op(e.prim)                 ? vjp_index(E, e, ins[k], outs[k], cts, wanted)
+        : is_pad_op(e.prim)                   ? vjp_pad(E, e, ins[k], cts, wanted)
+                                              : vjp_rule(E, e, ins[k], outs[k][0], *cts[0], needed);
     for (std::size_t i = 0; i < e.in.size(); ++i)
       if (r[i] && !e.in[i].is_literal()) accumulate(e.in[i].var, *r[i]);
   }

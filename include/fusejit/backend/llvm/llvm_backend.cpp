@@ -12,7 +12,8 @@ class LlvmBackend final : public Backend {
  public:
   std::string_view name() const override { return "llvm"; }
   bool supports(ir::Prim p) const override {
-    return p != ir::Prim::jit && p != ir::Prim::custom_jvp_call && p != ir::Prim::fused;
+    return p != ir::Prim::jit && p != ir::Prim::custom_jvp_call &&
+           p != ir::Prim::custom_linear_solve && p != ir::Prim::fused;
   }
   std::shared_ptr<const Executable> compile(const ir::GraphPtr& graph) override {
     ir::verify(*graph, "llvm backend");

@@ -11,6 +11,7 @@
 
 #include "fusejit/backend/control_flow.hpp"
 #include "fusejit/ir/custom_jvp.hpp"
+#include "fusejit/ir/passes/inline_jit.hpp"
 #include "fusejit/backend/reference/kernels.hpp"
 #include "fusejit/backend/reference/reference_backend.hpp"
 
@@ -170,7 +171,9 @@ class Plan {
   }
 
   std::unique_ptr<const Plan> compile_call(const ir::Eqn& e) const {
-    const ir::GraphPtr& sub = require_param<ir::GraphPtr>(e, ir::call_param(e.prim));
+    const ir::GraphPtr sub = e.prim == ir::Prim::custom_linear_solve
+                                 ? ir::linear_solve_call(*graph_, e)
+                                 : require_param<ir::GraphPtr>(e, ir::call_param(e.prim));
     const std::string what(ir::name(e.prim));
     if (!sub) throw ValueError(what + ": null jaxpr");
     if (!sub->constvars.empty())

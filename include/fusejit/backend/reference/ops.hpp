@@ -550,6 +550,8 @@ struct jit {
 struct fused : jit {};
 // custom_jvp_call runs its call_jaxpr (its tangent rule matters to transforms only).
 struct custom_jvp_call : jit {};
+// custom_linear_solve runs its `solve` sub-graph (ir::linear_solve_call).
+struct custom_linear_solve : jit {};
 // lax control flow: the interpreter runs the sub-graphs (backend/control_flow.hpp).
 struct cond : jit {};
 struct while_ : jit {};

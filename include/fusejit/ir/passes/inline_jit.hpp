@@ -1,11 +1,13 @@
 // Inlining: replaces every `jit` equation by its sub-graph's equations, so later passes see one
 // flat graph (the named composites where/clip/round/% become plain primitives). custom_jvp_call
 // is inlined the same way for backends; transforms keep it (its JVP is a rule, not its body),
-// with its call_jaxpr flattened.
+// with its call_jaxpr flattened. custom_linear_solve likewise: backends inline its `solve`,
+// transforms keep it with its four sub-graphs flattened.
 #pragma once
 #include <vector>
 
 #include "fusejit/ir/graph.hpp"
+#include "fusejit/ir/linear_solve.hpp"
 
 namespace fj::ir {
 
@@ -14,11 +16,25 @@ inline Atom map_atom(const Atom& a, const std::vector<Atom>& env) {
   return a.is_literal() ? a : env[static_cast<std::size_t>(a.var)];
 }
 
+inline std::vector<Atom> inline_into(Graph& out, const Graph& sub, const std::vector<Atom>& args,
+                                     bool flatten_jit = true, bool keep_custom_jvp = false);
+
+// A closed sub-graph with its jit equations inlined and its custom calls kept (flattened).
+inline Graph flatten_closed(const Graph& call) {
+  Graph flat;
+  std::vector<Atom> call_args;
+  for (VarId v : call.invars)
+    flat.invars.push_back(flat.new_var(call.aval(v))),
+        call_args.push_back(Atom::of_var(flat.invars.back()));
+  flat.outvars = inline_into(flat, call, call_args, true, true);
+  return flat;
+}
+
 // Appends `sub`'s equations to `out`, with sub's invars bound to `args`; returns its outputs.
 // `flatten_jit` inlines nested jit equations too, rather than copying them, and custom_jvp_call
 // equations unless `keep_custom_jvp` (then their call_jaxpr is flattened instead).
 inline std::vector<Atom> inline_into(Graph& out, const Graph& sub, const std::vector<Atom>& args,
-                                     bool flatten_jit = true, bool keep_custom_jvp = false) {
+                                     bool flatten_jit, bool keep_custom_jvp) {
   std::vector<Atom> env(sub.avals.size());
   for (std::size_t i = 0; i < sub.invars.size(); ++i)
     env[static_cast<std::size_t>(sub.invars[i])] = args[i];
@@ -33,15 +49,25 @@ inline std::vector<Atom> inline_into(Graph& out, const Graph& sub, const std::ve
         env[static_cast<std::size_t>(e.out[k])] = outs[k];
       continue;
     }
+    if (flatten_jit && e.prim == Prim::custom_linear_solve && !keep_custom_jvp) {
+      // A backend runs the solve: its sub-graph on its consts and the right-hand sides.
+      const LinearSolveView v(e.params);
+      auto outs = inline_into(out, v.graph(LinearSolvePart::solve),
+                              v.args(LinearSolvePart::solve, in, v.rhs(in)), true, false);
+      for (std::size_t k = 0; k < e.out.size(); ++k)
+        env[static_cast<std::size_t>(e.out[k])] = outs[k];
+      continue;
+    }
     Eqn n{e.prim, std::move(in), {}, e.params};
+    if (flatten_jit && e.prim == Prim::custom_linear_solve) {
+      std::vector<GraphPtr> flat;
+      for (const GraphPtr& sub : e.params.get<std::vector<GraphPtr>>("jaxprs"))
+        flat.push_back(std::make_shared<const Graph>(flatten_closed(*sub)));
+      for (auto& p : n.params.items)
+        if (p.name == "jaxprs") p.value = std::move(flat);
+    }
     if (flatten_jit && custom) {
-      const Graph& call = *e.params.get<GraphPtr>("call_jaxpr");
-      Graph flat;
-      std::vector<Atom> call_args;
-      for (VarId v : call.invars)
-        flat.invars.push_back(flat.new_var(call.aval(v))),
-            call_args.push_back(Atom::of_var(flat.invars.back()));
-      flat.outvars = inline_into(flat, call, call_args, true, true);
+      Graph flat = flatten_closed(*e.params.get<GraphPtr>("call_jaxpr"));
       for (auto& p : n.params.items)
         if (p.name == "call_jaxpr") p.value = std::make_shared<const Graph>(std::move(flat));
     }
@@ -56,6 +82,19 @@ inline std::vector<Atom> inline_into(Graph& out, const Graph& sub, const std::ve
   return res;
 }
 }  // namespace detail
+
+/// custom_linear_solve e (of graph `outer`) as one graph of all its operands that runs its
+/// `solve` on the solve consts and the right-hand sides (the reference backend's call).
+inline GraphPtr linear_solve_call(const Graph& outer, const Eqn& e) {
+  Graph g;
+  std::vector<Atom> args;
+  for (const Atom& a : e.in)
+    g.invars.push_back(g.new_var(outer.aval(a))), args.push_back(Atom::of_var(g.invars.back()));
+  const LinearSolveView v(e.params);
+  g.outvars = detail::inline_into(g, v.graph(LinearSolvePart::solve),
+                                  v.args(LinearSolvePart::solve, args, v.rhs(args)), false);
+  return std::make_shared<const Graph>(std::move(g));
+}
 
 /// g with its jit equations inlined; custom_jvp_call equations too unless `keep_custom_jvp`.
 inline Graph inline_jit(const Graph& g, bool keep_custom_jvp = false) {
