@@ -8,12 +8,13 @@
 //                                                einsum(bqk,bkd->bqd); q, k, v f32[8,512,64]
 //   index_linalg/cholesky_solve_512/fusejit_jit  cho_solve(cho_factor(a), b), a SPD f64[512,512],
 //                                                b f64[512]
-//   index_linalg/cholesky_solve_512/eigen_llt    Eigen::LLT<MatrixXd>(a).solve(b)
+//   index_linalg/cholesky_solve_512/eigen_llt    Eigen::LLT<MatrixXd>(a).solve(b), built
+//   -march=native
+//                                                (bench/index_linalg_eigen.cpp)
 // FUSEJIT_BENCH_IL_SCALE divides the sizes, for the smoke test. Before timing, the histogram is
 // checked against a plain loop and the solve's residual |a x - b| against b.
 #include <benchmark/benchmark.h>
 
-#include <Eigen/Cholesky>
 #include <Eigen/Core>
 #include <cmath>
 #include <cstdint>
@@ -97,14 +98,10 @@ void BM_jit(benchmark::State& state, F fn, A... args) {
   }
 }
 
-void BM_eigen_llt(benchmark::State& state) {
-  Eigen::VectorXd b;
-  const Eigen::MatrixXd a = spd(b);
-  for (auto _ : state) {
-    Eigen::VectorXd x = Eigen::LLT<Eigen::MatrixXd>(a).solve(b);
-    benchmark::DoNotOptimize(x.data());
-  }
-}
+}  // namespace
+// bench/index_linalg_eigen.cpp, compiled for this CPU.
+void BM_eigen_llt_native(benchmark::State& state, const double* a, const double* b, std::int64_t n);
+namespace {
 
 bool self_check() {
   const fj::Array idx = indices();
@@ -146,6 +143,7 @@ int main(int argc, char** argv) {
   row("index_linalg/cholesky_solve_512/fusejit_jit", 0.5,
       BM_jit<decltype(cholesky_solve), fj::Array, fj::Array>, cholesky_solve, as_array(a),
       fj::array(std::vector<double>(b.data(), b.data() + b.size()), fj::Shape{b.size()}));
-  row("index_linalg/cholesky_solve_512/eigen_llt", 0.5, BM_eigen_llt);
+  row("index_linalg/cholesky_solve_512/eigen_llt", 0.5, BM_eigen_llt_native,
+      static_cast<const double*>(a.data()), static_cast<const double*>(b.data()), a.rows());
   return fusejit_bench::checked_main(argc, argv, self_check);
 }

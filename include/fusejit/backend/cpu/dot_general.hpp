@@ -13,6 +13,7 @@
 
 #include "fusejit/backend/backend.hpp"
 #include "fusejit/backend/cpu/gemm_call.hpp"
+#include "fusejit/backend/cpu/kernel_choice.hpp"
 #include "fusejit/backend/cpu/gemm_eigen.hpp"
 #include "fusejit/ir/dot_dims.hpp"
 #include "fusejit/runtime/thread_pool.hpp"
@@ -25,31 +26,11 @@ template <class T>
 GemmRowsFn unsigned_rows() {
   return &gemm_rows<std::make_unsigned_t<T>>;
 }
-inline GemmKernels generic_kernels() { return {"generic", &gemm_rows<float>, &gemm_rows<double>}; }
-
-inline GemmKernels best_kernels() {
-#if defined(FUSEJIT_GEMM_MULTIARCH) && (defined(__GNUC__) || defined(__clang__))
-  __builtin_cpu_init();
-  const char* want = std::getenv("FUSEJIT_GEMM_ISA");  // for tests and comparisons
-  const std::string w = want ? want : "";
-  const bool avx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
-                      __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512bw") &&
-                      __builtin_cpu_supports("fma");
-  const bool avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-  if (w == "generic") return generic_kernels();
-  if (avx512 && (w.empty() || w == "avx512")) return gemm_kernels_avx512();
-  if (avx2 && (w.empty() || w == "avx2" || w == "avx512")) return gemm_kernels_avx2();
-#endif
-  return generic_kernels();
-}
 }  // namespace detail_gemm
 
-/// The instruction set the f32/f64 GEMM kernels were compiled for ("avx512", "avx2",
+/// The f32/f64 GEMM kernels and the instruction set they were compiled for ("avx512", "avx2",
 /// "generic"); FUSEJIT_GEMM_ISA picks a lower one.
-inline const GemmKernels& gemm_kernels() {
-  static const GemmKernels k = detail_gemm::best_kernels();
-  return k;
-}
+inline const GemmKernels& gemm_kernels() { return arch_kernels().gemm; }
 
 /// How one dot_general equation runs: operand layouts, sizes, and the kernel.
 class DotPlan {

@@ -1,5 +1,5 @@
-// The GEMM kernels of one instruction set: include with FUSEJIT_GEMM_ARCH set (avx2, avx512)
-// in a translation unit compiled with that instruction set's flags.
+// The GEMM and linear-algebra kernels of one instruction set: include with FUSEJIT_GEMM_ARCH set
+// (avx2, avx512) in a translation unit compiled with that instruction set's flags.
 //
 // Eigen picks its vector code by preprocessor macros, and its templates are instantiated with
 // the same names in every unit, so two units built with different flags would otherwise give
@@ -14,10 +14,10 @@
 #define EIGEN_DONT_PARALLELIZE
 #include <Eigen/Core>
 
-#include "fusejit/backend/cpu/gemm_eigen.hpp"
+#include "fusejit/backend/cpu/arch_kernels.hpp"
 
 namespace fj::backend::cpu {
-GemmKernels FUSEJIT_GEMM_CAT(gemm_kernels_, FUSEJIT_GEMM_ARCH)() {
-  return {FUSEJIT_GEMM_ISA_NAME, &gemm_rows<float>, &gemm_rows<double>};
+ArchKernels FUSEJIT_GEMM_CAT(arch_kernels_, FUSEJIT_GEMM_ARCH)() {
+  return this_unit_kernels(FUSEJIT_GEMM_ISA_NAME);
 }
 }  // namespace fj::backend::cpu

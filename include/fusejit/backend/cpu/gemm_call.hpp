@@ -1,5 +1,6 @@
 // The interface between the dot_general executor and the GEMM kernels it dispatches to, which
-// are compiled once per instruction set (src/gemm_*.cpp) and chosen at run time.
+// are compiled once per instruction set (src/gemm_*.cpp) and chosen at run time
+// (cpu/arch_kernels.hpp).
 #pragma once
 #include <cstdint>
 
@@ -22,9 +23,5 @@ struct GemmKernels {
   const char* isa;
   GemmRowsFn f32, f64;
 };
-
-// One per instruction set, each in its own translation unit with its own Eigen namespace.
-GemmKernels gemm_kernels_avx512();
-GemmKernels gemm_kernels_avx2();
 
 }  // namespace fj::backend::cpu

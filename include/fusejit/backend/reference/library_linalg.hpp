@@ -1,7 +1,6 @@
 // The host routines of the linear-algebra primitives (cholesky, triangular_solve), shared by the
 // reference and LLVM backends: Eigen's decompositions on each matrix of the batch.
 #pragma once
-#include <Eigen/Cholesky>
 #include <Eigen/Core>
 
 #include <algorithm>
@@ -10,6 +9,7 @@
 #include <limits>
 
 #include "fusejit/backend/backend.hpp"
+#include "fusejit/backend/cpu/kernel_choice.hpp"
 #include "fusejit/backend/reference/resolve.hpp"
 #include "fusejit/ir/graph.hpp"
 
@@ -27,40 +27,18 @@ inline std::int64_t batch_count(const Shape& s) {
 
 /// The lower Cholesky factor of each matrix, read from its lower triangle only (as LAPACK's
 /// potrf, which JAX calls); zeros above the diagonal. A matrix that is not positive definite
-/// (Eigen reports a non-positive pivot) becomes all NaN, as JAX's CPU lowering makes it.
+/// (Eigen reports a non-positive pivot) becomes all NaN, as JAX's CPU lowering makes it. Eigen
+/// runs in the unit built for this CPU's instruction set (cpu/kernel_choice.hpp).
 template <class T>
 void run_cholesky(const ir::Eqn&, const backend::Value* in, backend::Value* out) {
   const Shape& s = in[0].aval.shape;
   const std::int64_t n = s[s.rank() - 1], count = batch_count(s);
   const T* a = static_cast<const T*>(in[0].buf->data);
   T* l = static_cast<T*>(out[0].buf->data);
-  Eigen::LLT<RowMatrix<T>, Eigen::Lower> llt(static_cast<Eigen::Index>(n));
-  for (std::int64_t k = 0; k < count; ++k) {
-    Eigen::Map<const RowMatrix<T>> A(a + k * n * n, n, n);
-    Eigen::Map<RowMatrix<T>> L(l + k * n * n, n, n);
-    llt.compute(A);
-    if (llt.info() == Eigen::Success)
-      L = llt.matrixL();
-    else
-      L.setConstant(std::numeric_limits<T>::quiet_NaN());
-  }
-}
-
-/// op(A) X = B in place of X (left) or X op(A) = B (right), A one triangle (Mode) of a.
-template <class T, unsigned Mode>
-void solve_triangular(const T* a, T* x, std::int64_t m, std::int64_t rows, std::int64_t cols,
-                      bool left, bool transpose) {
-  Eigen::Map<const RowMatrix<T>> A(a, m, m);
-  Eigen::Map<RowMatrix<T>> X(x, rows, cols);
-  const auto tri = A.template triangularView<Mode>();
-  if (transpose && left)
-    tri.transpose().solveInPlace(X);
-  else if (transpose)
-    tri.transpose().template solveInPlace<Eigen::OnTheRight>(X);
-  else if (left)
-    tri.solveInPlace(X);
-  else
-    tri.template solveInPlace<Eigen::OnTheRight>(X);
+  const auto cholesky = backend::cpu::arch_kernels().linalg.of<T>().cholesky;
+  for (std::int64_t k = 0; k < count; ++k)
+    if (!cholesky(a + k * n * n, l + k * n * n, n))
+      std::fill_n(l + k * n * n, n * n, std::numeric_limits<T>::quiet_NaN());
 }
 
 /// Each matrix of b solved against the triangle of the matching matrix of a that `lower` names
@@ -71,18 +49,16 @@ void run_triangular_solve(const ir::Eqn& e, const backend::Value* in, backend::V
   const Shape &sa = in[0].aval.shape, &sb = in[1].aval.shape;
   const int r = sb.rank();
   const std::int64_t m = sa[r - 1], rows = sb[r - 2], cols = sb[r - 1], count = batch_count(sb);
-  const bool left = e.params.get<bool>("left_side"), lower = e.params.get<bool>("lower");
-  const bool transpose = e.params.get<bool>("transpose_a");
-  const bool unit = e.params.get<bool>("unit_diagonal");
+  const backend::cpu::TriangularSolveMode mode{
+      e.params.get<bool>("lower"), e.params.get<bool>("unit_diagonal"),
+      e.params.get<bool>("left_side"), e.params.get<bool>("transpose_a")};
   const T* a = static_cast<const T*>(in[0].buf->data);
   T* x = static_cast<T*>(out[0].buf->data);
   if (count * rows * cols > 0)
     std::memcpy(x, in[1].buf->data, static_cast<std::size_t>(count * rows * cols) * sizeof(T));
-  auto* solve =
-      lower ? (unit ? &solve_triangular<T, Eigen::UnitLower> : &solve_triangular<T, Eigen::Lower>)
-            : (unit ? &solve_triangular<T, Eigen::UnitUpper> : &solve_triangular<T, Eigen::Upper>);
+  const auto solve = backend::cpu::arch_kernels().linalg.of<T>().triangular_solve;
   for (std::int64_t k = 0; k < count; ++k)
-    solve(a + k * m * m, x + k * rows * cols, m, rows, cols, left, transpose);
+    solve(a + k * m * m, x + k * rows * cols, m, rows, cols, mode);
 }
 
 }  // namespace fj::detail::reference::library

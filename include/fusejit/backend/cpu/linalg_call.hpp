@@ -1,0 +1,43 @@
+// The interface between the linear-algebra host routines (reference/library_linalg.hpp) and the
+// Eigen kernels they call, which are compiled once per instruction set with the GEMM's
+// (src/gemm_*.cpp) and chosen at run time with them (cpu/arch_kernels.hpp).
+#pragma once
+#include <cstdint>
+#include <type_traits>
+
+namespace fj::backend::cpu {
+
+/// Writes the lower Cholesky factor of the n x n row-major `a`, read from its lower triangle
+/// only, to `l` (zeros above the diagonal); false if a pivot is not positive.
+template <class T>
+using CholeskyFn = bool (*)(const T* a, T* l, std::int64_t n);
+
+/// Which triangle of the m x m row-major A is read, whether its diagonal is taken as ones, on
+/// which side of X it stands, and whether it is transposed.
+struct TriangularSolveMode {
+  bool lower, unit_diagonal, left_side, transpose;
+};
+/// Solves op(A) X = B (left side) or X op(A) = B in place of the rows x cols row-major x.
+template <class T>
+using TriangularSolveFn = void (*)(const T* a, T* x, std::int64_t m, std::int64_t rows,
+                                   std::int64_t cols, TriangularSolveMode mode);
+
+/// The kernels of one dtype.
+template <class T>
+struct LinalgFns {
+  CholeskyFn<T> cholesky;
+  TriangularSolveFn<T> triangular_solve;
+};
+struct LinalgKernels {
+  LinalgFns<float> f32;
+  LinalgFns<double> f64;
+  template <class T>
+  const LinalgFns<T>& of() const {
+    if constexpr (std::is_same_v<T, double>)
+      return f64;
+    else
+      return f32;
+  }
+};
+
+}  // namespace fj::backend::cpu
