@@ -365,8 +365,8 @@ Atom gather_rows(GraphBuilder& g, Atom perm, Atom x, bool inverse, const char* f
     const Atom iota = lower_iota(g, DType::i32, g.aval(perm).shape, 0);
     perm = lower_lax_sort(g, {perm, iota}, 0, true, 1)[1];
   }
-  return lower_advanced_index(g, x, {perm}, std::nullopt, std::nullopt, Prim::scatter,
-                              ir::GatherMode::promise_in_bounds, fn);
+  return lower_index_tuple(g, x, {AtItem{AtItem::Kind::array, 0, {}}}, {perm}, std::nullopt,
+                           Prim::scatter, ir::GatherMode::promise_in_bounds, fn);
 }
 
 // custom_linear_solve's matvec (a x) or vecmat (x a; then JAX's reduce_sum over no axes) for
