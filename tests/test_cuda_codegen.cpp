@@ -23,11 +23,12 @@ bool has_nvrtc() {
 }
 
 // Whether primitive p can be computed inside a fused kernel (the rest run between kernels:
-// library calls, callbacks and control flow).
+// library calls, callbacks and control flow; platform_index never reaches a kernel, inline_jit
+// folds it to its default branch's index).
 bool is_fusable(fj::ir::Prim p) {
   const auto kind = fj::ir::info(p).kind;
   return kind != fj::ir::PrimKind::library && kind != fj::ir::PrimKind::control &&
-         kind != fj::ir::PrimKind::callback;
+         kind != fj::ir::PrimKind::callback && p != fj::ir::Prim::platform_index;
 }
 
 }  // namespace

@@ -225,6 +225,7 @@ std::vector<Aval> infer_avals(Prim p, const std::vector<Aval>& in, const Params&
     case PrimKind::library:
       return library_avals(p, in, params);
     case PrimKind::generator: {
+      if (p == Prim::platform_index) return {Aval{DType::i32, Shape{}, false}};  // a branch index
       // iota: the index along `dimension` of an array of `shape`, in `dtype`.
       const DType d = params.get<DType>("dtype");
       const Shape shape(params.get<std::vector<std::int64_t>>("shape"));

@@ -417,6 +417,10 @@ inline llvm::Value* rev(Emitter&, const Node&, Args, DType) { return structural(
 inline llvm::Value* squeeze(Emitter&, const Node&, Args, DType) { return structural("squeeze"); }
 // iota is a node of its own (Node::iota), emitted from the iteration indices.
 inline llvm::Value* iota(Emitter&, const Node&, Args, DType) { return structural("iota"); }
+// platform_index, and the cond on it, are folded by inline_jit before planning.
+inline llvm::Value* platform_index(Emitter&, const Node&, Args, DType) {
+  return structural("an unfolded platform_index");
+}
 inline llvm::Value* jit(Emitter&, const Node&, Args, DType) {
   return structural("an un-inlined jit");
 }

@@ -1,4 +1,5 @@
-// iota for the reference backend: the index along one dimension, written out in the dtype.
+// iota and platform_index for the reference backend: the index along one dimension, written out
+// in the dtype; the default branch's index.
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -9,6 +10,10 @@ namespace fj::detail::reference {
 
 namespace ops {
 struct iota {
+  static constexpr int arity = 0;
+  static constexpr bool is_generator = true;
+};
+struct platform_index {
   static constexpr int arity = 0;
   static constexpr bool is_generator = true;
 };
@@ -27,6 +32,12 @@ void run_iota(const ir::Eqn& eqn, const backend::Value*, backend::Value* out) {
   for (std::int64_t a = 0; a < outer; ++a)
     for (std::int64_t i = 0; i < extent; ++i)
       for (std::int64_t k = 0; k < inner; ++k) *o++ = static_cast<T>(i);
+}
+
+/// platform_index: the reference backend is none of the platforms named, so the default branch.
+inline void run_platform_index(const ir::Eqn& eqn, const backend::Value*, backend::Value* out) {
+  *static_cast<std::int32_t*>(out[0].buf->data) =
+      static_cast<std::int32_t>(eqn.params.get<std::int64_t>("default_index"));
 }
 
 }  // namespace fj::detail::reference

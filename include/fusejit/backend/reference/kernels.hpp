@@ -179,6 +179,10 @@ EqnFn resolve_kind(const ir::Graph& g, const ir::Eqn& e) {
   } else if constexpr (K == PrimKind::callback) {
     static_assert(Op::is_library);  // operands and results of any number: no dtype checks here
     return Op::resolve(g, e);
+  } else if constexpr (std::is_same_v<Op, ops::platform_index>) {
+    expect_dtype(e, "the output", g.aval(e.out[0]).dtype, DType::i32);
+    (void)require_param<std::int64_t>(e, "default_index");
+    return &run_platform_index;
   } else if constexpr (K == PrimKind::generator) {
     static_assert(Op::is_generator);
     const DType out = g.aval(e.out[0]).dtype;

@@ -4,6 +4,8 @@
 // with its call_jaxpr flattened. custom_linear_solve likewise: backends inline its `solve`,
 // transforms keep it with its four sub-graphs flattened.
 #pragma once
+#include <algorithm>
+#include <cstdint>
 #include <vector>
 
 #include "fusejit/ir/graph.hpp"
@@ -28,6 +30,28 @@ inline Graph flatten_closed(const Graph& call) {
         call_args.push_back(Atom::of_var(flat.invars.back()));
   flat.outvars = inline_into(flat, call, call_args, true, true);
   return flat;
+}
+
+// For a backend, which is none of the platforms lax.platform_dependent names: platform_index
+// is its default branch's index (a literal), and a cond on a literal index is that branch,
+// inlined (XLA clamps the index; so does this). Transforms keep both, as JAX's jaxprs do.
+// True when `e` was folded (its results bound in env).
+inline bool fold_platform(Graph& out, const Eqn& e, const std::vector<Atom>& in,
+                          std::vector<Atom>& env) {
+  if (e.prim == Prim::platform_index) {
+    const auto k = static_cast<int>(e.params.get<std::int64_t>("default_index"));
+    env[static_cast<std::size_t>(e.out[0])] = Atom::of_literal(Literal::of(k, false));
+    return true;
+  }
+  if (e.prim != Prim::cond || !in[0].is_literal()) return false;
+  const auto& branches = e.params.get<std::vector<GraphPtr>>("branches");
+  const auto last = static_cast<std::int64_t>(branches.size()) - 1;
+  const auto k =
+      std::clamp<std::int64_t>(static_cast<std::int64_t>(in[0].lit.as_double()), 0, last);
+  const std::vector<Atom> ops(in.begin() + 1, in.end());
+  auto outs = inline_into(out, *branches[static_cast<std::size_t>(k)], ops, true, false);
+  for (std::size_t i = 0; i < e.out.size(); ++i) env[static_cast<std::size_t>(e.out[i])] = outs[i];
+  return true;
 }
 
 // Appends `sub`'s equations to `out`, with sub's invars bound to `args`; returns its outputs.
@@ -58,6 +82,7 @@ inline std::vector<Atom> inline_into(Graph& out, const Graph& sub, const std::ve
         env[static_cast<std::size_t>(e.out[k])] = outs[k];
       continue;
     }
+    if (flatten_jit && !keep_custom_jvp && fold_platform(out, e, in, env)) continue;
     Eqn n{e.prim, std::move(in), {}, e.params};
     if (flatten_jit && e.prim == Prim::custom_linear_solve) {
       std::vector<GraphPtr> flat;
