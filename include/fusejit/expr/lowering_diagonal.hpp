@@ -1,0 +1,24 @@
+// jnp.diagonal, jnp.count_nonzero and lax.platform_dependent as JAX 0.10.2 stages them (defined
+// in lowering_diagonal.cpp): what jnp.linalg's slogdet, det and cofactor solve read lu through.
+#pragma once
+#include <vector>
+
+#include "fusejit/expr/lowering.hpp"
+
+namespace fj::detail {
+
+/// lax.platform_dependent(*ops, mosaic=..., default=...): a platform_index equation, then a
+/// cond on it whose branches (mosaic's first) both take `ops`, with JAX's branches_platforms.
+/// Every fusejit backend runs `fallback` (ir/passes/inline_jit.hpp folds the cond).
+std::vector<Atom> lower_platform_dependent(GraphBuilder& b, const std::vector<Atom>& ops,
+                                           const SubgraphBody& mosaic,
+                                           const SubgraphBody& fallback);
+/// jnp.diagonal(x, axis1=-2, axis2=-1): `jit[name=diagonal]`, x[..., i, i] for i = arange(n)
+/// (a gather); for one square non-bool matrix, behind platform_dependent, whose mosaic branch
+/// is sum(eye * x, axis 0).
+Atom lower_diagonal(GraphBuilder& b, Atom x);
+/// jnp.count_nonzero(x, axis): `jit[name=count_nonzero]`, the i32 count of x != 0 along axis
+/// (negative from the end).
+Atom lower_count_nonzero(GraphBuilder& b, Atom x, int axis);
+
+}  // namespace fj::detail
