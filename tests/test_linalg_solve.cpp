@@ -325,6 +325,38 @@ TEST_CASE("linalg solve golden: jaxpr text") {
     CAPTURE(name);
     CHECK(text() == kGolden.all().at(std::string("jaxpr ") + name));
   }
+  // lu's diagonal through jnp.diagonal: platform_index and its cond for one matrix, the gather
+  // alone for a batch; an int matrix is made f32 first. float64: JAX's float32 text read as
+  // float64 (JAX prints float64 only with x64 on, whose default ints are int64; fusejit's stay
+  // int32, as x64 off).
+  using D = fj::DType;
+  const std::vector<std::tuple<std::string, bool, fj::Shape, D>> lu_texts = {
+      {"det_4x4", true, {4, 4}, D::f32},
+      {"det_4x4", true, {4, 4}, D::f64},
+      {"det_5x5_batched", true, {2, 5, 5}, D::f32},
+      {"slogdet_3x3", false, {3, 3}, D::f32},
+      {"slogdet_4x4", false, {4, 4}, D::f64},
+      {"slogdet_6x6", false, {6, 6}, D::f32},
+      {"slogdet_int_3x3", false, {3, 3}, D::i32},
+      {"slogdet_3x4x4_batched", false, {2, 3, 4, 4}, D::f32},
+      {"slogdet_3x4x4_batched", false, {2, 3, 4, 4}, D::f64},
+  };
+  auto as_f64 = [](std::string t) {
+    for (const auto& [from, to] : {std::pair{"f32", "f64"}, std::pair{"float32", "float64"}})
+      for (std::size_t at = 0; (at = t.find(from, at)) != std::string::npos;
+           at += std::string(to).size())
+        t.replace(at, std::string(from).size(), to);
+    return t;
+  };
+  for (const auto& [name, is_det, shape, dtype] : lu_texts) {
+    const std::string what = name + (dtype == D::f64 ? " (f64)" : "");
+    CAPTURE(what);
+    const Array x = fj::ones(shape, dtype);
+    const std::string text =
+        is_det ? fj::make_jaxpr(det)(x).str() : fj::make_jaxpr(slogdet)(x).str();
+    const std::string& want = kGolden.all().at("jaxpr " + name);
+    CHECK(text == (dtype == D::f64 ? as_f64(want) : want));
+  }
 }
 
 namespace {

@@ -139,6 +139,19 @@ jaxprs = {
     "slogdet_1x1": (jnp.linalg.slogdet, (jnp.ones((1, 1), jnp.float32),)),
     "slogdet_2x2": (jnp.linalg.slogdet, (jnp.ones((2, 2), jnp.float32),)),
     "slogdet_2x2_batched": (jnp.linalg.slogdet, (jnp.ones((3, 2, 2), jnp.float32),)),
+    # lu's diagonal: jnp.diagonal, platform_dependent (platform_index and a cond whose mosaic
+    # branch is sum(eye * lu) and whose default a gather) for one matrix, the gather alone for
+    # a batch; then count_nonzero, %, copy and where.
+    "det_4x4": (jnp.linalg.det, (jnp.ones((4, 4), jnp.float32),)),
+    "det_5x5_batched": (jnp.linalg.det, (jnp.ones((2, 5, 5), jnp.float32),)),
+    "slogdet_3x3": (jnp.linalg.slogdet, (o,)),
+    "slogdet_6x6": (jnp.linalg.slogdet, (jnp.ones((6, 6), jnp.float32),)),
+    "slogdet_int_3x3": (jnp.linalg.slogdet, (jnp.ones((3, 3), jnp.int32),)),
+    # float64 text is only printed with x64 on, where JAX's default ints (eye's and arange's
+    # iotas, count_nonzero's sums) are int64; fusejit's are int32 (x64 off) with any float, so
+    # its float64 text is checked against these float32 ones with float32 read as float64.
+    "slogdet_4x4": (jnp.linalg.slogdet, (jnp.ones((4, 4), jnp.float32),)),
+    "slogdet_3x4x4_batched": (jnp.linalg.slogdet, (jnp.ones((2, 3, 4, 4), jnp.float32),)),
     # solve and inv: lu of stop_gradient(a), then custom_linear_solve (its four jaxprs printed
     # as str(ClosedJaxpr) inside the _LinearSolveTuple); a matrix b vmapped over its columns.
     "solve_vec": (jnp.linalg.solve, (o, jnp.ones(3, jnp.float32))),
@@ -149,3 +162,4 @@ jaxprs = {
 for name, (f, args) in jaxprs.items():
     print(f"=== jaxpr {name}")
     print(jax.make_jaxpr(f)(*args))
+

@@ -6,6 +6,7 @@
 #include <functional>
 #include <memory>
 
+#include "fusejit/expr/lowering_diagonal.hpp"
 #include "fusejit/expr/lowering_helpers.hpp"
 #include "fusejit/expr/lowering_index.hpp"
 #include "fusejit/expr/lowering_linalg.hpp"
@@ -127,30 +128,32 @@ std::vector<Atom> slogdet_small(GraphBuilder& g, Atom a) {
 }
 
 // _slogdet_lu: the sign from the pivots' parity and the diagonal's signs, log|det| the sum of
-// the diagonal's log magnitudes; 0 and -inf when a diagonal entry is zero.
+// the diagonal's log magnitudes; 0 and -inf when a diagonal entry is zero. In JAX's order:
+// jnp.diagonal, the parity by count_nonzero and %, jnp.array(..., dtype)'s copy, and the
+// jnp.where of each result.
 std::vector<Atom> slogdet_lu(GraphBuilder& g, Atom a) {
   const std::vector<Atom> f = g.emit(Prim::lu, {a});
-  const ir::Aval av = g.aval(a);
-  const int r = av.shape.rank();
-  const Atom diag =
-      reduce(g, Prim::reduce_sum, bin(g, Prim::mul, f[0], eye_like(g, f[0])), {r - 2});
-  const Atom zero = full_like(g, diag, 0);
-  const Atom is_zero = reduce(g, Prim::reduce_or, bin(g, Prim::eq, diag, zero), {-1});
-  const Atom iota = lower_iota(g, DType::i32, g.aval(f[1]).shape, r - 2);
-  auto count = [&](Atom mask) {
-    return reduce(g, Prim::reduce_sum, convert(g, mask, {DType::i32, false}), {-1});
-  };
-  const Atom swaps = count(bin(g, Prim::ne, f[1], iota));
-  const Atom parity = bin(g, Prim::add, swaps, count(bin(g, Prim::lt, diag, zero)));
-  const Atom odd = bin(g, Prim::rem, parity, full_like(g, parity, 2));
-  const Atom pm_one = bin(g, Prim::sub, full_like(g, odd, 1), bin(g, Prim::add, odd, odd));
-  const Atom sign_nz = convert(g, pm_one, {av.dtype, false});
-  const Atom sign = g.emit1(Prim::select_n, {is_zero, sign_nz, full_like(g, sign_nz, 0)});
+  const DType dt = g.aval(a).dtype;
+  const int r = g.aval(a).shape.rank();
+  auto lit = [dt](double v) { return Atom::of_literal(ir::Literal::of(v, false).cast(dt, false)); };
+  auto weak = [](int v) { return Atom::of_literal(ir::Literal::of(v, true)); };
+  const Atom diag = lower_diagonal(g, f[0]);
+  const Atom is_zero = reduce(g, Prim::reduce_or, lower_binary(g, Prim::eq, diag, lit(0)), {-1});
+  std::vector<int> lead;  // lax.expand_dims(arange(n), range(pivot.ndim - 1))
+  for (int d = 0; d < r - 2; ++d) lead.push_back(d);
+  const Atom iota =
+      lower_expand_dims(g, lower_iota(g, DType::i32, Shape{g.aval(a).shape[r - 1]}, 0), lead);
+  const Atom swaps = lower_count_nonzero(g, lower_binary(g, Prim::ne, f[1], iota), -1);
+  const Atom negs = lower_count_nonzero(g, lower_binary(g, Prim::lt, diag, lit(0)), -1);
+  const Atom parity = lower_binary(g, Prim::add, swaps, negs);
+  const Atom odd = lower_remainder(g, parity, weak(2));
+  const Atom pm_one =
+      lower_binary(g, Prim::add, lower_binary(g, Prim::mul, weak(-2), odd), weak(1));
+  const Atom sign_nz = convert(g, g.emit1(Prim::copy, {pm_one}), {dt, false});
+  const Atom sign = lower_where(g, is_zero, lit(0), lower_binary(g, Prim::mul, lit(1), sign_nz));
   const Atom logs =
       reduce(g, Prim::reduce_sum, g.emit1(Prim::log, {g.emit1(Prim::abs, {diag})}), {-1});
-  const Atom neg_inf =
-      lower_full(g, g.aval(logs).shape, ir::Literal::of(-INFINITY, true).cast(av.dtype, false));
-  return {sign, g.emit1(Prim::select_n, {is_zero, logs, neg_inf})};
+  return {sign, lower_where(g, is_zero, lit(-INFINITY), logs)};
 }
 
 std::vector<Atom> staged_slogdet(GraphBuilder& b, Atom a) {
@@ -243,8 +246,7 @@ Atom cofactor_solve(GraphBuilder& g, Atom a, Atom t) {
   if (n == 1) return t;
   const DType dt = g.aval(a).dtype;
   const std::vector<Atom> f = g.emit(Prim::lu, {a});
-  const Atom diag =
-      reduce(g, Prim::reduce_sum, bin(g, Prim::mul, f[0], eye_like(g, f[0])), {r - 2});
+  const Atom diag = lower_diagonal(g, f[0]);
   const Atom iota = lower_iota(g, DType::i32, g.aval(f[1]).shape, r - 2);
   const Atom swaps = reduce(g, Prim::reduce_sum,
                             convert(g, bin(g, Prim::ne, f[1], iota), {DType::i32, false}), {-1});
