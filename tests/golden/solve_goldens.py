@@ -158,8 +158,21 @@ jaxprs = {
     "solve_mat": (jnp.linalg.solve, (o, jnp.ones((3, 2), jnp.float32))),
     "solve_batched": (jnp.linalg.solve, (jnp.ones((2, 3, 3), jnp.float32), jnp.ones((3, 2), jnp.float32))),
     "inv": (jnp.linalg.inv, (o,)),
+    "solve_mat_4x5": (jnp.linalg.solve, (jnp.ones((4, 4), jnp.float32), jnp.ones((4, 5), jnp.float32))),
+    "solve_mat_1x1": (jnp.linalg.solve, (jnp.ones((1, 1), jnp.float32), jnp.ones((1, 1), jnp.float32))),
+    "inv_5x5": (jnp.linalg.inv, (jnp.ones((5, 5), jnp.float32),)),
+    "solve_batched_both": (jnp.linalg.solve, (jnp.ones((2, 3, 3), jnp.float32), jnp.ones((2, 3, 2), jnp.float32))),
+    "inv_batched": (jnp.linalg.inv, (jnp.ones((2, 3, 3), jnp.float32),)),
 }
 for name, (f, args) in jaxprs.items():
     print(f"=== jaxpr {name}")
     print(jax.make_jaxpr(f)(*args))
 
+# The same in float64 (x64 on, as fusejit's f64 arrays).
+jax.config.update("jax_enable_x64", True)
+jaxprs64 = {
+    "solve_mat_f64": (jnp.linalg.solve, (np.ones((3, 3)), np.ones((3, 2)))),
+}
+for name, (f, args) in jaxprs64.items():
+    print(f"=== jaxpr {name}")
+    print(jax.make_jaxpr(f)(*args))

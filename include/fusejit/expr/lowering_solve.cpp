@@ -398,6 +398,10 @@ Atom lu_solve_part(GraphBuilder& g, const std::vector<Atom>& x, bool trans, bool
   return call_named(
       g, "_lu_solve", x,
       [trans, vector, fn](GraphBuilder& h, const std::vector<Atom>& v) {
+        // Rows for one matrix a, or for a batch along one axis: JAX's one-vector _lu_solve
+        // vmapped over them (and over the batch), as JAX prints it.
+        if (!vector && h.aval(v[2]).shape.rank() <= 3)
+          return lu_solve_columns(h, v[0], v[1], v[2], trans, fn);
         const Atom lu = v[0], cols = to_cols(h, v[2], vector);
         Atom y;
         if (!trans) {
@@ -455,7 +459,18 @@ Atom solve_body(GraphBuilder& g, Atom a, Atom rhs, const char* fn) {
     to.push_back(sa[sa.rank() - 1]);
     return factored_solve(g, a, f, broadcast_to(g, rhs, to), true, fn);
   }
-  const Atom rows = with_batch(g, matrix_transpose(g, rhs), batch);
+  Atom rows = matrix_transpose(g, rhs);
+  if (batch.rank() == 1 && sb.rank() == 2) {
+    // b unbatched under jnp.vectorize's vmap over a: custom_linear_solve's batching rule
+    // broadcasts it, its dims np.add(1, ...) (NumPy ints, the hidden `@np` flags).
+    const Shape sr = g.aval(rows).shape;
+    ir::Params p;
+    p.items.push_back({"shape", std::vector<std::int64_t>{batch[0], sr[0], sr[1]}, false});
+    p.items.push_back({"broadcast_dimensions", std::vector<std::int64_t>{1, 2}, true});
+    p.items.push_back({"broadcast_dimensions@np", std::vector<std::int64_t>{1, 1}, false});
+    rows = g.emit1(Prim::broadcast_in_dim, {rows}, std::move(p));
+  }
+  rows = with_batch(g, rows, batch);
   return matrix_transpose(g, factored_solve(g, a, f, rows, false, fn));
 }
 

@@ -10,6 +10,10 @@ namespace fj::detail {
 /// lax.linalg.lu: one `lu` equation (results: lu, i32 pivots, i32 permutation). `fn` names the
 /// caller in errors: a float32 / float64 array of rank >= 2.
 std::vector<Atom> lower_lu(GraphBuilder& b, Atom x, const char* fn);
+/// JAX's _lu_solve (trans 0: a x = b, 1: a^T x = b) on one matrix's lu factors and permutation
+/// for right-hand sides `rows` (k, n), one per row: the one-vector solve vmapped over the rows
+/// as JAX's batching rules stage it (lowering_solve_columns.cpp); the solutions as rows.
+Atom lu_solve_columns(GraphBuilder& g, Atom lu, Atom perm, Atom rows, bool trans, const char* fn);
 
 }  // namespace fj::detail
 

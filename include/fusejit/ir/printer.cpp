@@ -209,6 +209,22 @@ class Printer {
         v);
   }
 
+  // A tuple some of whose entries JAX holds as NumPy ints (a batching rule shifted them with
+  // np.add): the hidden param `<name>@np`, one flag per entry, marks them, printed np.int64(...).
+  // Flags of another length (a rule here rewrote the tuple since) are ignored.
+  pp::Doc np_tuple_value(const Params& ps, const Param& p) {
+    const auto* v = std::get_if<std::vector<std::int64_t>>(&p.value);
+    const ParamValue* f = v ? ps.find(p.name + "@np") : nullptr;
+    const auto* flags = f ? std::get_if<std::vector<std::int64_t>>(f) : nullptr;
+    if (!flags || flags->size() != v->size()) return param_value(p.value);
+    std::string s = "(";
+    for (std::size_t i = 0; i < v->size(); ++i) {
+      const std::string n = std::to_string((*v)[i]);
+      s += (i ? ", " : "") + ((*flags)[i] ? "np.int64(" + n + ")" : n);
+    }
+    return pp::text(s + (v->size() == 1 ? ",)" : ")"));
+  }
+
   // custom_linear_solve's params are _LinearSolveTuple namedtuples, printed by repr: the
   // const counts as ints, each sub-graph as str(ClosedJaxpr) (its own names, from `a`, and its
   // own shared jaxprs), newlines and all, as one piece of text.
@@ -262,7 +278,7 @@ class Printer {
       for (auto* p : ps)
         pairs.push_back(pp::concat({pp::text(p->name + "="), e.prim == Prim::custom_linear_solve
                                                                  ? linear_solve_value(*p)
-                                                                 : param_value(p->value)}));
+                                                                 : np_tuple_value(e.params, *p)}));
       kv = pp::group(pp::concat(
           {pp::nest(2, pp::concat({pp::text("["), pp::brk(""), pp::join(pp::brk(), pairs)})),
            pp::brk(""), pp::text("]")}));
