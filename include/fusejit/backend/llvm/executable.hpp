@@ -177,7 +177,7 @@ inline Launch make_launch(const ir::Eqn& e, bool compile = true) {
     for (int d : plan.order) space.push_back(operand[d]);
     l.reduce = plan.reduce;
   } else {
-    space = l.out_avals.at(0).shape;
+    for (int d : plan.space_dims) space.push_back(l.out_avals.at(0).shape[d]);
   }
   for (int k = 0; k < plan.rank; ++k) l.iparams.push_back(k < space.rank() ? space[k] : 1);
   // Each load: its stride along every iteration dim, then its base offset (slices start there).
@@ -193,10 +193,13 @@ inline Launch make_launch(const ir::Eqn& e, bool compile = true) {
     }
     l.iparams.insert(l.iparams.end(), strides.begin(), strides.end());
     l.iparams.push_back(base);
-    const auto space_st = row_major_strides(space);
-    bool at_point = !plan.reduction && !plan.rows && n.view == space && base == 0;
+    // At the point: the output's own shape, each iterated dim at the output's stride.
+    const Shape& out_shape = l.out_avals.at(0).shape;
+    const auto out_st = row_major_strides(out_shape);
+    bool at_point = !plan.reduction && !plan.rows && n.view == out_shape && base == 0;
     for (int k = 0; at_point && k < space.rank(); ++k)
-      at_point = strides[static_cast<std::size_t>(k)] == space_st[static_cast<std::size_t>(k)];
+      at_point = strides[static_cast<std::size_t>(k)] ==
+                 out_st[static_cast<std::size_t>(plan.space_dims[static_cast<std::size_t>(k)])];
     l.load_reads.emplace_back(n.input, at_point);
   }
   // Each iota: offset + step * i[iter], or the offset alone when no iteration dim drives it.
