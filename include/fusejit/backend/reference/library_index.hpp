@@ -276,6 +276,13 @@ void run_scatter(const ir::Eqn& e, const backend::Value* in, backend::Value* out
     std::memcpy(y, in[0].buf->data, static_cast<std::size_t>(os.size()) * sizeof(T));
   const T* u = static_cast<const T*>(in[2].buf->data);
   // The pointers are captured by value: through references, each element reloaded them.
+  if (in[2].splat) {  // every update is u[0] (x.at[i].add(1) in the LLVM backend)
+    const T v = u[0];
+    map.for_each([y, v](std::int64_t, std::int64_t at) {
+      if (at >= 0) y[at] = scatter_combine<P>(y[at], v);
+    });
+    return;
+  }
   map.for_each([y, u](std::int64_t t, std::int64_t at) {
     if (at >= 0) y[at] = scatter_combine<P>(y[at], u[t]);
   });
@@ -293,11 +300,13 @@ struct gather {
                        [](auto t) -> EqnFn { return &library::run_gather<decltype(t)>; });
   }
 };
-/// The scatters: one host routine per dtype, its combine chosen by the primitive.
+/// The scatters: one host routine per dtype, its combine chosen by the primitive. The updates
+/// may come as a splat (a broadcast scalar, never materialized).
 template <ir::Prim P>
 struct scatter_like {
   static constexpr bool is_library = true;
   static constexpr int arity = 3;
+  static constexpr bool reads_splat(int operand) { return operand == 2; }
   static EqnFn resolve(const ir::Graph& g, const ir::Eqn& e) {
     return visit_dtype(g.aval(e.in[0]).dtype,
                        [](auto t) -> EqnFn { return &library::run_scatter<P, decltype(t)>; });
