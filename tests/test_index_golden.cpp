@@ -247,3 +247,37 @@ TEST_CASE("index: a float index array raises DTypeError naming the function and 
                   fj::DTypeError);
   CHECK_THROWS_AS(Array(fj::take(x(), ivec({0}, {1}), 2)), fj::ShapeError);
 }
+
+// A scalar update (x.at[i].add(1) stages a broadcast 1.0) reaches the LLVM backend's scatter
+// routine as a splat, a one-element Value, instead of an array a kernel fills
+// (LlvmExecutable::pass_splats): every scatter, the drop and clip modes, windows of several
+// elements, integers and floats give the reference backend's values, and the kernel is not run.
+TEST_CASE("index: scalar updates reach the scatters as splats, same values as the reference") {
+  if (!fusejit_test::has_backend("llvm")) return;
+  const Array idx = ivec({3, -1, 7, 3, 9, 0, -12, 3, 5}, {9});  // repeats, negatives, out of range
+  using Fn = std::function<Array(Tracer, Tracer)>;
+  const std::vector<std::pair<const char*, Fn>> fns{
+      {"add", [](Tracer v, Tracer t) { return v.at(t).add(2.0); }},
+      {"add clip", [](Tracer v, Tracer t) { return v.at(t).add(-1.0, Mode::clip); }},
+      {"set", [](Tracer v, Tracer t) { return v.at(t).set(7.0); }},
+      {"mul", [](Tracer v, Tracer t) { return v.at(t).mul(3.0); }},
+      {"min", [](Tracer v, Tracer t) { return v.at(t).min(0.0); }},
+      {"max clip", [](Tracer v, Tracer t) { return v.at(t).max(1.0, Mode::clip); }},
+  };
+  for (fj::DType d : {fj::DType::f32, fj::DType::f64, fj::DType::i32}) {
+    // A vector (one element per index) and rows of a matrix (a window of 4 per index).
+    for (const fj::Shape& s : {fj::Shape{10}, fj::Shape{10, 4}}) {
+      const Array x = fj::astype(fusejit_test::random_array(fj::f32, s, -4, 4, 7), d);
+      for (const auto& [name, f] : fns) {
+        CAPTURE(std::string(name));
+        CAPTURE(std::string(fj::short_name(d)));
+        CAPTURE(s.rank());
+        auto [got, want] = fusejit_test::run_both("llvm", f, x, idx);
+        CHECK(got.dtype() == want.dtype());
+        CHECK(as_doubles(got) == as_doubles(want));
+        const std::string text = fj::jit(f).lower(x, idx).as_text();
+        CHECK(text.find("not run, a splat operand of call") != std::string::npos);
+      }
+    }
+  }
+}

@@ -2,6 +2,10 @@
 // the LLVM backend (where they are index maps fused into kernels) against the reference.
 #include <doctest/doctest.h>
 
+#include <fusejit/backend/kernel_plan.hpp>
+#include <fusejit/ir/passes/fuse.hpp>
+#include <functional>
+
 #include "backend_compare.hpp"
 
 using fj::Tracer;
@@ -117,4 +121,51 @@ TEST_CASE("index maps: bad bounds and permutations raise ShapeError") {
   } catch (const fj::ShapeError& e) {
     CHECK(std::string(e.what()).find("(2, 3)") != std::string::npos);
   }
+}
+
+TEST_CASE("index maps: an elementwise kernel leaves its output's unit dims out of its loops") {
+  // Dims of extent 1 always index 0, so the kernel iterates over the others only (kernel_plan.hpp
+  // space_dims): an (n, 1) operand of a library call, as jnp stages scatter indices, is one
+  // vector loop. The values must not change, whatever index map feeds a unit dim: a slice's
+  // offset on it, a flip of it, a transpose moving it, a broadcast into it, a reshape's view.
+  if (!fusejit_test::has_backend("llvm")) return;
+  using Fn = std::function<fj::Array(const fj::Array&)>;
+  const std::vector<std::pair<const char*, Fn>> cases{
+      {"a slice of width 1 at an offset",
+       [](const fj::Array& x) -> fj::Array {
+         return fj::sin(fj::slice(x, {0, 5}, {65, 6}));
+       }},
+      {"a flipped unit dim of a reshape",
+       [](const fj::Array& x) -> fj::Array {
+         return fj::Array(fj::reshape(fj::cos(x), {65, 1, 65, 1}).flip({1, 3})) * 3;
+       }},
+      {"a transpose moving a unit dim",
+       [](const fj::Array& x) -> fj::Array {
+         const fj::Array r = fj::reshape(x * 2, {65, 1, 65});
+         return fj::transpose(r, {2, 1, 0}) + fj::transpose(r, {1, 0, 2}).reshape({65, 1, 65});
+       }},
+      {"a column broadcast into a unit row",
+       [](const fj::Array& x) -> fj::Array {
+         return fj::slice(x, {3, 0}, {4, 65}) + fj::slice(x, {0, 7}, {1, 8});
+       }},
+      {"all dims unit",
+       [](const fj::Array& x) -> fj::Array {
+         return fj::exp(fj::slice(x, {9, 4}, {10, 5}));
+       }},
+  };
+  unsigned seed = 400;
+  for (const auto& [name, f] : cases) {
+    fj::Array x = random_array(fj::f32, fj::Shape{65, 65}, -2, 2, seed++);
+    auto [got, want] = run_both("llvm", f, x);
+    check_close(got, want, 6, name);
+  }
+  // The plan of an (n, 1) result iterates over n points in one dim.
+  const fj::Array x = random_array(fj::f32, fj::Shape{65, 1}, -2, 2, 1);
+  const fj::ir::Graph fused =
+      fj::ir::fuse(fj::make_jaxpr([](Tracer a) { return fj::Array(a * 2 + 1); })(x).graph());
+  REQUIRE(fused.eqns.size() == 1);
+  const auto& sub = *fused.eqns[0].params.get<fj::ir::GraphPtr>("jaxpr");
+  const fj::backend::kernel::Plan plan = fj::backend::kernel::Planner(sub).run();
+  CHECK(plan.rank == 1);
+  CHECK(plan.space_dims == std::vector<int>{0});
 }

@@ -16,6 +16,10 @@ namespace fj::backend {
 struct Value {
   runtime::BufferPtr buf;
   ir::Aval aval;
+  // A splat: buf holds one element, the value at every index of aval's shape. Only the LLVM
+  // backend makes them, for a library operand that a kernel would fill with one literal, and
+  // only where the routine reads that operand as a splat (reference::reads_splat).
+  bool splat = false;
 };
 
 /// A run's outputs, inline up to four: the warm path of a jitted call allocates no list.

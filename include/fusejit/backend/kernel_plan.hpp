@@ -71,6 +71,10 @@ struct Plan {
   // combines each output's points with `reduce` (the other fields describe that operand).
   bool reduction = false;
   ir::Prim reduce{};
+  // An elementwise kernel: the output dims it iterates over, in order. Dims of extent 1 are left
+  // out (always index 0): the row-major layout is the same, and an (n, 1) operand of a library
+  // call, as jnp stages indices, is then one vectorized loop instead of n rows of one element.
+  std::vector<int> space_dims;
   std::vector<int> order;  // iteration dim k walks operand dim order[k]
   // A row kernel (the fusion pass's row groups): work item t is row t of the iteration space,
   // whose last rank - outer_rank dims form the row. Phases run in order over the row (the
@@ -169,9 +173,16 @@ class Planner {
       plan_.output_dtypes.push_back(g_.aval(root).dtype);
     } else {
       const Shape& s = g_.aval(root).shape;
-      plan_.rank = std::max(1, s.rank());
       Map identity;
-      for (int d = 0; d < s.rank(); ++d) identity.push_back(Dim{d, 1, 0});
+      for (int d = 0; d < s.rank(); ++d) {
+        if (s[d] == 1) {
+          identity.push_back(Dim{});
+          continue;
+        }
+        identity.push_back(Dim{static_cast<int>(plan_.space_dims.size()), 1, 0});
+        plan_.space_dims.push_back(d);
+      }
+      plan_.rank = std::max(1, static_cast<int>(plan_.space_dims.size()));
       for (auto& o : g_.outvars) {
         plan_.outputs.push_back(value(o, identity));
         plan_.output_dtypes.push_back(g_.aval(o).dtype);

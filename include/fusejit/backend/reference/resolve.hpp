@@ -13,4 +13,8 @@ using EqnFn = void (*)(const ir::Eqn& eqn, const backend::Value* in, backend::Va
 /// which the caller runs itself.
 EqnFn resolve(const ir::Graph& g, const ir::Eqn& e);
 
+/// Whether p's routine reads operand `operand` through a splat Value (one element standing for
+/// every index) when it is given one: an op's `reads_splat(operand)`, false where it has none.
+bool reads_splat(ir::Prim p, int operand);
+
 }  // namespace fj::detail::reference
