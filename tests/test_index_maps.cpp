@@ -19,10 +19,7 @@ TEST_CASE("index maps: jaxpr text matches JAX") {
   CHECK(
       fj::make_jaxpr([](Tracer a) { return fj::transpose(a); })(x).str() ==
       "{ lambda ; a:f32[2,3]. let\n    b:f32[3,2] = transpose[permutation=(1, 0)] a\n  in (b,) }");
-  CHECK(fj::make_jaxpr([](Tracer a) {
-          return fj::reshape(a, {3, 2});
-        })(x)
-            .str() ==
+  CHECK(fj::make_jaxpr([](Tracer a) { return fj::reshape(a, {3, 2}); })(x).str() ==
         "{ lambda ; a:f32[2,3]. let\n    b:f32[3,2] = reshape[dimensions=None new_sizes=(3, 2) "
         "sharding=None] a\n"
         "  in (b,) }");
@@ -30,17 +27,11 @@ TEST_CASE("index maps: jaxpr text matches JAX") {
         "{ lambda ; a:f32[2,3]. let\n    b:f32[6] = reshape[dimensions=None new_sizes=(6,) "
         "sharding=None] a\n"
         "  in (b,) }");
-  CHECK(fj::make_jaxpr([](Tracer a) {
-          return fj::slice(a, {0, 1}, {2, 3});
-        })(x)
-            .str() ==
+  CHECK(fj::make_jaxpr([](Tracer a) { return fj::slice(a, {0, 1}, {2, 3}); })(x).str() ==
         "{ lambda ; a:f32[2,3]. let\n    b:f32[2,2] = slice[limit_indices=(2, 3) start_indices=(0, "
         "1) strides=None] a\n"
         "  in (b,) }");
-  CHECK(fj::make_jaxpr([](Tracer a) {
-          return fj::slice(a, {0, 1}, {2, 3}, {1, 2});
-        })(x)
-            .str() ==
+  CHECK(fj::make_jaxpr([](Tracer a) { return fj::slice(a, {0, 1}, {2, 3}, {1, 2}); })(x).str() ==
         "{ lambda ; a:f32[2,3]. let\n    b:f32[2,1] = slice[limit_indices=(2, 3) start_indices=(0, "
         "1) strides=(1, 2)] a\n"
         "  in (b,) }");
@@ -132,9 +123,7 @@ TEST_CASE("index maps: an elementwise kernel leaves its output's unit dims out o
   using Fn = std::function<fj::Array(const fj::Array&)>;
   const std::vector<std::pair<const char*, Fn>> cases{
       {"a slice of width 1 at an offset",
-       [](const fj::Array& x) -> fj::Array {
-         return fj::sin(fj::slice(x, {0, 5}, {65, 6}));
-       }},
+       [](const fj::Array& x) -> fj::Array { return fj::sin(fj::slice(x, {0, 5}, {65, 6})); }},
       {"a flipped unit dim of a reshape",
        [](const fj::Array& x) -> fj::Array {
          return fj::Array(fj::reshape(fj::cos(x), {65, 1, 65, 1}).flip({1, 3})) * 3;
@@ -149,9 +138,7 @@ TEST_CASE("index maps: an elementwise kernel leaves its output's unit dims out o
          return fj::slice(x, {3, 0}, {4, 65}) + fj::slice(x, {0, 7}, {1, 8});
        }},
       {"all dims unit",
-       [](const fj::Array& x) -> fj::Array {
-         return fj::exp(fj::slice(x, {9, 4}, {10, 5}));
-       }},
+       [](const fj::Array& x) -> fj::Array { return fj::exp(fj::slice(x, {9, 4}, {10, 5})); }},
   };
   unsigned seed = 400;
   for (const auto& [name, f] : cases) {

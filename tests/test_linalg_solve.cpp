@@ -228,10 +228,7 @@ TEST_CASE("linalg solve golden: solve and inv as JAX's") {
       {"solve_vec", [&] { return fj::jit(solve)(a4, b4); }},
       {"solve_mat", [&] { return fj::jit(solve)(a4, b42); }},
       {"solve_batched_vec", [&] { return fj::jit(solve)(a4b, b4); }},
-      {"solve_broadcast",
-       [&] {
-         return fj::jit(solve)(a4b, fj::reshape(b42, {1, 4, 2}));
-       }},
+      {"solve_broadcast", [&] { return fj::jit(solve)(a4b, fj::reshape(b42, {1, 4, 2})); }},
       {"inv", [&] { return fj::jit([](T a) { return fj::linalg::inv(a); })(a4); }},
       {"inv_batched", [&] { return fj::linalg::inv(input("ab")); }},
       {"inv_big", [&] { return fj::jit([](T a) { return fj::linalg::inv(a); })(input("big")); }},
@@ -288,38 +285,14 @@ TEST_CASE("linalg solve golden: jaxpr text") {
     return std::tuple{sign, logdet};
   };
   const std::vector<std::tuple<const char*, std::function<std::string()>>> texts = {
-      {"det_1x1",
-       [&] {
-         return fj::make_jaxpr(det)(fj::ones({1, 1})).str();
-       }},
-      {"det_2x2",
-       [&] {
-         return fj::make_jaxpr(det)(fj::ones({2, 2})).str();
-       }},
-      {"det_3x3",
-       [&] {
-         return fj::make_jaxpr(det)(fj::ones({3, 3})).str();
-       }},
-      {"det_3x3_batched",
-       [&] {
-         return fj::make_jaxpr(det)(fj::ones({2, 3, 3})).str();
-       }},
-      {"det_int_2x2",
-       [&] {
-         return fj::make_jaxpr(det)(fj::ones({2, 2}, fj::DType::i32)).str();
-       }},
-      {"slogdet_1x1",
-       [&] {
-         return fj::make_jaxpr(slogdet)(fj::ones({1, 1})).str();
-       }},
-      {"slogdet_2x2",
-       [&] {
-         return fj::make_jaxpr(slogdet)(fj::ones({2, 2})).str();
-       }},
-      {"slogdet_2x2_batched",
-       [&] {
-         return fj::make_jaxpr(slogdet)(fj::ones({3, 2, 2})).str();
-       }},
+      {"det_1x1", [&] { return fj::make_jaxpr(det)(fj::ones({1, 1})).str(); }},
+      {"det_2x2", [&] { return fj::make_jaxpr(det)(fj::ones({2, 2})).str(); }},
+      {"det_3x3", [&] { return fj::make_jaxpr(det)(fj::ones({3, 3})).str(); }},
+      {"det_3x3_batched", [&] { return fj::make_jaxpr(det)(fj::ones({2, 3, 3})).str(); }},
+      {"det_int_2x2", [&] { return fj::make_jaxpr(det)(fj::ones({2, 2}, fj::DType::i32)).str(); }},
+      {"slogdet_1x1", [&] { return fj::make_jaxpr(slogdet)(fj::ones({1, 1})).str(); }},
+      {"slogdet_2x2", [&] { return fj::make_jaxpr(slogdet)(fj::ones({2, 2})).str(); }},
+      {"slogdet_2x2_batched", [&] { return fj::make_jaxpr(slogdet)(fj::ones({3, 2, 2})).str(); }},
   };
   for (const auto& [name, text] : texts) {
     CAPTURE(name);
@@ -394,38 +367,25 @@ TEST_CASE("linalg solve golden: solve and inv stage lu and custom_linear_solve a
   using T = Tracer;
   auto solve = [](T a, T b) { return fj::linalg::solve(a, b); };
   const std::vector<std::tuple<const char*, std::function<std::string()>>> texts = {
-      {"solve_vec",
-       [&] {
-         return fj::make_jaxpr(solve)(fj::ones({3, 3}), fj::ones({3})).str();
-       }},
+      {"solve_vec", [&] { return fj::make_jaxpr(solve)(fj::ones({3, 3}), fj::ones({3})).str(); }},
       {"solve_mat",
-       [&] {
-         return fj::make_jaxpr(solve)(fj::ones({3, 3}), fj::ones({3, 2})).str();
-       }},
+       [&] { return fj::make_jaxpr(solve)(fj::ones({3, 3}), fj::ones({3, 2})).str(); }},
       {"solve_batched",
-       [&] {
-         return fj::make_jaxpr(solve)(fj::ones({2, 3, 3}), fj::ones({3, 2})).str();
-       }},
+       [&] { return fj::make_jaxpr(solve)(fj::ones({2, 3, 3}), fj::ones({3, 2})).str(); }},
       {"inv",
        [&] {
          return fj::make_jaxpr([](T a) { return fj::linalg::inv(a); })(fj::ones({3, 3})).str();
        }},
       {"solve_mat_4x5",
-       [&] {
-         return fj::make_jaxpr(solve)(fj::ones({4, 4}), fj::ones({4, 5})).str();
-       }},
+       [&] { return fj::make_jaxpr(solve)(fj::ones({4, 4}), fj::ones({4, 5})).str(); }},
       {"solve_mat_1x1",
-       [&] {
-         return fj::make_jaxpr(solve)(fj::ones({1, 1}), fj::ones({1, 1})).str();
-       }},
+       [&] { return fj::make_jaxpr(solve)(fj::ones({1, 1}), fj::ones({1, 1})).str(); }},
       {"inv_5x5",
        [&] {
          return fj::make_jaxpr([](T a) { return fj::linalg::inv(a); })(fj::ones({5, 5})).str();
        }},
       {"solve_batched_both",
-       [&] {
-         return fj::make_jaxpr(solve)(fj::ones({2, 3, 3}), fj::ones({2, 3, 2})).str();
-       }},
+       [&] { return fj::make_jaxpr(solve)(fj::ones({2, 3, 3}), fj::ones({2, 3, 2})).str(); }},
       {"inv_batched",
        [&] {
          return fj::make_jaxpr([](T a) { return fj::linalg::inv(a); })(fj::ones({2, 3, 3})).str();

@@ -3,6 +3,7 @@
 #pragma once
 #include <Eigen/Cholesky>
 #include <Eigen/Core>
+#include <algorithm>
 
 #include "fusejit/backend/cpu/linalg_call.hpp"
 
@@ -14,16 +15,26 @@ using ColMatrix = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::ColMaj
 template <class T>
 using RowMatrix = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
-// Read column-major, the row-major A is A^T, and A's lower triangle is A^T's upper one: Eigen's
-// upper-triangle LLT of that view gives U with A = U^T U, and U written column-major is L = U^T
-// row-major. Eigen's blocked LLT runs on this layout at its full speed; a row-major Lower LLT
-// took 15.7 ms for n = 512 where this takes 3.1 ms (AVX2 build, bench/index_linalg.cpp).
+// Eigen's LLT runs at full speed only on its native layout, the lower triangle of a column-major
+// matrix; every other layout (an Upper LLT, which Eigen runs as a Lower one on the transpose, or
+// a row-major Lower one) takes its slow paths: 3.1 ms and 15.7 ms for n = 512 against 1.1 ms
+// native (AVX-512, bench/index_linalg.cpp). So A is copied to `l`, transposed there in place
+// (Eigen's blocked, vectorized transpose: a strided element-by-element copy between the layouts
+// took longer than the factorization, its 4 KiB stride missing the cache), factored in place,
+// and transposed back, its upper triangle zeroed.
 template <class T>
 bool cholesky_lower(const T* a, T* l, std::int64_t n) {
   const auto m = static_cast<Eigen::Index>(n);
-  Eigen::LLT<ColMatrix<T>, Eigen::Upper> llt(Eigen::Map<const ColMatrix<T>>(a, m, m));
+  Eigen::Map<RowMatrix<T>> rows(l, m, m);
+  rows = Eigen::Map<const RowMatrix<T>>(a, m, m);
+  rows.transposeInPlace();  // now l read column-major is A
+  Eigen::Map<ColMatrix<T>> cols(l, m, m);
+  Eigen::Ref<ColMatrix<T>> ref(cols);
+  Eigen::LLT<Eigen::Ref<ColMatrix<T>>, Eigen::Lower> llt(ref);  // in place, in `l`
   if (llt.info() != Eigen::Success) return false;
-  Eigen::Map<ColMatrix<T>>(l, m, m) = llt.matrixU();
+  rows.transposeInPlace();  // L row-major below the diagonal, A's upper triangle above it
+  // Row by row: Eigen's triangular setZero walks a row-major map by columns, at a 4 KiB stride.
+  for (std::int64_t i = 0; i + 1 < n; ++i) std::fill(l + i * n + i + 1, l + (i + 1) * n, T(0));
   return true;
 }
 

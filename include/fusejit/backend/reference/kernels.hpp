@@ -56,8 +56,7 @@ void run_map(const ir::Eqn& eqn, const Value* in, Value* out) {
   [&]<std::size_t... I>(std::index_sequence<I...>) {
     for_each_chunk(shape, data_of<Out>(out[0]), kernel,
                    broadcast_operand(data_of<T>(in[I]), in[I].aval.shape, shape, name)...);
-  }
-  (std::make_index_sequence<static_cast<std::size_t>(Op::arity)>{});
+  }(std::make_index_sequence<static_cast<std::size_t>(Op::arity)>{});
 }
 
 template <class T>
