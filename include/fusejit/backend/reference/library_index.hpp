@@ -105,7 +105,9 @@ class IndexMap {
       // stride, and a copy of f, are locals the loop keeps in registers. Through window_start's
       // loop over the vector, f's captures reloaded from the caller's frame each time, the
       // routine took 1.3 ms of the 1M-index histogram (bench/index_linalg.cpp), now 0.6 ms
-      // (with the updates a splat, run_scatter).
+      // (with the updates a splat, run_scatter). window_start's per-axis check is written out
+      // here: through a shared helper returning -1 for a dropped start the loop took 0.70 ms
+      // instead of 0.62 (measured in review).
       const StartAxis a = starts_[0];
       const bool clamps = clamps_;
       F g = f;
@@ -276,7 +278,10 @@ void run_scatter(const ir::Eqn& e, const backend::Value* in, backend::Value* out
     std::memcpy(y, in[0].buf->data, static_cast<std::size_t>(os.size()) * sizeof(T));
   const T* u = static_cast<const T*>(in[2].buf->data);
   // The pointers are captured by value: through references, each element reloaded them.
-  if (in[2].splat) {  // every update is u[0] (x.at[i].add(1) in the LLVM backend)
+  // A splat (x.at[i].add(1) in the LLVM backend): one update for every index, held in a
+  // register. Read through the loop below as u[t * 0] it was reloaded after each store to y
+  // (they may alias): 1.37 ms instead of 0.54 for the 1M-index histogram (measured in review).
+  if (in[2].splat) {
     const T v = u[0];
     map.for_each([y, v](std::int64_t, std::int64_t at) {
       if (at >= 0) y[at] = scatter_combine<P>(y[at], v);
