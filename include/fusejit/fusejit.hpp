@@ -47,6 +47,7 @@
 #include "fusejit/api/debug.hpp"
 #include "fusejit/api/pure_callback.hpp"
 #include "fusejit/api/device.hpp"
+#include "fusejit/api/device_put.hpp"
 #include "fusejit/api/cpu_target.hpp"
 
 #ifdef FUSEJIT_IMPLEMENTATION

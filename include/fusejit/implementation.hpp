@@ -72,6 +72,9 @@
 
 // part: cuda (CUDA C++ generation and NVRTC; the driver is loaded at run time)
 #include "fusejit/backend/cuda/cuda_codegen.cpp"
+#include "fusejit/backend/cuda/gpu_runtime.cpp"
+#include "fusejit/backend/cuda/kernel_cache.cpp"
+#include "fusejit/backend/cuda/cuda_executable.cpp"
 
 #ifdef FUSEJIT_WITH_LLVM
 // part: llvm_codegen (LLVM IR for fused kernels, the math library)

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "fusejit/api/placement.hpp"
 #include "fusejit/backend/reference/reference_backend.hpp"
 #include "fusejit/core/error.hpp"
 #include "fusejit/expr/materialize.hpp"
@@ -129,6 +130,7 @@ std::string describe(const std::string& who, bool eager, const Search& s) {
 
 bool holds_nan(const backend::Value& v) {
   if (!v.buf || !v.buf->data) return false;
+  if (v.buf->device >= 0) return holds_nan(put_value(v, cpu()));  // a GPU's result, copied back
   const auto n = static_cast<std::size_t>(v.aval.shape.size());
   switch (v.aval.dtype) {
     case DType::f32:
@@ -145,8 +147,10 @@ void check_nans(const Compiled& c, std::span<const backend::Value> args,
   const auto bad = std::find_if(outs.begin(), outs.end(), holds_nan);
   if (bad == outs.end()) return;
   const std::string who = c.name.empty() ? "fj" : c.name;
+  // The reference interpreter re-runs the call on the host: a GPU's inputs are copied back.
   std::vector<backend::Value> inputs(c.consts);
   inputs.insert(inputs.end(), args.begin(), args.end());
+  for (backend::Value& v : inputs) v = put_value(v, cpu());
   // The run goes on after the NaN until the top graph's equation that holds it has run: the
   // equations observed in between that hold the current graph are the ones that ran it (a
   // shared sub-graph may have several holders). Ending there is safe: the compiled call, the

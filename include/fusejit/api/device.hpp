@@ -22,6 +22,10 @@ class Device {
   std::string str() const {
     return std::string(is_gpu() ? "CudaDevice" : "CpuDevice") + "(id=" + std::to_string(id_) + ")";
   }
+  /// The device a buffer's `device` field names: -1 the CPU, else that GPU ordinal.
+  static Device of_buffer_device(int ordinal) {
+    return ordinal < 0 ? Device() : Device(Kind::cuda, ordinal);
+  }
   friend bool operator==(const Device&, const Device&) = default;
   friend std::ostream& operator<<(std::ostream& os, const Device& d) { return os << d.str(); }
 

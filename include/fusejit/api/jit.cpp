@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "fusejit/api/jit.hpp"
+#include "fusejit/api/placement.hpp"
 #include "fusejit/ir/printer.hpp"
 #include "fusejit/ir/effects.hpp"
 #include "fusejit/ir/passes/dce.hpp"
@@ -32,9 +33,11 @@ std::string miss_reason(const JitState& st, std::span<const ir::Aval> avals,
                         const std::vector<PyTreeDef>& trees,
                         const std::vector<std::size_t>& dyn_index,
                         const std::vector<std::string>& static_strs,
-                        const std::vector<std::size_t>& static_index) {
+                        const std::vector<std::size_t>& static_index, Device device) {
   if (!st.last) return "new function";
   const JitEntry& prev = *st.last;
+  if (!(prev.device == device))
+    return "device changed " + prev.device.str() + " -> " + device.str();
   for (std::size_t j = 0; j < trees.size() && j < prev.trees.size(); ++j)
     if (!(trees[j] == prev.trees[j]))
       return "arg " + std::to_string(dyn_index[j]) + " structure changed " + prev.trees[j].str() +
@@ -73,7 +76,7 @@ std::string describe_compiled(const Compiled& c) {
                    : d;
 }
 
-Compiled compile_traced(TraceResult&& r) {
+Compiled compile_traced(TraceResult&& r, Device where) {
   auto& stats = stat_counters();
   stats.traces.fetch_add(1, std::memory_order_relaxed);
   Compiled c;
@@ -81,11 +84,13 @@ Compiled compile_traced(TraceResult&& r) {
   // the backend compiles its DCE (the same graph, shared, when nothing is dead).
   c.graph = std::move(r.graph);
   ir::Graph live = ir::dce(*c.graph);
-  c.exe =
-      backend::default_backend().compile(live.eqns.size() == c.graph->eqns.size()
-                                             ? c.graph
-                                             : std::make_shared<const ir::Graph>(std::move(live)));
+  c.exe = compile_on(live.eqns.size() == c.graph->eqns.size()
+                         ? c.graph
+                         : std::make_shared<const ir::Graph>(std::move(live)),
+                     where);
+  c.device = where;
   c.consts = std::move(r.consts);
+  for (backend::Value& v : c.consts) v = put_value(v, where);
   return c;
 }
 

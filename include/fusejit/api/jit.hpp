@@ -9,6 +9,7 @@
 #include <typeinfo>
 
 #include "fusejit/api/lowered.hpp"
+#include "fusejit/api/placement.hpp"
 #include "fusejit/api/subtrace.hpp"
 #include "fusejit/api/trace_function.hpp"
 #include "fusejit/runtime/cache_stats.hpp"
@@ -28,6 +29,7 @@ struct JitEntry {
   const std::type_info* statics_type = nullptr;
   std::vector<std::string> static_strs;
   Compiled compiled;
+  Device device;  // the arguments' device: the same function has an entry per device
 };
 
 /// The per-function cache, shared by copies of one jitted function.
@@ -62,13 +64,13 @@ std::string miss_reason(const JitState& st, std::span<const ir::Aval> avals,
                         const std::vector<PyTreeDef>& trees,
                         const std::vector<std::size_t>& dyn_index,
                         const std::vector<std::string>& static_strs,
-                        const std::vector<std::size_t>& static_index);
+                        const std::vector<std::size_t>& static_index, Device device);
 void log_trace(const std::string& name, const std::string& reason);
 bool log_compiles_enabled();
 
 template <class T>
 std::string static_str(const T& v) {
-  if constexpr (requires(std::ostream & os) { os << v; }) {
+  if constexpr (requires(std::ostream& os) { os << v; }) {
     std::ostringstream os;
     os << v;
     return os.str();
@@ -168,8 +170,7 @@ class Jitted {
             }
           }(),
           ...);
-    }
-    (std::index_sequence_for<Args...>{});
+    }(std::index_sequence_for<Args...>{});
     std::vector<ir::Aval> avals;
     for (auto& a : dyn) avals.push_back(a.aval());
     detail::SubGraph sub =
@@ -191,6 +192,7 @@ class Jitted {
     using StaticTuple = decltype(static_tuple(args...));
     // The arguments' pytree types: part of the key, as they fix structure the avals do not show.
     const std::type_info* arg_types = &typeid(std::tuple<detail::traced_t<Args>...>);
+    const Device device = detail::common_device(values, st_->api, st_->name);
     auto& stats = detail::stat_counters();
     std::unique_lock lock(st_->mu);
     if (const auto gen = stats.generation.load(); gen != st_->generation)
@@ -198,8 +200,9 @@ class Jitted {
     std::shared_ptr<const detail::JitEntry> hit;
     for (auto& slot : st_->entries) {
       const auto& e = slot.entry;
-      if (e->static_hash != static_hash || !std::ranges::equal(e->avals, avals) ||
-          e->arg_types != arg_types || !detail::args_match<Statics>(e->trees, args...))
+      if (e->static_hash != static_hash || !(e->device == device) ||
+          !std::ranges::equal(e->avals, avals) || e->arg_types != arg_types ||
+          !detail::args_match<Statics>(e->trees, args...))
         continue;
       if constexpr (Statics::count > 0) {
         if (e->statics_type != &typeid(StaticTuple) ||
@@ -228,11 +231,12 @@ class Jitted {
         detail::log_trace(
             st_->name,
             detail::miss_reason(*st_, avals, trees, arg_positions<false, sizeof...(Args)>(),
-                                e->static_strs, arg_positions<true, sizeof...(Args)>()));
+                                e->static_strs, arg_positions<true, sizeof...(Args)>(), device));
       detail::TraceResult tr =
           detail::trace_function<Statics>(f_, st_->site(), avals, trees, args...);
       e->out_tree = tr.out_tree;
-      e->compiled = detail::compile_traced(std::move(tr));
+      e->compiled = detail::compile_traced(std::move(tr), device);
+      e->device = device;
       e->compiled.name = "fj::jit(" + st_->name + ")";
       ++st_->traces;
       hit = e;
@@ -258,8 +262,7 @@ class Jitted {
   static auto static_tuple(const Args&... args) {
     return [&]<std::size_t... I>(std::index_sequence<I...>) {
       return std::tuple_cat(pick_static<I>(args)...);
-    }
-    (std::index_sequence_for<Args...>{});
+    }(std::index_sequence_for<Args...>{});
   }
   template <std::size_t I, class A>
   static auto pick_static(const A& a) {

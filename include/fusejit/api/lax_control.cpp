@@ -126,10 +126,10 @@ std::vector<Array> stage_or_run(
     t.graph = std::make_shared<const ir::Graph>(std::move(ts.builder.graph));
     return t;
   });
-  Compiled c = compile_traced(std::move(r));
-  c.name = "fj::lax." + name;
   std::vector<backend::Value> values;
   for (std::size_t i = 0; i < inputs.size(); ++i) values.push_back(arg_value(inputs[i], avals[i]));
+  Compiled c = compile_traced(std::move(r), common_device(values, "fj::lax", name));
+  c.name = "fj::lax." + name;
   ArrayList outs = run_compiled(c, values);
   return {std::make_move_iterator(outs.begin()), std::make_move_iterator(outs.end())};
 }

@@ -76,10 +76,11 @@ class Lowered {
   /// The jaxpr, then what the default backend makes of it: the fused kernel graph and the
   /// optimized LLVM IR of each kernel (compiles if needed; the kernel cache makes that cheap).
   std::string as_text() const { return "# jaxpr\n" + jaxpr() + "\n" + compile().as_text(); }
-  CompiledFunction<R> compile() const {
+  /// Compiled for `device` (the CPU unless asked): the function then takes arrays there.
+  CompiledFunction<R> compile(Device device = cpu()) const {
     detail::TraceResult copy = r_;
     PyTreeDef out = copy.out_tree;
-    detail::Compiled c = detail::compile_traced(std::move(copy));
+    detail::Compiled c = detail::compile_traced(std::move(copy), device);
     c.name = "fj::jit(" + name_ + ")";
     return CompiledFunction<R>(std::move(c), avals_, trees_, std::move(out));
   }

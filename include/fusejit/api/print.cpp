@@ -6,6 +6,7 @@
 #include <functional>
 
 #include "fusejit/api/print.hpp"
+#include "fusejit/api/device_put.hpp"
 
 namespace fj {
 
@@ -165,7 +166,8 @@ std::string repr(const Array& a) {
     const bool summarize = a.size() > kThreshold;
     body = visit_dtype(a.dtype(), [&](auto x) {
       using T = decltype(x);
-      const T* p = a.data<T>();
+      const Array host = a.device().is_gpu() ? device_put(a, cpu()) : a;
+      const T* p = host.data<T>();
       const Shape& s = a.shape();
       const auto strides = row_major_strides(s);
       std::vector<T> vals;  // the shown elements, in the order they print

@@ -50,7 +50,8 @@ traced_t<R> unflatten_result(const PyTreeDef& def, List&& outs) {
 /// Python scalars passed to jax.jit.
 ir::Aval arg_aval(const Array& a, std::size_t index);
 template <class T>
-requires std::is_arithmetic_v<T> ir::Aval arg_aval(const T&, std::size_t) {
+  requires std::is_arithmetic_v<T>
+ir::Aval arg_aval(const T&, std::size_t) {
   if constexpr (std::is_same_v<T, bool>)
     return {DType::bool_, Shape{}, false};
   else if constexpr (std::is_floating_point_v<T>)
@@ -62,7 +63,8 @@ requires std::is_arithmetic_v<T> ir::Aval arg_aval(const T&, std::size_t) {
 /// The buffer a dynamic argument is passed in.
 backend::Value arg_value(const Array& a, const ir::Aval& aval);
 template <class T>
-requires std::is_arithmetic_v<T> backend::Value arg_value(const T& v, const ir::Aval& aval) {
+  requires std::is_arithmetic_v<T>
+backend::Value arg_value(const T& v, const ir::Aval& aval) {
   auto buf = runtime::allocate(size_of(aval.dtype));
   visit_dtype(aval.dtype,
               [&](auto x) { *static_cast<decltype(x)*>(buf->data) = static_cast<decltype(x)>(v); });
@@ -100,8 +102,9 @@ struct TraceResult {
   PyTreeDef out_tree;  // the structure of the function's result
 };
 
-/// Compiles a traced graph with the default backend.
-Compiled compile_traced(TraceResult&& r);
+/// Compiles a traced graph for `where`: the default backend on the CPU, the CUDA backend on a
+/// GPU. Captured constants are copied to `where` when they live elsewhere.
+Compiled compile_traced(TraceResult&& r, Device where = cpu());
 
 /// Calls f with its static arguments as they are and its dynamic ones rebuilt, structure
 /// `trees[k]` for the k-th, from `tracers` (the dynamic leaves, in order).
@@ -116,14 +119,13 @@ decltype(auto) call_traced(const F& f, const std::vector<Array>& tracers,
     else
       return unflatten_arrays<A>(trees.at(tree++), tracers, next);
   };
-  return [&]<std::size_t... I>(std::index_sequence<I...>)->decltype(auto) {
+  return [&]<std::size_t... I>(std::index_sequence<I...>) -> decltype(auto) {
     // Braced initialization picks arguments in order: tracers bind to dynamic leaves left to
     // right.
     std::tuple<stored_arg_t<Statics, I, Args>...> call_args{
         pick(std::integral_constant<std::size_t, I>{}, args)...};
     return std::apply(f, call_args);
-  }
-  (std::index_sequence_for<Args...>{});
+  }(std::index_sequence_for<Args...>{});
 }
 
 /// The dynamic arguments' leaves (avals and values, for a top-level call) and structures, and a
@@ -144,8 +146,7 @@ std::vector<PyTreeDef> arg_trees(const Args&... args) {
           if constexpr (!Statics::contains(I)) trees.push_back(tree_structure(args));
         }(),
         ...);
-  }
-  (std::index_sequence_for<Args...>{});
+  }(std::index_sequence_for<Args...>{});
   return trees;
 }
 /// Whether the dynamic arguments have the structures `trees` (no allocation: jit's hit path).
@@ -159,8 +160,7 @@ bool args_match(const std::vector<PyTreeDef>& trees, const Args&... args) {
           if constexpr (!Statics::contains(I)) ok = ok && pytree::matches(args, trees.at(k++));
         }(),
         ...);
-  }
-  (std::index_sequence_for<Args...>{});
+  }(std::index_sequence_for<Args...>{});
   return ok;
 }
 
@@ -176,8 +176,7 @@ CollectedArgs collect_args(const Args&... args) {
             pytree::for_each_leaf(args, [&](const auto&) { ++n; });
         }(),
         ...);
-  }
-  (std::index_sequence_for<Args...>{});
+  }(std::index_sequence_for<Args...>{});
   c.avals.reserve(n);
   if constexpr (WithValues) c.values.reserve(n);
   auto visit = [&]<std::size_t I, class A>(std::integral_constant<std::size_t, I>, const A& a) {
@@ -206,8 +205,7 @@ CollectedArgs collect_args(const Args&... args) {
   };
   [&]<std::size_t... I>(std::index_sequence<I...>) {
     (visit(std::integral_constant<std::size_t, I>{}, args), ...);
-  }
-  (std::index_sequence_for<Args...>{});
+  }(std::index_sequence_for<Args...>{});
   return c;
 }
 

@@ -1,5 +1,6 @@
 // The backend interface: what a backend lowers itself, compile(graph) -> Executable, run.
 #pragma once
+#include <iterator>
 #include <memory>
 #include <span>
 #include <string>
@@ -38,6 +39,18 @@ class Executable {
   }
   /// What was compiled, for inspection (fused graph, generated code); empty if nothing to say.
   virtual std::string describe() const { return {}; }
+};
+
+/// An executable whose outputs are appended by run_into (the backends that compile kernels):
+/// run() collects them into a vector.
+class AppendingExecutable : public Executable {
+ public:
+  std::vector<Value> run(std::span<const Value> inputs) const final {
+    ValueList out;
+    run_into(inputs, out);
+    return {std::make_move_iterator(out.begin()), std::make_move_iterator(out.end())};
+  }
+  void run_into(std::span<const Value> inputs, ValueList& out) const override = 0;
 };
 
 class Backend {

@@ -32,20 +32,35 @@ namespace control_detail {
 inline std::size_t bytes_of(const ir::Aval& a) {
   return static_cast<std::size_t>(a.shape.size()) * size_of(a.dtype);
 }
-inline std::int64_t read_index(const Value& v) {
-  std::int32_t i = 0;
-  std::memcpy(&i, v.buf->data, sizeof i);
-  return i;
-}
-inline bool read_bool(const Value& v) { return *static_cast<const bool*>(v.buf->data); }
 }  // namespace control_detail
+
+/// How run_control reads and moves the memory of the values it handles: host memory here; the
+/// CUDA backend passes one that copies predicates to the host and rows on its stream.
+struct HostMemory {
+  static std::int64_t read_index(const Value& v) {
+    std::int32_t i = 0;
+    std::memcpy(&i, v.buf->data, sizeof i);
+    return i;
+  }
+  static bool read_bool(const Value& v) { return *static_cast<const bool*>(v.buf->data); }
+  // `bytes` of `v` from byte `offset` on, as a buffer that keeps v's alive.
+  static runtime::BufferPtr view(const Value& v, std::size_t offset, std::size_t bytes) {
+    return runtime::wrap(static_cast<char*>(v.buf->data) + offset, bytes, v.buf);
+  }
+  static runtime::BufferPtr allocate(std::size_t bytes) { return runtime::allocate(bytes); }
+  static void copy(const runtime::Buffer& dst, std::size_t offset, const runtime::Buffer& src,
+                   std::size_t bytes) {
+    std::memcpy(static_cast<char*>(dst.data) + offset, src.data, bytes);
+  }
+};
 
 /// Runs control equation `e` on `in` (one Value per operand) and returns its results, typed as
 /// `out_avals`. Sub-graph results are passed on without copies; scan copies each y into its
 /// stacked output and passes each x as a view of its xs row.
-template <class RunSub>
+template <class RunSub, class Memory = HostMemory>
 std::vector<Value> run_control(const ir::Eqn& e, std::span<const Value> in,
-                               const std::vector<ir::Aval>& out_avals, RunSub&& run_sub) {
+                               const std::vector<ir::Aval>& out_avals, RunSub&& run_sub,
+                               Memory&& mem = Memory{}) {
   using namespace control_detail;
   auto finish = [&](std::vector<Value> outs) {
     for (std::size_t i = 0; i < outs.size() && i < out_avals.size(); ++i)
@@ -57,7 +72,7 @@ std::vector<Value> run_control(const ir::Eqn& e, std::span<const Value> in,
       const auto n =
           static_cast<std::int64_t>(e.params.get<std::vector<ir::GraphPtr>>("branches").size());
       // XLA's Conditional clamps an out-of-range index to the last branch; so do we, both ways.
-      const std::int64_t k = std::clamp<std::int64_t>(read_index(in[0]), 0, n - 1);
+      const std::int64_t k = std::clamp<std::int64_t>(mem.read_index(in[0]), 0, n - 1);
       return finish(run_sub(static_cast<std::size_t>(k), in.subspan(1)));
     }
     case ir::Prim::while_: {
@@ -70,7 +85,7 @@ std::vector<Value> run_control(const ir::Eqn& e, std::span<const Value> in,
       cargs.insert(cargs.end(), in.begin() + static_cast<std::ptrdiff_t>(cn + bn), in.end());
       for (;;) {
         std::vector<Value> p = run_sub(0, std::span<const Value>(cargs));
-        if (!read_bool(p.at(0))) break;
+        if (!mem.read_bool(p.at(0))) break;
         std::vector<Value> next = run_sub(1, std::span<const Value>(bargs));
         for (std::size_t i = 0; i < nc; ++i) {
           cargs[cn + i] = next[i];
@@ -101,7 +116,7 @@ std::vector<Value> run_control(const ir::Eqn& e, std::span<const Value> in,
       std::vector<Value> ys;
       std::vector<std::size_t> y_bytes;
       for (std::size_t i = n_carry; i < out_avals.size(); ++i) {
-        ys.push_back({runtime::allocate(bytes_of(out_avals[i])), out_avals[i]});
+        ys.push_back({mem.allocate(bytes_of(out_avals[i])), out_avals[i]});
         y_bytes.push_back(length ? bytes_of(out_avals[i]) / static_cast<std::size_t>(length) : 0);
       }
       for (std::int64_t it = 0; it < length; ++it) {
@@ -109,17 +124,14 @@ std::vector<Value> run_control(const ir::Eqn& e, std::span<const Value> in,
         for (std::size_t j = 0; j < n_xs; ++j) {
           const Value& xs = in[first_x + j];
           const std::size_t off = static_cast<std::size_t>(row) * x_bytes[j];
-          args[first_x + j] = {
-              runtime::wrap(static_cast<char*>(xs.buf->data) + off, x_bytes[j], xs.buf),
-              x_avals[j]};
+          args[first_x + j] = {mem.view(xs, off, x_bytes[j]), x_avals[j]};
         }
         std::vector<Value> outs = run_sub(0, std::span<const Value>(args));
         for (std::size_t i = 0; i < n_carry; ++i) args[n_consts + i] = std::move(outs[i]);
         for (std::size_t k = 0; k < ys.size(); ++k)
           if (y_bytes[k])
-            std::memcpy(
-                static_cast<char*>(ys[k].buf->data) + static_cast<std::size_t>(row) * y_bytes[k],
-                outs[n_carry + k].buf->data, y_bytes[k]);
+            mem.copy(*ys[k].buf, static_cast<std::size_t>(row) * y_bytes[k], *outs[n_carry + k].buf,
+                     y_bytes[k]);
       }
       std::vector<Value> result(args.begin() + static_cast<std::ptrdiff_t>(n_consts),
                                 args.begin() + static_cast<std::ptrdiff_t>(first_x));

@@ -6,6 +6,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "fusejit/api/device.hpp"
 #include "fusejit/core/dtype.hpp"
 #include "fusejit/core/error.hpp"
 #include "fusejit/core/shape.hpp"
@@ -26,6 +27,11 @@ template <class E>
 Array materialize(const E& e);
 template <class>
 inline constexpr bool always_false = false;
+/// A host copy of a GPU buffer's `bytes` (api/device.cpp), for to_vector, item and printing.
+runtime::BufferPtr host_copy(const runtime::Buffer& b, std::size_t bytes);
+/// Waits for the work queued on a GPU buffer's stream (api/device.cpp).
+void wait_for_device(const runtime::Buffer& b);
+[[noreturn]] void throw_data_on_gpu(const char* what, const runtime::Buffer& b);
 template <class Arrays>
 class AtIndex;
 /// One index of x(...): an integer (selects one element, drops the axis) or an fj::range.
@@ -59,17 +65,20 @@ struct ArrayMethods {
   /// axis (negative counts from the end; out of range raises fj::ShapeError); fj::range(...)
   /// slices an axis; axes left over are taken whole.
   template <class... I>
-  requires(IndexArg<I>&&...) auto operator()(const I&... index) const;
+    requires(IndexArg<I> && ...)
+  auto operator()(const I&... index) const;
   /// NumPy's integer-array indexing x[idx], x[i, j] or x[idx, 1:3] (expr/indexing.hpp):
   /// integer arrays index mixed with integers and fj::range; negative entries count from the
   /// end; arrays not adjacent move their axes to the front, as NumPy does.
   template <class... I>
-  requires(AtArg<I>&&...) && (!(IndexArg<I> && ...)) auto operator()(const I&... index) const;
+    requires(AtArg<I> && ...) && (!(IndexArg<I> && ...))
+  auto operator()(const I&... index) const;
   /// JAX's x.at[idx]: any mix of static integers, fj::range and integer arrays; .get() reads,
   /// .set(v) / .add(v) / .mul(v) / .min(v) / .max(v) return x updated there
   /// (expr/indexing.hpp).
   template <class... I>
-  requires(AtArg<I>&&...) auto at(const I&... index) const;
+    requires(AtArg<I> && ...)
+  auto at(const I&... index) const;
 
  protected:
   const Self& self() const { return static_cast<const Self&>(*this); }
@@ -121,16 +130,27 @@ class Array : public detail::ArrayMethods<Array> {
   template <Element T>
   const T* data() const {
     require_concrete("data");
-    if (dtype_of_v<T> != dtype())
-      throw DTypeError("fj::Array::data<" + std::string(short_name(dtype_of_v<T>)) +
-                       ">: the array's dtype is " + std::string(long_name(dtype())) + ", shape " +
-                       shape().str());
+    require_dtype<T>("data");
+    if (buf_->device >= 0) detail::throw_data_on_gpu("data", *buf_);
     return static_cast<const T*>(buf_->data);
   }
+  /// The elements in row-major order; an array on a GPU is copied back first.
   template <Element T>
   std::vector<T> to_vector() const {
+    require_concrete("to_vector");
+    if (on_gpu()) {
+      require_dtype<T>("to_vector");
+      const auto host = detail::host_copy(*buf_, static_cast<std::size_t>(size()) * sizeof(T));
+      const T* p = static_cast<const T*>(host->data);
+      return std::vector<T>(p, p + size());
+    }
     const T* p = data<T>();
     return std::vector<T>(p, p + size());
+  }
+  /// Where the array's data lives: fj::cpu() or fj::gpu(i) (JAX's x.device).
+  Device device() const {
+    require_concrete("device");
+    return Device::of_buffer_device(buf_->device);
   }
   /// The single element of a rank-0 or size-1 array, converted to T.
   template <class T>
@@ -138,15 +158,20 @@ class Array : public detail::ArrayMethods<Array> {
     require_concrete("item");
     if (size() != 1)
       throw ShapeError("fj::Array::item: needs an array of size 1, got shape " + shape().str());
+    const runtime::BufferPtr host = on_gpu() ? detail::host_copy(*buf_, size_of(dtype())) : buf_;
     return visit_dtype(dtype(), [&](auto x) {
-      return static_cast<T>(*static_cast<const decltype(x)*>(buf_->data));
+      return static_cast<T>(*static_cast<const decltype(x)*>(host->data));
     });
   }
   // `if (x)` on an array is the same traced-bool mistake as `if (x > 0)`.
   FUSEJIT_NO_BOOL_CONVERSION(Array)
 
-  /// Waits for pending work; the CPU backends run synchronously, so this returns at once.
-  void block_until_ready() const { require_concrete("block_until_ready"); }
+  /// Waits for the work that computes this array: a GPU array's stream is synchronized; the CPU
+  /// backends run synchronously, so on the CPU this returns at once.
+  void block_until_ready() const {
+    require_concrete("block_until_ready");
+    if (on_gpu()) detail::wait_for_device(*buf_);
+  }
 
   // Internals shared with the front end and the backends.
   static Array from_buffer(runtime::BufferPtr b, ir::Aval a) {
@@ -179,6 +204,15 @@ class Array : public detail::ArrayMethods<Array> {
                                 "'; its value is not known until the function runs. Use fj::where, "
                                 "fj::lax::cond or fj::static_argnums instead.");
     if (!buf_) throw TypeError(std::string("fj::Array::") + what + ": the array is empty");
+  }
+
+  bool on_gpu() const { return buf_->device >= 0; }
+  template <Element T>
+  void require_dtype(const char* what) const {
+    if (dtype_of_v<T> != dtype())
+      throw DTypeError(std::string("fj::Array::") + what + "<" +
+                       std::string(short_name(dtype_of_v<T>)) + ">: the array's dtype is " +
+                       std::string(long_name(dtype())) + ", shape " + shape().str());
   }
 
   runtime::BufferPtr buf_;

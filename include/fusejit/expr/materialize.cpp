@@ -1,6 +1,7 @@
 // Leaf lowering, eager caches and running compiled graphs (implementation unit only).
 #include "fusejit/expr/materialize.hpp"
 #include "fusejit/api/debug_nans.hpp"
+#include "fusejit/api/placement.hpp"
 #include "fusejit/runtime/cache_stats.hpp"
 
 namespace fj::detail {
@@ -42,7 +43,9 @@ ir::Atom LowerCtx::array_leaf(const Array& a) {
     l.weak = a.weak_type();
     visit_dtype(a.dtype(), [&](auto x) {
       using T = decltype(x);
-      const T v = *static_cast<const T*>(a.buffer()->data);
+      const runtime::BufferPtr host =
+          a.buffer()->device >= 0 ? host_copy(*a.buffer(), sizeof(T)) : a.buffer();
+      const T v = *static_cast<const T*>(host->data);
       if constexpr (std::is_floating_point_v<T>)
         l.f = static_cast<double>(v);
       else
@@ -90,8 +93,13 @@ void finish_eager_graph(ir::GraphBuilder& b, ir::Atom out) {
   b.graph.outvars.push_back(out);
 }
 
+Device leaves_device(std::span<const backend::Value> values) {
+  return common_device(values, "fj: an expression");
+}
+
 std::shared_ptr<const Compiled> ExprCache::get(const std::vector<ir::Aval>& avals,
                                                const std::vector<std::int64_t>& params,
+                                               Device device,
                                                const std::function<ir::Graph()>& build) {
   auto& stats = stat_counters();
   std::lock_guard lock(mu_);
@@ -99,7 +107,7 @@ std::shared_ptr<const Compiled> ExprCache::get(const std::vector<ir::Aval>& aval
   if (gen != generation_) entries_.clear(), generation_ = gen;
   backend::Backend& be = backend::default_backend();
   for (auto& e : entries_)
-    if (e.backend == &be && e.avals == avals && e.params == params) {
+    if (e.backend == &be && e.device == device && e.avals == avals && e.params == params) {
       stats.hits.fetch_add(1, std::memory_order_relaxed);
       e.used = next_use_tick();
       return e.compiled;
@@ -108,13 +116,15 @@ std::shared_ptr<const Compiled> ExprCache::get(const std::vector<ir::Aval>& aval
   stats.traces.fetch_add(1, std::memory_order_relaxed);
   auto c = std::make_shared<Compiled>();
   c->graph = std::make_shared<const ir::Graph>(build());
-  c->exe = be.compile(c->graph);
-  entries_.push_back({&be, avals, params, c, next_use_tick()});
+  c->exe = compile_on(c->graph, device);
+  c->device = device;
+  entries_.push_back({&be, device, avals, params, c, next_use_tick()});
   evict_beyond_capacity(entries_, [](const Entry& e) { return e.used; });
   return c;
 }
 
 ArrayList run_compiled(const Compiled& c, std::span<const backend::Value> args) {
+  check_on_device(args, c.device, c.name.empty() ? "fj: an expression" : c.name.c_str());
   backend::ValueList outs;
   if (c.consts.empty()) {
     c.exe->run_into(args, outs);

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "fusejit/api/device.hpp"
 #include "fusejit/backend/backend.hpp"
 #include "fusejit/expr/node.hpp"
 
@@ -18,6 +19,7 @@ struct Compiled {
   std::shared_ptr<const backend::Executable> exe;
   std::vector<backend::Value> consts;
   std::string name;  // who runs it, for fj::set_debug_nans: "fj::jit(f)"; empty when eager
+  Device device;     // where exe runs: its inputs must be there (host scalars excepted)
 };
 
 /// The cache slot of one expression type: leaf avals -> compiled graph. get() hands out shared
@@ -25,12 +27,13 @@ struct Compiled {
 class ExprCache {
  public:
   std::shared_ptr<const Compiled> get(const std::vector<ir::Aval>& avals,
-                                      const std::vector<std::int64_t>& params,
+                                      const std::vector<std::int64_t>& params, Device device,
                                       const std::function<ir::Graph()>& build);
 
  private:
   struct Entry {
     const backend::Backend* backend;  // set_default_backend changes what later calls run on
+    Device device;                    // the arguments' device: the computation runs there
     std::vector<ir::Aval> avals;
     std::vector<std::int64_t> params;
     std::shared_ptr<const Compiled> compiled;
@@ -41,6 +44,8 @@ class ExprCache {
   std::vector<Entry> entries_;
 };
 
+/// The one device of an eager expression's leaves (api/placement.hpp's rule).
+Device leaves_device(std::span<const backend::Value> values);
 /// A leaf's concrete value, for eager evaluation. Scalars get a 1-element buffer of a weak
 /// 64-bit type, so that `f64_array * 0.1` keeps the double.
 backend::Value leaf_value(const Array& a);
@@ -84,7 +89,7 @@ Array evaluate(const E& e) {
   std::vector<std::int64_t> params;
   e.key(params);
   static ExprCache cache;  // one slot per expression type, keyed further by leaf avals and params
-  const std::shared_ptr<const Compiled> c = cache.get(avals, params, [&] {
+  const std::shared_ptr<const Compiled> c = cache.get(avals, params, leaves_device(args), [&] {
     ir::GraphBuilder b;
     std::vector<ir::Atom> ins;
     for (auto& av : avals) ins.push_back(ir::Atom::of_var(b.add_invar(av)));

@@ -28,6 +28,9 @@ struct Buffer {
   // Whether `data` came from host_allocate and goes back to it; false for views and for small
   // buffers, whose data lives in the pooled block that holds this Buffer.
   bool owned = false;
+  // -1: host memory. Otherwise the ordinal of the CUDA GPU whose memory `data` points into
+  // (backend/cuda/gpu_runtime.hpp); `owner` returns it to that GPU's allocator.
+  int device = -1;
   Buffer() = default;
   Buffer(const Buffer&) = delete;
   Buffer& operator=(const Buffer&) = delete;

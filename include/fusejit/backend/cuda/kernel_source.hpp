@@ -444,22 +444,31 @@ class KernelSource {
     os << "  __syncthreads();\n  }\n";
   }
 
-  // <name>_combine: output o = the fold of its nblocks partials, in block order.
+  // <name>_combine: output o = the fold of its nblocks partials, by one CUDA block per output:
+  // each thread folds partials tid, tid + 256, ... in order, then the same fixed tree as above
+  // combines the threads. The shape of the fold depends on nblocks alone, never on the launch.
   void emit_combine(std::ostringstream& os) const {
     const DType d = p_.output_dtypes[0];
     const std::string t = c_type(d), m = memory_type(d);
     const int r = reduction_param();
     os << "\nextern \"C\" __global__ void __launch_bounds__(" << kThreadsPerBlock << ") " << name_
        << "_combine(const " << name_ << "_params P) {\n";
+    os << "  __shared__ " << t << " lane[" << kThreadsPerBlock << "];\n";
     os << "  const long long nblocks = P.i[" << r + 1 << "], outputs = P.n / nblocks;\n";
     os << "  const " << m << "* partial = (const " << m << "*)P.buf[" << p_.num_inputs + 1
        << "];\n";
-    os << "  for (long long o = (long long)blockIdx.x * blockDim.x + threadIdx.x; o < outputs; "
-          "o += (long long)gridDim.x * blockDim.x) {\n";
-    os << "    " << t << " acc = (" << t << ")partial[o * nblocks];\n";
-    os << "    for (long long k = 1; k < nblocks; ++k) acc = "
-       << combine("acc", "(" + t + ")partial[o * nblocks + k]") << ";\n";
-    os << "    ((" << m << "*)P.buf[" << p_.num_inputs << "])[o] = (" << m << ")acc;\n  }\n}\n";
+    os << "  for (long long o = blockIdx.x; o < outputs; o += gridDim.x) {\n";
+    os << "    " << t << " acc = " << identity() << ";\n";
+    os << "    for (long long k = threadIdx.x; k < nblocks; k += " << kThreadsPerBlock
+       << ") acc = " << combine("acc", "(" + t + ")partial[o * nblocks + k]") << ";\n";
+    os << "    lane[threadIdx.x] = acc;\n    __syncthreads();\n";
+    os << "    for (int half = " << kThreadsPerBlock / 2 << "; half > 0; half >>= 1) {\n";
+    os << "      if (threadIdx.x < half) lane[threadIdx.x] = "
+       << combine("lane[threadIdx.x]", "lane[threadIdx.x + half]") << ";\n";
+    os << "      __syncthreads();\n    }\n";
+    os << "    if (threadIdx.x == 0) ((" << m << "*)P.buf[" << p_.num_inputs << "])[o] = (" << m
+       << ")lane[0];\n";
+    os << "    __syncthreads();\n  }\n}\n";
   }
 
   const Plan& p_;

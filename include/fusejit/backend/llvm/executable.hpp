@@ -14,6 +14,7 @@
 #include <unordered_map>
 
 #include "fusejit/backend/control_flow.hpp"
+#include "fusejit/backend/launch_params.hpp"
 #include "fusejit/backend/cpu/dot_general.hpp"
 #include "fusejit/backend/llvm/codegen.hpp"
 #include "fusejit/backend/llvm/orc_session.hpp"
@@ -97,19 +98,11 @@ class KernelCache {
 struct NativeLoop;
 
 /// One kernel call of an executable, with every parameter computed at compile time.
-struct Launch {
+/// One kernel call of an executable, with every parameter computed at compile time (the
+/// shared part, kernel::LaunchParams, is what the CUDA backend launches with too).
+struct Launch : kernel::LaunchParams {
   std::shared_ptr<const CompiledKernel> kernel;
   std::vector<ir::VarId> inputs, outputs;  // top-level vars of the fused graph
-  std::vector<ir::Aval> out_avals;
-  std::vector<std::int64_t> iparams;  // extents, each load's strides, each iota's step/offset
-  std::vector<std::int64_t> scalars;  // constants, one 8-byte slot each
-  std::int64_t size = 0;              // work items: points, or (output, block) pairs
-  std::int64_t nblocks = 1;           // reductions: partials per output
-  std::int64_t work_per_item = 1;     // points one work item visits
-  ir::Prim reduce = ir::Prim::fused;  // the reduction, when this launch is one
-  // Per load: the kernel input it reads, and whether it reads it at the iteration point itself
-  // (row-major, same shape), which makes the kernel a valid epilogue for that input's producer.
-  std::vector<std::pair<int, bool>> load_reads;
 
   // A library equation (dot_general, concatenate, ...) runs as a host routine instead.
   const ir::Eqn* library = nullptr;
@@ -142,12 +135,6 @@ inline std::string describe_native_loop(const Launch& l);
 /// library and control calls unresolved): a native loop driver reads it and never runs it.
 std::shared_ptr<const Executable> compile_graph(const ir::GraphPtr& graph, bool kernels = true);
 
-// Reductions split each output's range into blocks of this many points, reduced in vector
-// lanes, then combine the blocks pairwise: accurate f32 sums (each lane adds 4096/lanes terms),
-// parallel work even for one output, and fixed boundaries, so that results do not depend on
-// the number of threads.
-inline constexpr std::int64_t kReduceBlock = std::int64_t{1} << 12;
-
 inline Launch make_launch(const ir::Eqn& e, bool compile = true) {
   const ir::Graph& sub = *e.params.get<ir::GraphPtr>("jaxpr");
   Plan plan = Planner(sub).run();
@@ -160,78 +147,10 @@ inline Launch make_launch(const ir::Eqn& e, bool compile = true) {
     if (plan.stream) plan.signature += "\nstream";
   }
   Launch l;
+  static_cast<kernel::LaunchParams&>(l) = kernel::launch_params(plan, sub);
   if (compile) l.kernel = KernelCache::get().kernel(plan);
   for (auto& a : e.in) l.inputs.push_back(a.var);
   l.outputs = e.out;
-  for (auto& o : sub.outvars) l.out_avals.push_back(sub.aval(o));
-  // The iteration space: the outputs' shape, or a reduction operand's in kept-then-reduced order.
-  Shape space;
-  std::int64_t row_size = 0;
-  if (plan.rows) {
-    // A row kernel iterates over its reductions' operand shape, a row per work item.
-    const auto red = std::find_if(sub.eqns.begin(), sub.eqns.end(), [](const ir::Eqn& q) {
-      return ir::info(q.prim).kind == ir::PrimKind::reduce;
-    });
-    space = sub.aval(red->in[0]).shape;
-    row_size = 1;
-    for (int d = plan.outer_rank; d < space.rank(); ++d) row_size *= space[d];
-  } else if (plan.reduction) {
-    const ir::Eqn& red = sub.eqns.back();
-    const Shape& operand = sub.aval(red.in[0]).shape;
-    for (int d : plan.order) space.push_back(operand[d]);
-    l.reduce = plan.reduce;
-  } else {
-    for (int d : plan.space_dims) space.push_back(l.out_avals.at(0).shape[d]);
-  }
-  for (int k = 0; k < plan.rank; ++k) l.iparams.push_back(k < space.rank() ? space[k] : 1);
-  // Each load: its stride along every iteration dim, then its base offset (slices start there).
-  for (int id : plan.loads) {
-    const Node& n = plan.nodes[static_cast<std::size_t>(id)];
-    const auto st = row_major_strides(n.view);
-    std::vector<std::int64_t> strides(static_cast<std::size_t>(plan.rank), 0);
-    std::int64_t base = 0;
-    for (std::size_t d = 0; d < n.map.size(); ++d) {
-      if (n.map[d].iter >= 0)
-        strides[static_cast<std::size_t>(n.map[d].iter)] += n.map[d].step * st[d];
-      base += n.map[d].offset * st[d];
-    }
-    l.iparams.insert(l.iparams.end(), strides.begin(), strides.end());
-    l.iparams.push_back(base);
-    // At the point: the output's own shape, each iterated dim at the output's stride.
-    const Shape& out_shape = l.out_avals.at(0).shape;
-    const auto out_st = row_major_strides(out_shape);
-    bool at_point = !plan.reduction && !plan.rows && n.view == out_shape && base == 0;
-    for (int k = 0; at_point && k < space.rank(); ++k)
-      at_point = strides[static_cast<std::size_t>(k)] ==
-                 out_st[static_cast<std::size_t>(plan.space_dims[static_cast<std::size_t>(k)])];
-    l.load_reads.emplace_back(n.input, at_point);
-  }
-  // Each iota: offset + step * i[iter], or the offset alone when no iteration dim drives it.
-  for (int id : plan.iotas) {
-    const Dim& d = plan.nodes[static_cast<std::size_t>(id)].map[0];
-    l.iparams.insert(l.iparams.end(), {d.iter >= 0 ? d.step : 0, d.offset});
-  }
-  if (plan.rows) {
-    l.iparams.push_back(row_size);
-    l.size = row_size == 0 ? 0 : space.size() / row_size;
-    l.work_per_item = std::max<std::int64_t>(row_size, 1);
-  } else if (plan.reduction) {
-    const std::int64_t out_size = l.out_avals[0].shape.size();
-    const std::int64_t red_size = out_size == 0 ? 0 : space.size() / out_size;
-    l.nblocks = red_size > kReduceBlock ? (red_size + kReduceBlock - 1) / kReduceBlock : 1;
-    l.iparams.insert(
-        l.iparams.end(),
-        {red_size, l.nblocks, l.nblocks > 1 ? kReduceBlock : std::max<std::int64_t>(red_size, 1)});
-    l.size = out_size * l.nblocks;
-    l.work_per_item = l.nblocks > 1 ? kReduceBlock : std::max<std::int64_t>(red_size, 1);
-  } else {
-    l.size = space.size();
-  }
-  for (const ir::Literal& lit : plan.literals) {
-    std::int64_t slot = lit.i;
-    if (is_float(lit.dtype)) std::memcpy(&slot, &lit.f, sizeof slot);
-    l.scalars.push_back(slot);
-  }
   return l;
 }
 
@@ -341,7 +260,7 @@ inline Value literal_value(const ir::Literal& lit) {
   return {std::move(buf), ir::Aval{lit.dtype, Shape{}, lit.weak}};
 }
 
-class LlvmExecutable final : public Executable {
+class LlvmExecutable final : public AppendingExecutable {
  public:
   using Env = SmallVector<runtime::BufferPtr, 16>;
   using Bufs = SmallVector<void*, 16>;
@@ -359,12 +278,6 @@ class LlvmExecutable final : public Executable {
     for (std::size_t k = 0; k + 1 < launches_.size(); ++k)
       launches_[k].epilogue_next = is_epilogue(launches_[k], launches_[k + 1]);
     if (kernels) pass_splats();
-  }
-
-  std::vector<Value> run(std::span<const Value> inputs) const override {
-    ValueList out;
-    run_into(inputs, out);
-    return {std::make_move_iterator(out.begin()), std::make_move_iterator(out.end())};
   }
 
   // The warm path of a jitted call: the environment, the kernels' buffer lists and the outputs
