@@ -128,7 +128,7 @@ void lanes_case(const std::string& width) {
 }  // namespace
 
 TEST_CASE(
-    "cpu widths: set_cpu_target changes the kernels' vector width; jitted functions recompile") {
+    "cpu widths: set_cpu_target changes the kernels' vector width, jitted functions recompile") {
   if (!fusejit_test::has_backend("llvm")) return;
   BackendScope llvm("llvm");
   const auto ir_of = [](fj::DType d) {

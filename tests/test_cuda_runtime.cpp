@@ -105,7 +105,7 @@ std::pair<Array, Array> gpu_and_reference(F f, const A&... args) {
 
 }  // namespace
 
-TEST_CASE("cuda loaders: every driver entry point's name exists; cuBLAS loads or says why") {
+TEST_CASE("cuda loaders: every driver entry point's name exists, cuBLAS loads or says why") {
   // The toolkit's stub libcuda.so exports the driver's whole API (and fails every call): it
   // checks the names the loader asks for, the _v2 ones included, without a driver.
   std::vector<std::string> stubs;
@@ -235,7 +235,7 @@ TEST_CASE("cuda gemm plan: every supported layout gives dot_general's row-major 
   CHECK(why.find("batch dims must lead") != std::string::npos);
 }
 
-TEST_CASE("cuda placement: arrays on two devices are an error naming both; scalars follow") {
+TEST_CASE("cuda placement: arrays on two devices are an error naming both, scalars follow") {
   // The rule reads buffers' devices only, so a buffer marked as on GPU 0 checks it without one.
   auto host = fj::runtime::allocate(12);
   auto marked = fj::runtime::allocate(12);
