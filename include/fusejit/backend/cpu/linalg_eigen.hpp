@@ -21,13 +21,14 @@ using RowMatrix = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMaj
 // native (AVX-512, bench/index_linalg.cpp). So A is copied to `l`, transposed there in place
 // (Eigen's blocked, vectorized transpose: a strided element-by-element copy between the layouts
 // took longer than the factorization, its 4 KiB stride missing the cache), factored in place,
-// and transposed back, its upper triangle zeroed.
+// and transposed back, its upper triangle zeroed. A transposed `a` is already A in the
+// column-major view: the first transpose is saved.
 template <class T>
-bool cholesky_lower(const T* a, T* l, std::int64_t n) {
+bool cholesky_lower(const T* a, T* l, std::int64_t n, bool a_transposed) {
   const auto m = static_cast<Eigen::Index>(n);
   Eigen::Map<RowMatrix<T>> rows(l, m, m);
   rows = Eigen::Map<const RowMatrix<T>>(a, m, m);
-  rows.transposeInPlace();  // now l read column-major is A
+  if (!a_transposed) rows.transposeInPlace();  // now l read column-major is A
   Eigen::Map<ColMatrix<T>> cols(l, m, m);
   Eigen::Ref<ColMatrix<T>> ref(cols);
   Eigen::LLT<Eigen::Ref<ColMatrix<T>>, Eigen::Lower> llt(ref);  // in place, in `l`

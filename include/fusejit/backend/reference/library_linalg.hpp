@@ -30,14 +30,17 @@ inline std::int64_t batch_count(const Shape& s) {
 /// (Eigen reports a non-positive pivot) becomes all NaN, as JAX's CPU lowering makes it. Eigen
 /// runs in the unit built for this CPU's instruction set (cpu/kernel_choice.hpp).
 template <class T>
-void run_cholesky(const ir::Eqn&, const backend::Value* in, backend::Value* out) {
+void run_cholesky(const ir::Eqn& e, const backend::Value* in, backend::Value* out) {
   const Shape& s = in[0].aval.shape;
   const std::int64_t n = s[s.rank() - 1], count = batch_count(s);
   const T* a = static_cast<const T*>(in[0].buf->data);
   T* l = static_cast<T*>(out[0].buf->data);
   const auto cholesky = backend::cpu::arch_kernels().linalg.of<T>().cholesky;
+  // Hidden, set by the LLVM backend's fold_linalg_transpose: the operand is stored transposed.
+  const ir::ParamValue* flag = e.params.find("operand_transposed");
+  const bool transposed = flag && std::get<bool>(*flag);
   for (std::int64_t k = 0; k < count; ++k)
-    if (!cholesky(a + k * n * n, l + k * n * n, n))
+    if (!cholesky(a + k * n * n, l + k * n * n, n, transposed))
       std::fill_n(l + k * n * n, n * n, std::numeric_limits<T>::quiet_NaN());
 }
 
