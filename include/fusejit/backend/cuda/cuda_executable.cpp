@@ -105,7 +105,10 @@ struct GpuMemory {
 // One step of an executable: a kernel launch, a GEMM, or a control equation.
 struct GpuStep : kernel::LaunchParams {
   std::shared_ptr<const LoadedKernel> kernel;
-  ParamLayout layout;
+  // The kernel's parameter as kernel_source.hpp lays it out (buffers, iparams, scalars, the
+  // work count), filled at compile time but for the buffer pointers, which each call writes.
+  std::vector<std::int64_t> blob;
+  unsigned grid = 1, combine_grid = 1;  // blocks of the kernel and of a reduction's combine
   std::vector<ir::VarId> inputs, outputs;
   const ir::Eqn* library = nullptr;
   std::optional<CublasGemm> gemm;
@@ -133,6 +136,8 @@ class CudaExecutable final : public AppendingExecutable {
         fused_(std::make_shared<const ir::Graph>(ir::fuse(ir::inline_jit(*graph)))) {
     for (const ir::Eqn& e : fused_->eqns)
       steps_.push_back(e.prim == ir::Prim::fused ? kernel_step(e) : library_step(e));
+    for (const ir::Atom& o : fused_->outvars)
+      out_literals_.push_back(o.is_literal() ? literal_on(gpu_, o.lit) : Value{});
   }
 
   void run_into(std::span<const Value> inputs, ValueList& out) const override {
@@ -153,9 +158,11 @@ class CudaExecutable final : public AppendingExecutable {
       else
         launch(s, env);
     }
-    for (const ir::Atom& o : g.outvars)
-      out.push_back(o.is_literal() ? literal_on(gpu_, o.lit)
+    for (std::size_t k = 0; k < g.outvars.size(); ++k) {
+      const ir::Atom& o = g.outvars[k];
+      out.push_back(o.is_literal() ? out_literals_[k]
                                    : Value{env[static_cast<std::size_t>(o.var)], g.aval(o.var)});
+    }
   }
 
   std::string describe() const override {
@@ -188,7 +195,23 @@ class CudaExecutable final : public AppendingExecutable {
     const kernel::Plan plan = kernel::Planner(sub).run();
     GpuStep s;
     static_cast<kernel::LaunchParams&>(s) = kernel::launch_params(plan, sub);
-    s.layout = param_layout(plan);
+    const ParamLayout layout = param_layout(plan);
+    s.blob.assign(static_cast<std::size_t>(layout.buffers + std::max(layout.iparams, 1) +
+                                           std::max(layout.scalars, 1) + 1),
+                  0);
+    auto at = s.blob.begin() + layout.buffers;
+    std::copy(s.iparams.begin(), s.iparams.end(), at);
+    at += std::max(layout.iparams, 1);
+    std::copy(s.scalars.begin(), s.scalars.end(), at);
+    s.blob.back() = s.size;
+    // Enough blocks to fill every SM several times; the kernels stride over the rest.
+    const long long full = 16LL * gpu_.info().multiprocessors;
+    auto blocks = [&](long long items, long long per_block) {
+      return static_cast<unsigned>(std::clamp((items + per_block - 1) / per_block, 1LL, full));
+    };
+    const bool reduction = s.reduce != ir::Prim::fused;
+    s.grid = reduction ? blocks(s.size, 1) : blocks(s.size, kThreadsPerBlock);
+    if (reduction && s.size > 0) s.combine_grid = blocks(s.size / s.nblocks, 1);
     s.kernel = load_kernel(module_source({kernel_source(plan, kKernelEntry)}), plan.reduction,
                            gpu_.ordinal());
     for (const ir::Atom& a : e.in) s.inputs.push_back(a.var);
@@ -233,8 +256,7 @@ class CudaExecutable final : public AppendingExecutable {
       return;
     }
     SmallVector<std::int64_t, 64> blob;
-    blob.resize(static_cast<std::size_t>(s.layout.buffers + std::max(s.layout.iparams, 1) +
-                                         std::max(s.layout.scalars, 1) + 1));
+    blob.append(s.blob.begin(), s.blob.end());
     std::size_t at = 0;
     auto ptr = [](const runtime::BufferPtr& b) {
       return static_cast<std::int64_t>(reinterpret_cast<std::uintptr_t>(b->data));
@@ -252,28 +274,14 @@ class CudaExecutable final : public AppendingExecutable {
       partials = gpu_.allocate(static_cast<std::size_t>(s.size) * size_of(s.out_avals[0].dtype));
       blob[at++] = ptr(partials);
     }
-    at = static_cast<std::size_t>(s.layout.buffers);
-    std::copy(s.iparams.begin(), s.iparams.end(), blob.begin() + static_cast<std::ptrdiff_t>(at));
-    at += static_cast<std::size_t>(std::max(s.layout.iparams, 1));
-    std::copy(s.scalars.begin(), s.scalars.end(), blob.begin() + static_cast<std::ptrdiff_t>(at));
-    at += static_cast<std::size_t>(std::max(s.layout.scalars, 1));
-    blob[at] = s.size;
     void* args[] = {blob.data()};
-    // Enough blocks to fill every SM several times; the kernels stride over the rest.
-    const long long full = 16LL * gpu_.info().multiprocessors;
-    auto blocks = [&](long long items, long long per_block) {
-      return static_cast<unsigned>(std::clamp((items + per_block - 1) / per_block, 1LL, full));
-    };
-    const unsigned grid = reduction ? blocks(s.size, 1) : blocks(s.size, kThreadsPerBlock);
-    gpu_.check(driver().launch_kernel(s.kernel->main, grid, 1, 1, kThreadsPerBlock, 1, 1, 0,
+    gpu_.check(driver().launch_kernel(s.kernel->main, s.grid, 1, 1, kThreadsPerBlock, 1, 1, 0,
                                       gpu_.stream(), args, nullptr),
                "cuLaunchKernel");
-    if (reduction) {
-      const long long outputs = s.size / s.nblocks;
-      gpu_.check(driver().launch_kernel(s.kernel->combine, blocks(outputs, 1), 1, 1,
-                                        kThreadsPerBlock, 1, 1, 0, gpu_.stream(), args, nullptr),
+    if (reduction)
+      gpu_.check(driver().launch_kernel(s.kernel->combine, s.combine_grid, 1, 1, kThreadsPerBlock,
+                                        1, 1, 0, gpu_.stream(), args, nullptr),
                  "cuLaunchKernel (combine)");
-    }
     // `partials` goes back to the allocator here; the next user is queued after the combine.
   }
 
@@ -301,6 +309,7 @@ class CudaExecutable final : public AppendingExecutable {
   Gpu& gpu_;
   ir::GraphPtr fused_;
   std::vector<GpuStep> steps_;
+  std::vector<Value> out_literals_;  // per outvar, a literal one's value, uploaded once
 };
 
 }  // namespace
