@@ -17,12 +17,14 @@
 #include <fusejit/backend/cuda/kernel_cache.hpp>
 #include <fusejit/fusejit.hpp>
 #include "backend_compare.hpp"
+#include "throws_with.hpp"
 
 namespace cuda = fj::backend::cuda;
 using fj::Array;
 using fj::Tracer;
 using fusejit_test::BackendScope;
 using fusejit_test::check_close;
+using fusejit_test::check_throws_with;
 using fusejit_test::random_array;
 
 namespace {
@@ -175,15 +177,9 @@ TEST_CASE("cuda allocator: exhaustion frees the cache and retries once, then nam
   CHECK(a.stats().oom_retries == 1);
   CHECK(a.stats().cached_bytes == 0);
   // Nothing cached to free this time: a DeviceError with the request and what is held.
-  try {
-    a.allocate(eight);
-    FAIL("no error");
-  } catch (const fj::DeviceError& e) {
-    const std::string m = e.what();
-    CHECK(m.find("out of GPU memory on CudaDevice(id=7)") != std::string::npos);
-    CHECK(m.find("allocating 8388608 bytes") != std::string::npos);
-    CHECK(m.find("holds 8388608 bytes") != std::string::npos);
-  }
+  check_throws_with<fj::DeviceError>(
+      [&] { a.allocate(eight); },
+      {"out of GPU memory on CudaDevice(id=7)", "allocating 8388608 bytes", "holds 8388608 bytes"});
   a.release(p, eight);
 }
 
@@ -242,15 +238,11 @@ TEST_CASE("cuda placement: arrays on two devices are an error naming both, scala
   marked->device = 0;
   const fj::ir::Aval v3{fj::DType::f32, fj::Shape{3}, false}, scalar{fj::DType::f32, {}, false};
   const std::vector<fj::backend::Value> mixed = {{host, v3}, {marked, v3}};
-  try {
-    fj::detail::common_device(mixed, "fj::jit", "f");
-    FAIL("no error");
-  } catch (const fj::DeviceError& e) {
-    CHECK(std::string(e.what()) ==
-          "fj::jit(f): arguments on different devices: argument 0 (f32[3]) is on "
-          "CpuDevice(id=0), argument 1 (f32[3]) on CudaDevice(id=0). Move them to one device "
-          "with fj::device_put(x, device)");
-  }
+  check_throws_with<fj::DeviceError>(
+      [&] { fj::detail::common_device(mixed, "fj::jit", "f"); },
+      {"fj::jit(f): arguments on different devices: argument 0 (f32[3]) is on "
+       "CpuDevice(id=0), argument 1 (f32[3]) on CudaDevice(id=0). Move them to one device "
+       "with fj::device_put(x, device)"});
   const std::vector<fj::backend::Value> with_scalar = {{host, scalar}, {marked, v3}};
   CHECK(fj::detail::common_device(with_scalar, "fj::jit", "f") == fj::Device::of_buffer_device(0));
   CHECK_THROWS_AS(fj::detail::check_on_device(with_scalar, fj::cpu(), "fj::CompiledFunction"),
@@ -455,23 +447,11 @@ TEST_CASE("cuda runtime: per-device caches, allocator reuse, mixed devices, unsu
   f(ga, gb).block_until_ready();
   CHECK(cuda::gpu_runtime(0).allocator().stats().raw_allocations == before.raw_allocations);
   CHECK(f.cache_size() == 2);
-  try {
-    f(ga, b);
-    FAIL("no error");
-  } catch (const fj::DeviceError& e) {
-    const std::string m = e.what();
-    CHECK(m.find("arguments on different devices") != std::string::npos);
-    CHECK(m.find("CudaDevice(id=0)") != std::string::npos);
-    CHECK(m.find("CpuDevice(id=0)") != std::string::npos);
-  }
-  try {
-    fj::jit([](Tracer t) { return fj::sort(t); })(ga);
-    FAIL("no error");
-  } catch (const fj::NotImplementedError& e) {
-    const std::string m = e.what();
-    CHECK(m.find("sort has no GPU implementation") != std::string::npos);
-    CHECK(m.find("CudaDevice(id=0)") != std::string::npos);
-  }
+  check_throws_with<fj::DeviceError>(
+      [&] { f(ga, b); }, {"arguments on different devices", "CudaDevice(id=0)", "CpuDevice(id=0)"});
+  check_throws_with<fj::NotImplementedError>(
+      [&] { fj::jit([](Tracer t) { return fj::sort(t); })(ga); },
+      {"sort has no GPU implementation", "CudaDevice(id=0)"});
 }
 
 TEST_CASE("cuda runtime: out of GPU memory frees the cache, retries, then raises with sizes") {
@@ -490,10 +470,6 @@ TEST_CASE("cuda runtime: out of GPU memory frees the cache, retries, then raises
   CHECK(alloc.stats().oom_retries == retries + 1);
   alloc.release(p, bigger);
   alloc.trim();
-  try {
-    alloc.allocate(total * 2);
-    FAIL("no error");
-  } catch (const fj::DeviceError& e) {
-    CHECK(std::string(e.what()).find("out of GPU memory on CudaDevice(id=0)") != std::string::npos);
-  }
+  check_throws_with<fj::DeviceError>([&] { alloc.allocate(total * 2); },
+                                     {"out of GPU memory on CudaDevice(id=0)"});
 }

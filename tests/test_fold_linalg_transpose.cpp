@@ -27,13 +27,21 @@ Array spd_batch(std::int64_t n) {
   return fj::array(v, fj::Shape{2, n, n});
 }
 
+// Within `ulps` of the reference backend, which runs the transposes as traced.
 template <class F, class... A>
-void check_llvm_against_reference(F f, const char* what, const A&... args) {
-  CAPTURE(what);
+void check_llvm_against_reference(F f, const std::string& what, std::uint64_t ulps,
+                                  const A&... args) {
   auto [got, want] = fusejit_test::run_both("llvm", f, args...);
-  // The same Eigen routines on the same matrices, in another layout: a few ulps of f64.
-  fusejit_test::check_close(got, want, 64, what);
+  fusejit_test::check_close(got, want, ulps, what);
 }
+
+// The Cholesky routine factors the same column-major matrix either way, and a left-side solve
+// with op(k^T) and one with op(k) and the other flags run Eigen's same loops on the same
+// numbers: bit for bit (measured: 0 ulp, at every GEMM ISA). A right-side solve through a
+// transposed view sums each x_j's at most n = 24 products in another order: two orders of an
+// n-term sum differ by at most about 2n ulp of the terms, on these diagonally dominant matrices
+// (condition number below 2) without amplification: 48 ulp (measured: 4 to 6).
+constexpr std::uint64_t kExact = 0, kRightSide = 48;
 
 }  // namespace
 
@@ -47,7 +55,7 @@ TEST_CASE("fold linalg transpose: cho_factor and cho_solve compute no transposed
   const std::string text = fj::jit(f).lower(a, b).as_text();
   const std::string fused = text.substr(text.find("# fused graph"));
   CHECK(fused.find("transpose[") == std::string::npos);
-  check_llvm_against_reference(f, "cho_solve(cho_factor(a), b)", a, b);
+  check_llvm_against_reference(f, "cho_solve(cho_factor(a), b)", kExact, a, b);
 }
 
 TEST_CASE("fold linalg transpose: cholesky and every triangular_solve flag on a transpose") {
@@ -55,14 +63,14 @@ TEST_CASE("fold linalg transpose: cholesky and every triangular_solve flag on a 
   const Array a = spd_batch(24);
   check_llvm_against_reference(
       [](Tracer m) { return fj::lax::linalg::cholesky(fj::transpose(m, {0, 2, 1}), false); },
-      "cholesky(a^T), batched", a);
+      "cholesky(a^T), batched", kExact, a);
   check_llvm_against_reference(
       [](Tracer m) {
         // Folded twice: the flag is toggled back.
         return fj::lax::linalg::cholesky(fj::transpose(fj::transpose(m, {0, 2, 1}), {0, 2, 1}),
                                          false);
       },
-      "cholesky((a^T)^T)", a);
+      "cholesky((a^T)^T)", kExact, a);
   const Array b = fusejit_test::random_array(fj::f64, {2, 24, 5}, -1, 1, 6);
   const Array bt = fusejit_test::random_array(fj::f64, {2, 5, 24}, -1, 1, 7);
   for (bool lower : {false, true})
@@ -74,12 +82,12 @@ TEST_CASE("fold linalg transpose: cholesky and every triangular_solve flag on a 
             return fj::lax::linalg::triangular_solve(fj::transpose(m, {0, 2, 1}), r, true, lower,
                                                      transpose_a);
           },
-          "left side", a, b);
+          "left side", kExact, a, b);
       check_llvm_against_reference(
           [=](Tracer m, Tracer r) {
             return fj::lax::linalg::triangular_solve(fj::transpose(m, {0, 2, 1}), r, false, lower,
                                                      transpose_a);
           },
-          "right side", a, bt);
+          "right side", kRightSide, a, bt);
     }
 }

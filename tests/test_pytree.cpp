@@ -14,6 +14,8 @@
 #include <variant>
 #include <vector>
 
+#include "throws_with.hpp"
+
 namespace nn {
 /// A dense layer, registered in its own namespace.
 struct Layer {
@@ -38,19 +40,7 @@ std::vector<double> doubles(const Array& a) {
   return Array(a.astype(fj::DType::f64)).to_vector<double>();
 }
 
-/// Checks that f throws E whose message contains every one of `parts`.
-template <class E, class F>
-void check_throws_with(F&& f, const std::vector<std::string>& parts) {
-  bool thrown = false;
-  try {
-    f();
-  } catch (const E& e) {
-    thrown = true;
-    const std::string m = e.what();
-    for (const auto& p : parts) CHECK_MESSAGE(m.find(p) != std::string::npos, m, " lacks ", p);
-  }
-  CHECK(thrown);
-}
+using fusejit_test::check_throws_with;
 
 std::string shape_text(const fj::Shape& s) {  // the seed prints shapes as (1,128) and (128,)
   std::string r = "(";
@@ -366,11 +356,8 @@ TEST_CASE("vmap with an in_axes pytree: a prefix per argument, none for broadcas
   }
   // An axes tree of another structure is an error naming both.
   const std::map<std::string, int> bad{{"w", 0}};
-  check_throws_with<fj::ValueError>(
-      [&] {
-        (void)fj::vmap(f, fj::in_axes{bad, 0})(p, x);
-      },
-      {"PyTreeDef({'w': *})", "PyTreeDef({'b': *, 'w': *})"});
+  check_throws_with<fj::ValueError>([&] { (void)fj::vmap(f, fj::in_axes{bad, 0})(p, x); },
+                                    {"PyTreeDef({'w': *})", "PyTreeDef({'b': *, 'w': *})"});
 }
 
 TEST_CASE("lax loops with pytree carries: scan, fori_loop, while_loop, cond") {
@@ -506,11 +493,8 @@ TEST_CASE("make_jaxpr and lower over pytrees: leaves in JAX's order (golden from
   const auto& n = std::get<std::vector<Array>>(r.at("n"));
   CHECK(n[0].item<float>() == 2.5f);
   CHECK(doubles(n[1]) == std::vector<double>{3.0, 4.0});
-  check_throws_with<fj::ValueError>(
-      [&] {
-        (void)compiled(Dict{{"a", x}}, x);
-      },
-      {"PyTreeDef({'a': *})", "PyTreeDef({'a': *, 'b': *})"});
+  check_throws_with<fj::ValueError>([&] { (void)compiled(Dict{{"a", x}}, x); },
+                                    {"PyTreeDef({'a': *})", "PyTreeDef({'a': *, 'b': *})"});
 }
 
 TEST_CASE("jit: FUSEJIT_LOG_COMPILES names a changed structure and the leaf whose shape changed") {
