@@ -13,6 +13,7 @@
 #include <vector>
 #include <fusejit/backend/cuda/cublas.hpp>
 #include <fusejit/backend/cuda/gpu_runtime.hpp>
+#include <fusejit/backend/cuda/kernel_cache.hpp>
 #include <fusejit/fusejit.hpp>
 
 namespace cuda = fj::backend::cuda;
@@ -152,21 +153,31 @@ int cold_child() {
   const auto t0 = std::chrono::steady_clock::now();
   f(x).block_until_ready();
   const auto t1 = std::chrono::steady_clock::now();
-  std::printf("%.6f\n", std::chrono::duration<double>(t1 - t0).count());
+  const cuda::GpuKernelStats k = cuda::gpu_kernel_stats();
+  std::printf("%.6f %.6f %.6f\n", std::chrono::duration<double>(t1 - t0).count(),
+              static_cast<double>(k.disk_load_ns) * 1e-9,
+              static_cast<double>(k.module_load_ns) * 1e-9);
   return 0;
 }
 
 std::string self_path;
 
-// Runs the child with FUSEJIT_CACHE_DIR=dir; returns its first call's seconds.
-double run_child(const std::string& dir) {
+// What the child measured: its first call, and in it the loads from the disk cache (reading,
+// checking, cuModuleLoadData) and the module loads alone.
+struct ChildTimes {
+  double first_call = -1, disk_load = 0, module_load = 0;
+};
+
+// Runs the child with FUSEJIT_CACHE_DIR=dir.
+ChildTimes run_child(const std::string& dir) {
   const std::string cmd = "FUSEJIT_CACHE_DIR='" + dir + "' '" + self_path + "' --cold-child";
+  ChildTimes t;
   FILE* p = ::popen(cmd.c_str(), "r");
-  if (!p) return -1;
-  double s = -1;
-  if (std::fscanf(p, "%lf", &s) != 1) s = -1;
+  if (!p) return t;
+  if (std::fscanf(p, "%lf %lf %lf", &t.first_call, &t.disk_load, &t.module_load) != 3)
+    t.first_call = -1;
   ::pclose(p);
-  return s;
+  return t;
 }
 
 void cold_compile(benchmark::State& state) {
@@ -176,12 +187,18 @@ void cold_compile(benchmark::State& state) {
       (std::filesystem::temp_directory_path() / "fusejit_bench_gpu_cache").string();
   std::filesystem::remove_all(dir);
   if (disk) run_child(dir);  // fills the disk cache
+  double disk_load = 0, module_load = 0;
   for (auto _ : state) {
     if (!disk) std::filesystem::remove_all(dir);
-    const double s = run_child(dir);
-    if (s < 0) return state.SkipWithError("the child process failed");
-    state.SetIterationTime(s);
+    const ChildTimes t = run_child(dir);
+    if (t.first_call < 0) return state.SkipWithError("the child process failed");
+    state.SetIterationTime(t.first_call);
+    disk_load += t.disk_load;
+    module_load += t.module_load;
   }
+  const auto n = static_cast<double>(state.iterations());
+  state.counters["disk_load_ms"] = 1e3 * disk_load / n;
+  state.counters["module_load_ms"] = 1e3 * module_load / n;
   std::filesystem::remove_all(dir);
 }
 

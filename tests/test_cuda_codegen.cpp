@@ -63,7 +63,7 @@ TEST_CASE("cuda codegen: a fused elementwise chain is one grid-stride kernel") {
   REQUIRE(kernels.size() == 1);
   const std::string& s = kernels[0].source;
   CHECK(s.find("extern \"C\" __global__") != std::string::npos);
-  CHECK(s.find("t += stride") != std::string::npos);  // grid-stride loop
+  CHECK(s.find(" * stride) {") != std::string::npos);  // grid-stride loop, several points a trip
   CHECK(s.find("fj_exp(") != std::string::npos);
   // Extents, strides and the constant 2 are parameters, not baked in: other shapes and another
   // constant give the same source, so one compiled kernel serves them all.

@@ -79,6 +79,7 @@
 #ifdef FUSEJIT_WITH_LLVM
 // part: llvm_codegen (LLVM IR for fused kernels, the math library)
 #include "fusejit/backend/llvm/codegen.cpp"
+#include "fusejit/backend/llvm/gpu_math_source.cpp"
 
 // part: llvm_session (the ORC JIT session, disk cache, targets, launches and native loops)
 #include "fusejit/backend/llvm/llvm_backend.cpp"

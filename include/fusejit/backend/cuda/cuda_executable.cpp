@@ -210,7 +210,7 @@ class CudaExecutable final : public AppendingExecutable {
       return static_cast<unsigned>(std::clamp((items + per_block - 1) / per_block, 1LL, full));
     };
     const bool reduction = s.reduce != ir::Prim::fused;
-    s.grid = reduction ? blocks(s.size, 1) : blocks(s.size, kThreadsPerBlock);
+    s.grid = reduction ? blocks(s.size, 1) : blocks(s.size, kThreadsPerBlock * kPointsPerTrip);
     if (reduction && s.size > 0) s.combine_grid = blocks(s.size / s.nblocks, 1);
     s.kernel = load_kernel(module_source({kernel_source(plan, kKernelEntry)}), plan.reduction,
                            gpu_.ordinal());

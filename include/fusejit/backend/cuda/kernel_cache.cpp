@@ -3,6 +3,7 @@
 #include "fusejit/backend/cuda/kernel_cache.hpp"
 
 #include <atomic>
+#include <chrono>
 #include <map>
 #include <mutex>
 
@@ -18,7 +19,8 @@ namespace fj::backend::cuda {
 namespace {
 
 struct Counters {
-  std::atomic<std::uint64_t> memory_hits{0}, disk_hits{0}, nvrtc_compiles{0};
+  std::atomic<std::uint64_t> memory_hits{0}, disk_hits{0}, nvrtc_compiles{0}, disk_load_ns{0},
+      module_load_ns{0};
 };
 Counters& counters() {
   static Counters c;
@@ -74,23 +76,37 @@ std::shared_ptr<const LoadedKernel> load_kernel(const std::string& source, bool 
     return it->second;
   }
   Gpu& gpu = gpu_runtime(ordinal);
+  const auto start = std::chrono::steady_clock::now();
+  const std::uint64_t disk_hits_before = counters().disk_hits.load();
   const std::string cubin = cubin_for(source, gpu.info().arch());
   auto k = std::make_shared<LoadedKernel>();
   k->source = source;
   gpu.make_current();
+  const auto load_start = std::chrono::steady_clock::now();
   gpu.check(driver().module_load_data(&k->module, cubin.data()), "cuModuleLoadData");
   gpu.check(driver().module_get_function(&k->main, k->module, kKernelEntry), "cuModuleGetFunction");
   if (reduction)
     gpu.check(driver().module_get_function(&k->combine, k->module,
                                            (std::string(kKernelEntry) + "_combine").c_str()),
               "cuModuleGetFunction");
+  const auto now = std::chrono::steady_clock::now();
+  counters().module_load_ns.fetch_add(
+      static_cast<std::uint64_t>(
+          std::chrono::duration_cast<std::chrono::nanoseconds>(now - load_start).count()),
+      std::memory_order_relaxed);
+  if (counters().disk_hits.load() != disk_hits_before)
+    counters().disk_load_ns.fetch_add(
+        static_cast<std::uint64_t>(
+            std::chrono::duration_cast<std::chrono::nanoseconds>(now - start).count()),
+        std::memory_order_relaxed);
   loaded.emplace(std::move(key), k);
   return k;
 }
 
 GpuKernelStats gpu_kernel_stats() {
   const Counters& c = counters();
-  return {c.memory_hits.load(), c.disk_hits.load(), c.nvrtc_compiles.load()};
+  return {c.memory_hits.load(), c.disk_hits.load(), c.nvrtc_compiles.load(), c.disk_load_ns.load(),
+          c.module_load_ns.load()};
 }
 
 }  // namespace fj::backend::cuda

@@ -26,6 +26,8 @@ std::shared_ptr<const LoadedKernel> load_kernel(const std::string& source, bool 
 /// What the kernel cache did since the process started.
 struct GpuKernelStats {
   std::uint64_t memory_hits = 0, disk_hits = 0, nvrtc_compiles = 0;
+  std::uint64_t disk_load_ns = 0;    // in loads from the disk cache: read, check, module load
+  std::uint64_t module_load_ns = 0;  // of which (and of NVRTC's loads) in cuModuleLoadData
 };
 GpuKernelStats gpu_kernel_stats();
 

@@ -1,5 +1,5 @@
 // The device functions every generated CUDA kernel starts with: JAX's integer and comparison
-// semantics (no traps, no undefined behaviour) and the transcendentals.
+// semantics (no traps, no undefined behaviour), rounding and the generated math's helpers.
 #pragma once
 
 namespace fj::backend::cuda {
@@ -9,59 +9,14 @@ namespace fj::backend::cuda {
 /// x % 0 == x, INT_MIN / -1 == INT_MIN, shifts by the width or more give 0 or the sign fill,
 /// float to integer saturates with NaN to 0 (PTX's cvt.rzi does exactly that).
 ///
-/// The transcendentals are CUDA's own libdevice functions for now (within 1-4 ulp in CUDA's
-/// documented bounds, e.g. expf 2, logf 1, sinf 2, tanhf 2, powf 4; erfinvf 2), not yet the
-/// polynomials of the LLVM backend (backend/llvm/math_*.hpp): CPU and GPU results can differ by
-/// the sum of both bounds.
+/// The transcendentals are not here: kernel_math.hpp adds those a module calls, generated from
+/// the LLVM backend's own polynomials, so that CPU and GPU results are the same bits.
 inline const char* kernel_prelude() {
   return R"CUDA(
 #define FJ_DEVICE __device__ __forceinline__
 
-FJ_DEVICE float fj_exp(float x) { return expf(x); }
-FJ_DEVICE double fj_exp(double x) { return exp(x); }
-FJ_DEVICE float fj_log(float x) { return logf(x); }
-FJ_DEVICE double fj_log(double x) { return log(x); }
-FJ_DEVICE float fj_log1p(float x) { return log1pf(x); }
-FJ_DEVICE double fj_log1p(double x) { return log1p(x); }
-FJ_DEVICE float fj_expm1(float x) { return expm1f(x); }
-FJ_DEVICE double fj_expm1(double x) { return expm1(x); }
-FJ_DEVICE float fj_sin(float x) { return sinf(x); }
-FJ_DEVICE double fj_sin(double x) { return sin(x); }
-FJ_DEVICE float fj_cos(float x) { return cosf(x); }
-FJ_DEVICE double fj_cos(double x) { return cos(x); }
-FJ_DEVICE float fj_tan(float x) { return tanf(x); }
-FJ_DEVICE double fj_tan(double x) { return tan(x); }
-FJ_DEVICE float fj_tanh(float x) { return tanhf(x); }
-FJ_DEVICE double fj_tanh(double x) { return tanh(x); }
-FJ_DEVICE float fj_sqrt(float x) { return sqrtf(x); }
-FJ_DEVICE double fj_sqrt(double x) { return sqrt(x); }
-// 1 / sqrt(x), both correctly rounded: rsqrtf is a 2-ulp approximation.
-FJ_DEVICE float fj_rsqrt(float x) { return __fdiv_rn(1.0f, sqrtf(x)); }
-FJ_DEVICE double fj_rsqrt(double x) { return __drcp_rn(sqrt(x)); }
-FJ_DEVICE float fj_logistic(float x) { return __fdiv_rn(1.0f, 1.0f + expf(-x)); }
-FJ_DEVICE double fj_logistic(double x) { return 1.0 / (1.0 + exp(-x)); }
-FJ_DEVICE float fj_erf(float x) { return erff(x); }
-FJ_DEVICE double fj_erf(double x) { return erf(x); }
-FJ_DEVICE float fj_erf_inv(float x) { return erfinvf(x); }
-FJ_DEVICE double fj_erf_inv(double x) { return erfinv(x); }
-#define FJ_MATH1(name, f32, f64)                      \
-  FJ_DEVICE float fj_##name(float x) { return f32(x); } \
-  FJ_DEVICE double fj_##name(double x) { return f64(x); }
-FJ_MATH1(asin, asinf, asin)
-FJ_MATH1(acos, acosf, acos)
-FJ_MATH1(atan, atanf, atan)
-FJ_MATH1(sinh, sinhf, sinh)
-FJ_MATH1(cosh, coshf, cosh)
-FJ_MATH1(asinh, asinhf, asinh)
-FJ_MATH1(acosh, acoshf, acosh)
-FJ_MATH1(atanh, atanhf, atanh)
-FJ_MATH1(cbrt, cbrtf, cbrt)
-FJ_MATH1(exp2, exp2f, exp2)
-FJ_MATH1(erfc, erfcf, erfc)
-FJ_MATH1(lgamma, lgammaf, lgamma)
-#undef FJ_MATH1
-FJ_DEVICE float fj_atan2(float x, float y) { return atan2f(x, y); }
-FJ_DEVICE double fj_atan2(double x, double y) { return atan2(x, y); }
+FJ_DEVICE float fj_sqrt(float x) { return __fsqrt_rn(x); }
+FJ_DEVICE double fj_sqrt(double x) { return __dsqrt_rn(x); }
 FJ_DEVICE float fj_nextafter(float x, float y) { return nextafterf(x, y); }
 FJ_DEVICE double fj_nextafter(double x, double y) { return nextafter(x, y); }
 FJ_DEVICE bool fj_is_finite(float x) { return isfinite(x); }
@@ -72,34 +27,6 @@ FJ_DEVICE long long fj_population_count(long long x) { return __popcll((unsigned
 FJ_DEVICE int fj_clz(int x) { return __clz(x); }
 FJ_DEVICE unsigned fj_clz(unsigned x) { return __clz((int)x); }
 FJ_DEVICE long long fj_clz(long long x) { return __clzll(x); }
-// digamma (CUDA has none): the recurrence up to x >= 8, then the asymptotic series to x^-10;
-// reflection through pi / tan(pi x) below 1/2. NaN at non-positive integers and -inf, as JAX.
-template <class T>
-FJ_DEVICE T fj_digamma_impl(T x) {
-  const T inf = (T)__longlong_as_double(0x7ff0000000000000ULL);  // no <cmath> under NVRTC
-  const T nan = (T)__longlong_as_double(0x7ff8000000000000ULL);
-  if (isnan(x) || x == -inf) return nan;
-  if (x == inf) return x;
-  T reflected = 0;
-  if (x < (T)0.5) {
-    if (x == floor(x)) return nan;
-    const T r = x - rint(x);
-    reflected = -(T)3.14159265358979323846 / tan((T)3.14159265358979323846 * r);
-    x = 1 - x;
-  }
-  T shift = 0;
-  while (x < 8) {
-    shift -= 1 / x;
-    x += 1;
-  }
-  const T z = 1 / (x * x);
-  const T series =
-      z * ((T)(1.0 / 12) + z * ((T)(-1.0 / 120) + z * ((T)(1.0 / 252) + z * ((T)(-1.0 / 240) +
-                                                                             z * (T)(1.0 / 132)))));
-  return reflected + shift + log(x) - (T)0.5 / x - series;
-}
-FJ_DEVICE float fj_digamma(float x) { return fj_digamma_impl<float>(x); }
-FJ_DEVICE double fj_digamma(double x) { return fj_digamma_impl<double>(x); }
 FJ_DEVICE float fj_floor(float x) { return floorf(x); }
 FJ_DEVICE double fj_floor(double x) { return floor(x); }
 FJ_DEVICE float fj_ceil(float x) { return ceilf(x); }
@@ -110,8 +37,30 @@ FJ_DEVICE float fj_round_even(float x) { return rintf(x); }
 FJ_DEVICE double fj_round_even(double x) { return rint(x); }
 FJ_DEVICE float fj_fmod(float x, float y) { return fmodf(x, y); }
 FJ_DEVICE double fj_fmod(double x, double y) { return fmod(x, y); }
-FJ_DEVICE float fj_pow(float x, float y) { return powf(x, y); }
-FJ_DEVICE double fj_pow(double x, double y) { return pow(x, y); }
+
+// What the generated math (kernel_math.hpp) calls besides fj_abs, fj_floor and fj_sqrt, each
+// exactly the LLVM instruction or intrinsic it stands for: fma, copysign, count leading zeros,
+// funnel shift left, signed max, bit casts, and loads and stores through byte pointers.
+#define FJM_FN static __device__
+#define FJM_GLOBAL __device__
+template <class T> FJ_DEVICE T fjm_load(const unsigned char* p) { T v; memcpy(&v, p, sizeof v); return v; }
+template <class T> FJ_DEVICE void fjm_store(unsigned char* p, T v) { memcpy(p, &v, sizeof v); }
+FJ_DEVICE float fjm_f32(unsigned long long b) { return __int_as_float((int)(unsigned)b); }
+FJ_DEVICE double fjm_f64(unsigned long long b) { return __longlong_as_double((long long)b); }
+FJ_DEVICE unsigned fjm_bits(float x) { return (unsigned)__float_as_int(x); }
+FJ_DEVICE unsigned long long fjm_bits(double x) { return (unsigned long long)__double_as_longlong(x); }
+FJ_DEVICE float fjm_fma(float a, float b, float c) { return __fmaf_rn(a, b, c); }
+FJ_DEVICE double fjm_fma(double a, double b, double c) { return __fma_rn(a, b, c); }
+FJ_DEVICE float fjm_copysign(float x, float y) { return copysignf(x, y); }
+FJ_DEVICE double fjm_copysign(double x, double y) { return copysign(x, y); }
+FJ_DEVICE unsigned long long fjm_ctlz64(unsigned long long x) { return (unsigned long long)__clzll((long long)x); }
+FJ_DEVICE unsigned long long fjm_fshl64(unsigned long long a, unsigned long long b, unsigned long long s) {
+  s &= 63;
+  return s ? (a << s) | (b >> (64 - s)) : a;
+}
+FJ_DEVICE unsigned long long fjm_smax64(unsigned long long a, unsigned long long b) {
+  return (long long)a > (long long)b ? a : b;
+}
 
 // Wrapping integer arithmetic: signed overflow is undefined in C++, so it goes through unsigned.
 FJ_DEVICE int fj_wrap_add(int a, int b) { return (int)((unsigned)a + (unsigned)b); }
@@ -244,6 +193,10 @@ template <> FJ_DEVICE long long fj_lowest<long long>() { return -922337203685477
 template <> FJ_DEVICE long long fj_highest<long long>() { return 9223372036854775807ll; }
 template <> FJ_DEVICE bool fj_lowest<bool>() { return false; }
 template <> FJ_DEVICE bool fj_highest<bool>() { return true; }
+
+// A reduction tree's last five steps: lane i + d's value, from the whole warp.
+template <class T> FJ_DEVICE T fj_shfl_down(T v, int d) { return __shfl_down_sync(0xffffffffu, v, d); }
+FJ_DEVICE bool fj_shfl_down(bool v, int d) { return __shfl_down_sync(0xffffffffu, (int)v, d) != 0; }
 
 )CUDA";
 }

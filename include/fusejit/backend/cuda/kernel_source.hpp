@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "fusejit/backend/cuda/kernel_math.hpp"
 #include "fusejit/backend/cuda/kernel_prelude.hpp"
 #include "fusejit/backend/kernel_plan.hpp"
 #include "fusejit/ir/integer_pow.hpp"
@@ -19,6 +20,11 @@ using kernel::Plan;
 /// Threads per block. A reduction's tree has this fixed shape, so its result does not depend on
 /// how the kernel is launched.
 inline constexpr int kThreadsPerBlock = 256;
+
+/// Points each thread handles per loop trip. Their loads are all issued before any is used, so
+/// each warp has this many loads in flight: one at a time leaves an H200 latency-bound at about
+/// 70% of its copy bandwidth (bench/gpu.cpp, selu at 64M).
+inline constexpr int kPointsPerTrip = 4;
 
 /// The kernel's one parameter, passed by value (no device memory for parameters):
 ///   struct { void* buf[inputs + outputs (+1: a reduction's partials)];
@@ -92,7 +98,9 @@ class KernelSource {
   }
   int reduction_param() const { return iota_param(p_.iotas.size()); }
 
-  static std::string var(int id) { return "v" + std::to_string(id); }
+  // A node's value at sub-point `sub_` of the loop trip (kPointsPerTrip of them).
+  std::string var(int id) const { return "v" + std::to_string(id) + "_" + std::to_string(sub_); }
+  std::string index(int k) const { return "i" + std::to_string(k) + "_" + std::to_string(sub_); }
 
   void emit_constants(std::ostringstream& os) const {
     for (std::size_t s = 0; s < p_.literals.size(); ++s) {
@@ -107,35 +115,45 @@ class KernelSource {
     }
   }
 
-  // The iteration indices i0..i{rank-1} of flat point `point` (row-major over the extents).
+  // The iteration indices of flat point `point` (row-major over the extents), for sub-point sub_.
   void emit_indices(std::ostringstream& os, const std::string& point) const {
-    os << "    long long rest = " << point << ";\n";
+    const std::string rest = "rest_" + std::to_string(sub_);
+    os << "    long long " << rest << " = " << point << ";\n";
     for (int k = p_.rank - 1; k >= 0; --k) {
-      os << "    const long long i" << k << " = ";
+      os << "    const long long " << index(k) << " = ";
       if (k == 0) {
-        os << "rest;\n";
+        os << rest << ";\n";
       } else {
-        os << "rest % P.i[" << k << "];\n    rest /= P.i[" << k << "];\n";
+        os << rest << " % P.i[" << k << "];\n    " << rest << " /= P.i[" << k << "];\n";
       }
     }
     // Not every kernel reads every index (a broadcast); the casts keep NVRTC quiet.
-    os << "    (void)rest;";
-    for (int k = 0; k < p_.rank; ++k) os << " (void)i" << k << ";";
+    os << "    (void)" << rest << ";";
+    for (int k = 0; k < p_.rank; ++k) os << " (void)" << index(k) << ";";
     os << "\n";
   }
 
-  // Every node's value at the current point, as `const T vN = ...;` lines.
-  void emit_nodes(std::ostringstream& os) {
+  // Which nodes emit_nodes writes: the loads (first, for every sub-point, so that they are all in
+  // flight together), then the rest.
+  enum class Phase { loads, compute };
+
+  // The nodes of `phase` at sub-point sub_, as `const T vN_u = ...;` lines.
+  void emit_nodes(std::ostringstream& os, Phase phase) {
     std::size_t li = 0, ii = 0;
     for (std::size_t id = 0; id < p_.nodes.size(); ++id) {
       const Node& n = p_.nodes[id];
       const std::string v = var(static_cast<int>(id));
+      if ((n.kind == Node::load) != (phase == Phase::loads)) {
+        li += n.kind == Node::load;
+        ii += n.kind == Node::iota;
+        continue;
+      }
       switch (n.kind) {
         case Node::load: {
           const int base = load_param(li++);
           std::string at = "P.i[" + std::to_string(base + p_.rank) + "]";
           for (int k = 0; k < p_.rank; ++k)
-            at += " + P.i[" + std::to_string(base + k) + "] * i" + std::to_string(k);
+            at += " + P.i[" + std::to_string(base + k) + "] * " + index(k);
           const std::string ref = "((const " + std::string(memory_type(n.dtype)) + "*)P.buf[" +
                                   std::to_string(n.input) + "])[" + at + "]";
           os << "    const " << c_type(n.dtype) << " " << v << " = "
@@ -150,7 +168,7 @@ class KernelSource {
           const int it = n.map[0].iter;
           os << "    const " << c_type(n.dtype) << " " << v << " = (" << c_type(n.dtype) << ")(P.i["
              << at + 1 << "]";
-          if (it >= 0) os << " + P.i[" << at << "] * i" << it;
+          if (it >= 0) os << " + P.i[" << at << "] * " << index(it);
           os << ");\n";
           break;
         }
@@ -361,16 +379,34 @@ class KernelSource {
                        " reached kernel code generation");
   }
 
+  // Sub-point u of a trip is point t + u * step, clamped to `last` so that every load stays in
+  // bounds; the caller guards what a clamped sub-point would write. Emits its indices, then
+  // every sub-point's loads, then every sub-point's other nodes.
+  void emit_trip(std::ostringstream& os, const std::string& point, const std::string& step,
+                 const std::string& last) {
+    for (sub_ = 0; sub_ < kPointsPerTrip; ++sub_) {
+      const std::string at = point + " + " + std::to_string(sub_) + " * " + step;
+      emit_indices(os,
+                   sub_ == 0 ? point : "(" + at + " < " + last + " ? " + at + " : " + last + ")");
+    }
+    for (sub_ = 0; sub_ < kPointsPerTrip; ++sub_) emit_nodes(os, Phase::loads);
+    for (sub_ = 0; sub_ < kPointsPerTrip; ++sub_) emit_nodes(os, Phase::compute);
+  }
+
   void emit_elementwise(std::ostringstream& os) {
     os << "  const long long stride = (long long)gridDim.x * blockDim.x;\n";
     os << "  for (long long t = (long long)blockIdx.x * blockDim.x + threadIdx.x; t < P.n; t += "
-          "stride) {\n";
-    emit_indices(os, "t");
-    emit_nodes(os);
-    for (std::size_t o = 0; o < p_.outputs.size(); ++o) {
-      const DType d = p_.output_dtypes[o];
-      os << "    ((" << memory_type(d) << "*)P.buf[" << p_.num_inputs + static_cast<int>(o)
-         << "])[t] = (" << memory_type(d) << ")" << var(p_.outputs[o]) << ";\n";
+       << kPointsPerTrip << " * stride) {\n";
+    emit_trip(os, "t", "stride", "P.n - 1");
+    for (sub_ = 0; sub_ < kPointsPerTrip; ++sub_) {
+      const std::string at = "t + " + std::to_string(sub_) + " * stride";
+      if (sub_ > 0) os << "    if (" << at << " < P.n) {\n";
+      for (std::size_t o = 0; o < p_.outputs.size(); ++o) {
+        const DType d = p_.output_dtypes[o];
+        os << "    ((" << memory_type(d) << "*)P.buf[" << p_.num_inputs + static_cast<int>(o)
+           << "])[" << at << "] = (" << memory_type(d) << ")" << var(p_.outputs[o]) << ";\n";
+      }
+      if (sub_ > 0) os << "    }\n";
     }
     os << "  }\n";
   }
@@ -429,19 +465,43 @@ class KernelSource {
     os << "  const long long out = w / nblocks, lo = (w % nblocks) * block;\n";
     os << "  const long long hi = lo + block < red_size ? lo + block : red_size;\n";
     os << "  " << t << " acc = " << identity() << ";\n";
-    os << "  for (long long q = lo + threadIdx.x; q < hi; q += " << kThreadsPerBlock << ") {\n";
-    emit_indices(os, "out * red_size + q");
-    emit_nodes(os);
-    os << "    acc = " << combine("acc", var(p_.outputs[0])) << ";\n";
+    // Each thread folds points q, q + 256, q + 512, ... in that order, kPointsPerTrip a trip.
+    os << "  for (long long q = lo + threadIdx.x; q < hi; q += " << kPointsPerTrip << " * "
+       << kThreadsPerBlock << ") {\n";
+    const std::string step = std::to_string(kThreadsPerBlock);
+    emit_trip(os, "out * red_size + q", step, "out * red_size + hi - 1");
+    for (sub_ = 0; sub_ < kPointsPerTrip; ++sub_) {
+      const std::string folded = combine("acc", var(p_.outputs[0]));
+      if (sub_ == 0)
+        os << "    acc = " << folded << ";\n";
+      else
+        os << "    if (q + " << sub_ * kThreadsPerBlock << " < hi) acc = " << folded << ";\n";
+    }
     os << "  }\n";
-    os << "  lane[threadIdx.x] = acc;\n  __syncthreads();\n";
-    os << "  for (int half = " << kThreadsPerBlock / 2 << "; half > 0; half >>= 1) {\n";
+    emit_block_tree(os, "acc",
+                    "((" + std::string(memory_type(d)) + "*)P.buf[" +
+                        std::to_string(p_.num_inputs + 1) + "])[w]");
+    os << "  }\n";
+  }
+
+  // Combines the block's 256 values of `acc` and has thread 0 store the result to `dest`, by a
+  // tree of fixed shape: at each step thread i < half takes lane i (+) lane i + half. Steps of
+  // 128, 64 and 32 go through shared memory, the last five through warp shuffles, which pair
+  // the same lanes (so the arithmetic is the same as a shared-memory tree all the way down).
+  void emit_block_tree(std::ostringstream& os, const std::string& acc,
+                       const std::string& dest) const {
+    const std::string m = memory_type(p_.output_dtypes[0]);
+    os << "  lane[threadIdx.x] = " << acc << ";\n  __syncthreads();\n";
+    os << "  for (int half = " << kThreadsPerBlock / 2 << "; half >= 32; half >>= 1) {\n";
     os << "    if (threadIdx.x < half) lane[threadIdx.x] = "
        << combine("lane[threadIdx.x]", "lane[threadIdx.x + half]") << ";\n";
     os << "    __syncthreads();\n  }\n";
-    os << "  if (threadIdx.x == 0) ((" << memory_type(d) << "*)P.buf[" << p_.num_inputs + 1
-       << "])[w] = (" << memory_type(d) << ")lane[0];\n";
-    os << "  __syncthreads();\n  }\n";
+    os << "  if (threadIdx.x < 32) {\n";
+    os << "    " << c_type(p_.output_dtypes[0]) << " warp = lane[threadIdx.x];\n";
+    os << "    for (int half = 16; half > 0; half >>= 1) warp = "
+       << combine("warp", "fj_shfl_down(warp, half)") << ";\n";
+    os << "    if (threadIdx.x == 0) " << dest << " = (" << m << ")warp;\n  }\n";
+    os << "  __syncthreads();\n";
   }
 
   // <name>_combine: output o = the fold of its nblocks partials, by one CUDA block per output:
@@ -461,19 +521,14 @@ class KernelSource {
     os << "    " << t << " acc = " << identity() << ";\n";
     os << "    for (long long k = threadIdx.x; k < nblocks; k += " << kThreadsPerBlock
        << ") acc = " << combine("acc", "(" + t + ")partial[o * nblocks + k]") << ";\n";
-    os << "    lane[threadIdx.x] = acc;\n    __syncthreads();\n";
-    os << "    for (int half = " << kThreadsPerBlock / 2 << "; half > 0; half >>= 1) {\n";
-    os << "      if (threadIdx.x < half) lane[threadIdx.x] = "
-       << combine("lane[threadIdx.x]", "lane[threadIdx.x + half]") << ";\n";
-    os << "      __syncthreads();\n    }\n";
-    os << "    if (threadIdx.x == 0) ((" << m << "*)P.buf[" << p_.num_inputs << "])[o] = (" << m
-       << ")lane[0];\n";
-    os << "    __syncthreads();\n  }\n}\n";
+    emit_block_tree(os, "acc", "((" + m + "*)P.buf[" + std::to_string(p_.num_inputs) + "])[o]");
+    os << "  }\n}\n";
   }
 
   const Plan& p_;
   std::string name_;
   int temps_ = 0;
+  int sub_ = 0;  // the sub-point of the loop trip being emitted
 };
 
 /// The CUDA C++ of one fused kernel named `name` (a C identifier), without the prelude.
@@ -481,11 +536,12 @@ inline std::string kernel_source(const Plan& plan, const std::string& name) {
   return KernelSource(plan, name).build();
 }
 
-/// One NVRTC compilation unit: the prelude once, then the kernels.
+/// One NVRTC compilation unit: the prelude once, the transcendentals the kernels call, then the
+/// kernels.
 inline std::string module_source(const std::vector<std::string>& kernels) {
-  std::string s = kernel_prelude();
-  for (const std::string& k : kernels) s += "\n" + k;
-  return s;
+  std::string body;
+  for (const std::string& k : kernels) body += "\n" + k;
+  return kernel_prelude() + kernel_math(body) + body;
 }
 
 }  // namespace fj::backend::cuda

@@ -91,12 +91,14 @@ inline NvrtcOutput nvrtc_compile(const std::string& source, const std::string& n
     Nvrtc::Program& p;
     ~Guard() { n.destroy_program(&p); }
   } guard{n, prog};
-  // IEEE division and square root, no flush of subnormals, no contraction beyond what the source
-  // writes: the same arithmetic as the reference and LLVM backends (which contract a * b + c
-  // too, so fmad stays on).
+  // IEEE division and square root, no flush of subnormals, and no contraction: a * b + c is two
+  // roundings, as the reference computes it; fused multiply-adds only where the source calls one
+  // (the generated math, kernel_math.hpp, as the CPU's polynomials do). __int128: that math's
+  // Payne-Hanek reduction multiplies 64-bit words, as the CPU's IR does.
   const std::string arch_opt = "--gpu-architecture=" + arch;
   const std::vector<const char*> opts = {arch_opt.c_str(), "--std=c++17",     "-ftz=false",
-                                         "-prec-div=true", "-prec-sqrt=true", "-fmad=true"};
+                                         "-prec-div=true", "-prec-sqrt=true", "-fmad=false",
+                                         "--device-int128"};
   const int rc = n.compile_program(prog, static_cast<int>(opts.size()), opts.data());
   NvrtcOutput out;
   std::size_t size = 0;
