@@ -23,7 +23,9 @@
 
 namespace fj::backend::llvm_kernel {
 
-namespace {
+// A named namespace, not an anonymous one: in a header-only build every implementation file is
+// one translation unit, and these names must not reach the rest of llvm_kernel.
+namespace gpu_math_detail {
 
 using llvm::Value;
 
@@ -410,9 +412,10 @@ std::string table(const llvm::GlobalVariable& g) {
 using Unary = Value* (*)(llvm::IRBuilderBase&, Value*);
 using Binary = Value* (*)(llvm::IRBuilderBase&, Value*, Value*);
 
-}  // namespace
+}  // namespace gpu_math_detail
 
 std::string gpu_math_source() {
+  using namespace gpu_math_detail;
   namespace m = math;
   const std::vector<std::pair<const char*, Unary>> unary = {
       {"exp", m::exp},         {"log", m::log},           {"log1p", m::log1p},
