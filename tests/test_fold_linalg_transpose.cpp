@@ -1,9 +1,14 @@
 // The LLVM backend folds a transpose of a matrix's last two axes into triangular_solve's flags
-// and into cholesky's hidden operand_transposed (ir/passes/fold_linalg_transpose.hpp): the
-// results must equal the reference backend's, which runs the transposes as traced.
+// and into cholesky's hidden operand_transposed (ir/passes/fold_linalg_transpose.hpp), and
+// JAX's tril mask after a cholesky into its hidden upper_zeroed (fold_cholesky_tril.hpp): the
+// results must equal the reference backend's, which runs the graph as traced.
 #include <doctest/doctest.h>
 
+#include <bit>
+#include <cmath>
+#include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 #include <fusejit/fusejit.hpp>
 #include "backend_compare.hpp"
@@ -90,4 +95,38 @@ TEST_CASE("fold linalg transpose: cholesky and every triangular_solve flag on a 
           },
           "right side", kRightSide, a, bt);
     }
+}
+
+TEST_CASE("fold cholesky tril: the mask after cholesky is dropped, failures still look masked") {
+  if (!fusejit_test::has_backend("llvm")) return;
+  // The first matrix is positive definite, the second has a negative pivot at (3, 3).
+  Array a = spd_batch(24);
+  std::vector<double> v = a.to_vector<double>();
+  v[static_cast<std::size_t>(24 * 24 + 3 * 24 + 3)] = -50;
+  a = fj::array(v, fj::Shape{2, 24, 24});
+  auto chol = [](Tracer m) { return fj::linalg::cholesky(m); };
+  auto upper = [](Tracer m) { return fj::linalg::cholesky(m, true); };
+  auto [got, want] = fusejit_test::run_both("llvm", chol, a);
+  auto [got_u, want_u] = fusejit_test::run_both("llvm", upper, a);
+  // Bit for bit, NaN for NaN: the routine's lower triangle is what it was, its upper one the
+  // mask's zeros, for the failed matrix too (NaN below and on the diagonal, 0 above).
+  for (const auto& [g, w] : {std::pair{got, want}, std::pair{got_u, want_u}}) {
+    const std::vector<double> gv = g.to_vector<double>(), wv = w.to_vector<double>();
+    REQUIRE(gv.size() == wv.size());
+    int differ = 0;
+    for (std::size_t i = 0; i < gv.size(); ++i)
+      differ += std::isnan(wv[i])
+                    ? !std::isnan(gv[i])
+                    : std::bit_cast<std::uint64_t>(gv[i]) != std::bit_cast<std::uint64_t>(wv[i]);
+    CHECK(differ == 0);
+  }
+  const std::vector<double> failed = want.to_vector<double>();
+  CHECK(std::isnan(failed[24 * 24 + 5 * 24 + 2]));  // the failed matrix, below the diagonal
+  CHECK(failed[24 * 24 + 2 * 24 + 5] == 0.0);       // and above it
+  BackendScope s("llvm");
+  const std::string text = fj::jit(chol).lower(a).as_text();
+  const std::string fused = text.substr(text.find("# fused graph"));
+  // No mask kernel: no select, no iota (the hidden upper_zeroed is not printed).
+  CHECK(fused.find("select_n") == std::string::npos);
+  CHECK(fused.find("iota[") == std::string::npos);
 }

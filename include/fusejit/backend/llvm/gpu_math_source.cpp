@@ -13,7 +13,9 @@
 #include <llvm/IR/Operator.h>
 
 #include <cstdio>
+#include <functional>
 #include <map>
+#include <set>
 #include <sstream>
 #include <utility>
 #include <vector>
@@ -73,11 +75,12 @@ class FunctionWriter {
   std::string write() {
     int n = 0;
     for (const llvm::Argument& a : f_.args()) names_[&a] = "a" + std::to_string(n++);
+    order_instructions();
     n = 0;
     for (const llvm::BasicBlock& b : f_) {
       blocks_[&b] = "b" + std::to_string(blocks_.size());
-      for (const llvm::Instruction& i : b)
-        if (!i.getType()->isVoidTy()) names_[&i] = "v" + std::to_string(n++);
+      for (const llvm::Instruction* i : order_.at(&b))
+        if (!i->getType()->isVoidTy()) names_[i] = "v" + std::to_string(n++);
     }
     bool one_block = f_.size() == 1;
     for (const llvm::Instruction& i : f_.getEntryBlock())
@@ -85,7 +88,8 @@ class FunctionWriter {
     std::ostringstream body;
     for (const llvm::BasicBlock& b : f_) {
       if (!one_block) body << blocks_.at(&b) << ":;\n";
-      for (const llvm::Instruction& i : b) statement(body, i, one_block);
+      for (const llvm::Instruction* i : order_.at(&b)) statement(body, *i, one_block);
+      statement(body, *b.getTerminator(), one_block);
     }
     std::ostringstream os;
     os << "FJM_FN " << c_type(f_.getReturnType()) << " " << c_name_ << "(";
@@ -94,17 +98,50 @@ class FunctionWriter {
     os << ") {\n";
     if (!one_block)  // every value declared first, so that no goto jumps over an initialization
       for (const llvm::BasicBlock& b : f_)
-        for (const llvm::Instruction& i : b) {
-          if (const auto* al = llvm::dyn_cast<llvm::AllocaInst>(&i))
-            os << "unsigned long long " << names_.at(&i) << "_m["
+        for (const llvm::Instruction* i : order_.at(&b)) {
+          if (const auto* al = llvm::dyn_cast<llvm::AllocaInst>(i))
+            os << "unsigned long long " << names_.at(i) << "_m["
                << (dl_.getTypeAllocSize(al->getAllocatedType()) + 7) / 8 << "];\n";
-          if (!i.getType()->isVoidTy()) os << c_type(i.getType()) << " " << names_.at(&i) << ";\n";
+          if (!i->getType()->isVoidTy()) os << c_type(i->getType()) << " " << names_.at(i) << ";\n";
         }
     os << body.str() << "}\n";
     return os.str();
   }
 
  private:
+  // The order the statements are written in, independent of the order the emitters created the
+  // instructions (which follows the C++ compiler's order of evaluating function arguments: GCC's
+  // and clang's differ, and the checked-in file must not). Per block: the phis, then each memory
+  // instruction in the IR's order and the terminator's needs (its operands, and the values its
+  // successors' phis take from this block), each after the pure instructions it uses, found
+  // depth first, operands left to right. A pure instruction used only by a later block goes to
+  // the end of its own block when that block's anchors reach it; one nothing reaches is dead.
+  void order_instructions() {
+    std::set<const llvm::Instruction*> done;
+    std::function<void(const Value*)> visit = [&](const Value* v) {
+      const auto* i = llvm::dyn_cast<llvm::Instruction>(v);
+      if (!i || i->isTerminator() || !done.insert(i).second) return;
+      for (const llvm::Use& u : i->operands()) visit(u.get());
+      order_[i->getParent()].push_back(i);
+    };
+    for (const llvm::BasicBlock& b : f_) {
+      order_[&b];
+      for (const llvm::PHINode& p : b.phis()) {
+        done.insert(&p);
+        order_[&b].push_back(&p);
+      }
+    }
+    for (const llvm::BasicBlock& b : f_) {
+      for (const llvm::Instruction& i : b)
+        if (i.mayReadOrWriteMemory() || llvm::isa<llvm::AllocaInst>(&i)) visit(&i);
+      const llvm::Instruction* t = b.getTerminator();
+      for (const llvm::Use& u : t->operands()) visit(u.get());
+      for (unsigned k = 0; k < t->getNumSuccessors(); ++k)
+        for (const llvm::PHINode& p : t->getSuccessor(k)->phis())
+          visit(p.getIncomingValueForBlock(&b));
+    }
+  }
+
   std::string operand(const Value* v) const {
     if (auto it = names_.find(v); it != names_.end()) return it->second;
     if (const auto* g = llvm::dyn_cast<llvm::GlobalVariable>(v))
@@ -393,6 +430,7 @@ class FunctionWriter {
   const llvm::DataLayout& dl_;
   std::map<const Value*, std::string> names_;
   std::map<const llvm::BasicBlock*, std::string> blocks_;
+  std::map<const llvm::BasicBlock*, std::vector<const llvm::Instruction*>> order_;
 };
 
 // The table a global constant holds, as a C array named fjm_<the global's last name part>.

@@ -39,9 +39,18 @@ void run_cholesky(const ir::Eqn& e, const backend::Value* in, backend::Value* ou
   // Hidden, set by the LLVM backend's fold_linalg_transpose: the operand is stored transposed.
   const ir::ParamValue* flag = e.params.find("operand_transposed");
   const bool transposed = flag && std::get<bool>(*flag);
-  for (std::int64_t k = 0; k < count; ++k)
-    if (!cholesky(a + k * n * n, l + k * n * n, n, transposed))
-      std::fill_n(l + k * n * n, n * n, std::numeric_limits<T>::quiet_NaN());
+  // Hidden, set by fold_cholesky_tril where it dropped JAX's tril mask after this cholesky: a
+  // failure must then look as the mask made it, NaN below the diagonal and 0 above.
+  const ir::ParamValue* zeroed = e.params.find("upper_zeroed");
+  const bool upper_zeroed = zeroed && std::get<bool>(*zeroed);
+  constexpr T nan = std::numeric_limits<T>::quiet_NaN();
+  for (std::int64_t k = 0; k < count; ++k) {
+    T* m = l + k * n * n;
+    if (cholesky(a + k * n * n, m, n, transposed)) continue;
+    std::fill_n(m, n * n, nan);
+    if (upper_zeroed)
+      for (std::int64_t i = 0; i + 1 < n; ++i) std::fill(m + i * n + i + 1, m + (i + 1) * n, T(0));
+  }
 }
 
 /// Each matrix of b solved against the triangle of the matching matrix of a that `lower` names
