@@ -380,6 +380,12 @@ TEST_CASE("linalg solve golden: solve and inv stage lu and custom_linear_solve a
        [&] { return fj::make_jaxpr(solve)(fj::ones({4, 4}), fj::ones({4, 5})).str(); }},
       {"solve_mat_1x1",
        [&] { return fj::make_jaxpr(solve)(fj::ones({1, 1}), fj::ones({1, 1})).str(); }},
+      {"solve_vec_1x1",
+       [&] { return fj::make_jaxpr(solve)(fj::ones({1, 1}), fj::ones({1})).str(); }},
+      {"solve_mat_1x3",
+       [&] { return fj::make_jaxpr(solve)(fj::ones({1, 1}), fj::ones({1, 3})).str(); }},
+      {"solve_batched_1x1",
+       [&] { return fj::make_jaxpr(solve)(fj::ones({2, 1, 1}), fj::ones({2, 1, 3})).str(); }},
       {"inv_5x5",
        [&] {
          return fj::make_jaxpr([](T a) { return fj::linalg::inv(a); })(fj::ones({5, 5})).str();
@@ -398,7 +404,8 @@ TEST_CASE("linalg solve golden: solve and inv stage lu and custom_linear_solve a
        }},
   };
   for (const auto& [name, text] : texts) {
-    CAPTURE(name);
+    const std::string case_name = name;
+    CAPTURE(case_name);
     const std::string got = text(), want = kGolden.all().at(std::string("jaxpr ") + name);
     CHECK(outer_eqns(got) == outer_eqns(want));
     // The const counts print as JAX's _LinearSolveTuple, at JAX's indentation.
@@ -407,10 +414,23 @@ TEST_CASE("linalg solve golden: solve and inv stage lu and custom_linear_solve a
     CHECK(got.find(want.substr(line, want.find('\n', at) - line)) != std::string::npos);
     CHECK(got.find("custom_linear_solve[") != std::string::npos);
     // The whole text is JAX's, byte for byte: for a matrix b, JAX's _lu_solve vmapped over b's
-    // columns (and over a's batch axis, for jnp.vectorize's vmap). Not for 1x1: JAX's vecmat
-    // then sums over a size-1 axis and broadcasts back (reduce_sum[axes=(np.int64(1),)]).
-    if (std::string(name) != "solve_mat_1x1") CHECK(got == want);
+    // columns (and over a's batch axis, for jnp.vectorize's vmap); for a 1x1 a, a vecmat that
+    // sums over the size-1 axis and broadcasts back (reduce_sum[axes=(np.int64(1),)]).
+    CHECK(got == want);
   }
+}
+
+TEST_CASE("linalg solve: a 1x1 a's vecmat (sum and broadcast back) differentiates as a division") {
+  // x = b / a; sum(x) = (1 + 2 + 3) / 2; d/db_j = 1 / a = 0.5; d/da = -sum(b) / a^2 = -1.5.
+  // grad wrt b goes through custom_linear_solve's transpose, which runs the vecmat.
+  auto loss = [](Tracer a, Tracer b) { return fj::sum(fj::linalg::solve(a, b)); };
+  const Array a = fj::array(std::vector<double>{2.0}, fj::Shape{1, 1});
+  const Array b = fj::array(std::vector<double>{1.0, 2.0, 3.0}, fj::Shape{1, 3});
+  CHECK(fj::jit(loss)(a, b).item<double>() == 3.0);
+  CHECK(fj::jit(fj::grad(loss, fj::argnums{1}))(a, b).to_vector<double>() ==
+        std::vector<double>{0.5, 0.5, 0.5});
+  CHECK(fj::jit(fj::grad(loss, fj::argnums{0}))(a, b).to_vector<double>() ==
+        std::vector<double>{-1.5});
 }
 
 TEST_CASE("linalg solve golden: bad input names the function, the argument and the shapes") {

@@ -160,6 +160,10 @@ jaxprs = {
     "inv": (jnp.linalg.inv, (o,)),
     "solve_mat_4x5": (jnp.linalg.solve, (jnp.ones((4, 4), jnp.float32), jnp.ones((4, 5), jnp.float32))),
     "solve_mat_1x1": (jnp.linalg.solve, (jnp.ones((1, 1), jnp.float32), jnp.ones((1, 1), jnp.float32))),
+    # 1x1 a: vecmat (matvec's transpose) sums over the size-1 axis and broadcasts back.
+    "solve_vec_1x1": (jnp.linalg.solve, (jnp.ones((1, 1), jnp.float32), jnp.ones(1, jnp.float32))),
+    "solve_mat_1x3": (jnp.linalg.solve, (jnp.ones((1, 1), jnp.float32), jnp.ones((1, 3), jnp.float32))),
+    "solve_batched_1x1": (jnp.linalg.solve, (jnp.ones((2, 1, 1), jnp.float32), jnp.ones((2, 1, 3), jnp.float32))),
     "inv_5x5": (jnp.linalg.inv, (jnp.ones((5, 5), jnp.float32),)),
     "solve_batched_both": (jnp.linalg.solve, (jnp.ones((2, 3, 3), jnp.float32), jnp.ones((2, 3, 2), jnp.float32))),
     "inv_batched": (jnp.linalg.inv, (jnp.ones((2, 3, 3), jnp.float32),)),

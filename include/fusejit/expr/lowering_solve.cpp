@@ -385,10 +385,30 @@ Atom product_part(GraphBuilder& g, Atom a, Atom x, bool vecmat, bool vector) {
   p.items.push_back({"precision", std::string("(Precision.HIGHEST, Precision.HIGHEST)"), true});
   const Atom y = g.emit1(Prim::dot_general, {vecmat ? x : a, vecmat ? a : x}, std::move(p));
   if (!vecmat) return vector ? y : matrix_transpose(g, y);
+  // JAX's vecmat is matvec's transpose, which sums the cotangent over the axes it broadcast: none,
+  // except for a 1x1 a, whose size-1 axis it sums and broadcasts back (that axis a NumPy int
+  // where the solve is vmapped over b's columns, as are the broadcast's dims after the first).
+  const Shape ys = g.aval(y).shape;
+  const int ry = ys.rank();
+  const bool one_by_one = g.aval(a).shape[r - 1] == 1;
   ir::Params sum;
-  sum.items.push_back({"axes", std::vector<std::int64_t>{}, true});
+  sum.items.push_back(
+      {"axes", one_by_one ? std::vector<std::int64_t>{ry - 1} : std::vector<std::int64_t>{}, true});
+  if (one_by_one)
+    sum.items.push_back({"axes@np", std::vector<std::int64_t>{vector ? 0 : 1}, false});
   sum.items.push_back({"out_sharding", std::string("None"), true});
-  return g.emit1(Prim::reduce_sum, {y}, std::move(sum));
+  const Atom summed = g.emit1(Prim::reduce_sum, {y}, std::move(sum));
+  if (!one_by_one) return summed;
+  std::vector<std::int64_t> dims, np_flags;
+  for (int d = 0; d + 1 < ry; ++d) {
+    dims.push_back(d);
+    np_flags.push_back(!vector && d > 0);
+  }
+  ir::Params back;
+  back.items.push_back({"shape", ys.to_vector(), false});
+  back.items.push_back({"broadcast_dimensions", dims, !dims.empty()});  // JAX omits ()
+  back.items.push_back({"broadcast_dimensions@np", np_flags, false});
+  return g.emit1(Prim::broadcast_in_dim, {summed}, std::move(back));
 }
 
 // JAX's _lu_solve (trans 0: a x = b, 1: a^T x = b) on lu's factors x[0] and permutation x[1]
