@@ -7,26 +7,17 @@
 #include <vector>
 
 #include "fusejit/ir/graph.hpp"
+#include "fusejit/ir/passes/producers.hpp"
 
 namespace fj::ir {
 
 namespace tril_detail {
 
+// The graph and its producers(), for the matchers below.
 struct Producers {
   const Graph& g;
-  std::vector<int> of;  // eqn index per var, -1 for inputs and constants
-
-  explicit Producers(const Graph& graph) : g(graph), of(graph.avals.size(), -1) {
-    for (std::size_t k = 0; k < g.eqns.size(); ++k)
-      for (VarId v : g.eqns[k].out) of[static_cast<std::size_t>(v)] = static_cast<int>(k);
-  }
-  // The eqn that computes `a`, if it is one of `prim`.
-  const Eqn* eqn(const Atom& a, Prim prim) const {
-    if (a.is_literal()) return nullptr;
-    const int p = of[static_cast<std::size_t>(a.var)];
-    if (p < 0 || g.eqns[static_cast<std::size_t>(p)].prim != prim) return nullptr;
-    return &g.eqns[static_cast<std::size_t>(p)];
-  }
+  std::vector<int> of;
+  const Eqn* eqn(const Atom& a, Prim prim) const { return produced_by(g, of, a, prim); }
 };
 
 // `a` is iota along `dimension` of an (n, n) shape, possibly plus the literal 0 (JAX's tril
@@ -82,7 +73,7 @@ inline Graph fold_cholesky_tril(const Graph& g) {
   for (std::size_t v = 0; v < rename.size(); ++v) rename[v] = static_cast<VarId>(v);
   std::vector<std::size_t> factored;
   {
-    const tril_detail::Producers p(out);
+    const tril_detail::Producers p{out, producers(out)};
     for (const Eqn& e : out.eqns) {
       if (e.prim != Prim::select_n || e.in.size() != 3) continue;
       const Eqn* chol = p.eqn(e.in[2], Prim::cholesky);

@@ -6,6 +6,7 @@
 
 #include "fusejit/ir/dot_dims.hpp"
 #include "fusejit/ir/graph.hpp"
+#include "fusejit/ir/passes/producers.hpp"
 
 namespace fj::ir {
 
@@ -15,18 +16,16 @@ namespace fj::ir {
 /// dead, and nothing computes them.
 inline Graph fold_dot_transpose(const Graph& g) {
   Graph out = g;
-  std::vector<int> producer(out.avals.size(), -1);
-  for (std::size_t k = 0; k < out.eqns.size(); ++k)
-    for (VarId v : out.eqns[k].out) producer[static_cast<std::size_t>(v)] = static_cast<int>(k);
+  const std::vector<int> producer = producers(out);
   for (Eqn& e : out.eqns) {
     if (e.prim != Prim::dot_general) continue;
     DotDims dd = DotDims::from(e.params);
     bool changed = false;
     for (int side = 0; side < 2; ++side) {
-      const Atom a = e.in[static_cast<std::size_t>(side)];
-      if (a.is_literal() || producer[static_cast<std::size_t>(a.var)] < 0) continue;
-      const Eqn& t = out.eqns[static_cast<std::size_t>(producer[static_cast<std::size_t>(a.var)])];
-      if (t.prim != Prim::transpose) continue;
+      const Eqn* transpose =
+          produced_by(out, producer, e.in[static_cast<std::size_t>(side)], Prim::transpose);
+      if (!transpose) continue;
+      const Eqn& t = *transpose;
       const auto& perm = t.params.get<std::vector<std::int64_t>>("permutation");
       auto& contract = side == 0 ? dd.lhs_contract : dd.rhs_contract;
       auto& batch = side == 0 ? dd.lhs_batch : dd.rhs_batch;

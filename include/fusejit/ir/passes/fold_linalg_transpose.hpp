@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "fusejit/ir/graph.hpp"
+#include "fusejit/ir/passes/producers.hpp"
 
 namespace fj::ir {
 
@@ -31,19 +32,12 @@ inline bool swaps_last_two(const std::vector<std::int64_t>& perm) {
 /// params, and the reference backend interprets the graph as traced.
 inline Graph fold_linalg_transpose(const Graph& g) {
   Graph out = g;
-  std::vector<int> producer(out.avals.size(), -1);
-  for (std::size_t k = 0; k < out.eqns.size(); ++k)
-    for (VarId v : out.eqns[k].out) producer[static_cast<std::size_t>(v)] = static_cast<int>(k);
+  const std::vector<int> producer = producers(out);
   for (Eqn& e : out.eqns) {
-    if ((e.prim != Prim::triangular_solve && e.prim != Prim::cholesky) || e.in[0].is_literal())
-      continue;
-    const int p = producer[static_cast<std::size_t>(e.in[0].var)];
-    if (p < 0) continue;
-    const Eqn& t = out.eqns[static_cast<std::size_t>(p)];
-    if (t.prim != Prim::transpose ||
-        !swaps_last_two(t.params.get<std::vector<std::int64_t>>("permutation")))
-      continue;
-    e.in[0] = t.in[0];
+    if (e.prim != Prim::triangular_solve && e.prim != Prim::cholesky) continue;
+    const Eqn* t = produced_by(out, producer, e.in[0], Prim::transpose);
+    if (!t || !swaps_last_two(t->params.get<std::vector<std::int64_t>>("permutation"))) continue;
+    e.in[0] = t->in[0];
     if (e.prim == Prim::cholesky) {
       ParamValue* flag = nullptr;
       for (auto& item : e.params.items)

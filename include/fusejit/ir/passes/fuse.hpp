@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "fusejit/ir/passes/inline_jit.hpp"
+#include "fusejit/ir/passes/producers.hpp"
 #include "fusejit/ir/passes/row_groups.hpp"
 
 namespace fj::ir {
@@ -140,9 +141,7 @@ struct FuseOptions {
 
 inline Graph fuse(const Graph& original, FuseOptions options = {}) {
   const Graph g = inline_jit(original);
-  std::vector<int> producer(g.avals.size(), -1);
-  for (std::size_t k = 0; k < g.eqns.size(); ++k)
-    for (VarId v : g.eqns[k].out) producer[static_cast<std::size_t>(v)] = static_cast<int>(k);
+  const std::vector<int> producer = producers(g);
 
   // Written to memory by a kernel of their own: reduction results, operands of reshapes (a
   // reshape then reads the same row-major buffer in its new shape, without a copy) and computed
