@@ -106,6 +106,8 @@ class FusejitConan(ConanFile):
         tc.cache_variables["FUSEJIT_BUILD_BENCH"] = False
         tc.cache_variables["FUSEJIT_INSTALL"] = True
         tc.cache_variables["FUSEJIT_WITH_LLVM"] = True
+        # The recipe requires no MPI package: its pmap runs within one process.
+        tc.cache_variables["FUSEJIT_WITH_MPI"] = False
         # find_package(LLVM <major.minor>) asks for the LLVM this graph resolved.
         llvm = self.dependencies["llvm-core"].ref.version
         tc.cache_variables["FUSEJIT_LLVM_VERSION"] = f"{llvm.major}.{llvm.minor}"

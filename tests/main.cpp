@@ -29,6 +29,8 @@ void use_own_cache_dir() {
 
 int main(int argc, char** argv) {
   use_own_cache_dir();  // before anything reads it (fj::cache_dir() reads it once)
+  // pmap's tests map over 4 CPU devices (tests/test_pmap.cpp); set before any test lists them.
+  if (!std::getenv("FUSEJIT_CPU_DEVICES")) fj::set_cpu_device_count(4);
   if (const char* target = std::getenv("FUSEJIT_CPU"); target && *target)
     if (!fj::cpu_target_supported(target)) {
       std::printf("skipped: this host cannot run code for FUSEJIT_CPU=%s\n", target);

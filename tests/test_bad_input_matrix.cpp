@@ -41,6 +41,7 @@ std::string type_name(const std::exception& e) {
   FUSEJIT_MATRIX_TYPE(fj::ConcretizationError)
   FUSEJIT_MATRIX_TYPE(fj::UnexpectedTracerError)
   FUSEJIT_MATRIX_TYPE(fj::NotImplementedError)
+  FUSEJIT_MATRIX_TYPE(fj::NameError)
   FUSEJIT_MATRIX_TYPE(fj::Error)
 #undef FUSEJIT_MATRIX_TYPE
   return std::string("a non-fusejit exception (") + typeid(e).name() + ")";

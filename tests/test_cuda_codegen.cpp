@@ -33,21 +33,26 @@ bool is_fusable(fj::ir::Prim p) {
 
 }  // namespace
 
-TEST_CASE("devices: the CPU first, without a GPU, fj::gpu says what is missing") {
+TEST_CASE("devices: the CPU devices first, without a GPU, fj::gpu says what is missing") {
   const std::vector<fj::Device> all = fj::devices();
-  REQUIRE(!all.empty());
+  const int cpus = fj::local_device_count();
+  REQUIRE(static_cast<int>(all.size()) >= cpus);
   CHECK(all.front() == fj::cpu());
+  for (int i = 0; i < cpus; ++i) {
+    CHECK(!all[static_cast<std::size_t>(i)].is_gpu());
+    CHECK(all[static_cast<std::size_t>(i)].str() == "CpuDevice(id=" + std::to_string(i) + ")");
+  }
   CHECK(fj::cpu().str() == "CpuDevice(id=0)");
   CHECK(fj::cpu().name() == "cpu");
   CHECK(fj::cpu().arch().empty());
-  const int gpus = static_cast<int>(all.size()) - 1;
+  const int gpus = static_cast<int>(all.size()) - cpus;
   for (int i = 0; i < gpus; ++i) {
-    CHECK(all[static_cast<std::size_t>(i) + 1] == fj::gpu(i));
+    CHECK(all[static_cast<std::size_t>(i + cpus)] == fj::gpu(i));
     CHECK(fj::gpu(i).str() == "CudaDevice(id=" + std::to_string(i) + ")");
     CHECK(fj::gpu(i).arch().rfind("sm_", 0) == 0);
   }
   if (gpus == 0) {
-    MESSAGE("no GPU here: devices() lists only the CPU");
+    MESSAGE("no GPU here: devices() lists only the CPU devices");
     // The message names the call and why there is no GPU (no driver, or none reported).
     CHECK_THROWS_WITH_AS(fj::gpu(0), doctest::Contains("fj::gpu(0): no CUDA GPU is available: "),
                          fj::DeviceError);

@@ -80,7 +80,8 @@ fj::ir::Eqn dot_eqn(std::vector<std::int64_t> lc, std::vector<std::int64_t> rc,
 }
 
 bool has_gpu() {
-  if (fj::devices().size() > 1) return true;
+  for (const fj::Device& d : fj::devices())
+    if (d.is_gpu()) return true;
   try {
     fj::gpu(0);
   } catch (const fj::DeviceError& e) {
@@ -251,7 +252,7 @@ TEST_CASE("cuda placement: arrays on two devices are an error naming both, scala
 }
 
 TEST_CASE("cuda placement: without a GPU, device_put to one raises DeviceError") {
-  if (fj::devices().size() > 1) return;
+  if (has_gpu()) return;
   CHECK_THROWS_AS(fj::device_put(fj::array({1.0f, 2.0f}), fj::gpu(0)), fj::DeviceError);
   CHECK(fj::array({1.0f}).device() == fj::cpu());
 }

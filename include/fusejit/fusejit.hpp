@@ -49,6 +49,10 @@
 #include "fusejit/api/device.hpp"
 #include "fusejit/api/device_put.hpp"
 #include "fusejit/api/cpu_target.hpp"
+#include "fusejit/distributed/devices.hpp"
+#include "fusejit/distributed/collectives.hpp"
+#include "fusejit/distributed/pmap.hpp"
+#include "fusejit/distributed/initialize.hpp"
 
 #ifdef FUSEJIT_IMPLEMENTATION
 #include "fusejit/implementation.hpp"

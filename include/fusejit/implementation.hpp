@@ -53,6 +53,7 @@
 #include "fusejit/transforms/spectral_rules.cpp"
 #include "fusejit/transforms/index_rules.cpp"
 #include "fusejit/transforms/pad_rules.cpp"
+#include "fusejit/transforms/collective_rules.cpp"
 #include "fusejit/transforms/control_rules.cpp"
 #include "fusejit/transforms/custom_jvp_rules.cpp"
 #include "fusejit/transforms/linear_solve_rules.cpp"
@@ -66,6 +67,16 @@
 #include "fusejit/api/host_call.cpp"
 #include "fusejit/api/debug.cpp"
 
+// part: distributed (pmap's devices and threads, the collectives, the process group)
+#include "fusejit/distributed/axis_env.cpp"
+#include "fusejit/distributed/devices.cpp"
+#include "fusejit/distributed/process_group.cpp"
+#include "fusejit/distributed/collective_runtime.cpp"
+#include "fusejit/distributed/collectives.cpp"
+#include "fusejit/distributed/pmap_runtime.cpp"
+#include "fusejit/distributed/pmap.cpp"
+#include "fusejit/distributed/initialize.cpp"
+
 // part: reference (the reference backend: the interpreter every result is checked against)
 #include "fusejit/backend/reference/reference_backend.cpp"
 #include "fusejit/backend/reference/resolve.cpp"
@@ -75,6 +86,11 @@
 #include "fusejit/backend/cuda/gpu_runtime.cpp"
 #include "fusejit/backend/cuda/kernel_cache.cpp"
 #include "fusejit/backend/cuda/cuda_executable.cpp"
+
+#ifdef FUSEJIT_WITH_MPI
+// part: mpi (the MPI world as the process group: mpi.h is reachable from here only)
+#include "fusejit/distributed/mpi_group.cpp"
+#endif
 
 #ifdef FUSEJIT_WITH_LLVM
 // part: llvm_codegen (LLVM IR for fused kernels, the math library)

@@ -27,6 +27,8 @@ vcpkg_cmake_configure(
     -DFUSEJIT_BUILD_TESTS=OFF
     -DFUSEJIT_BUILD_EXAMPLES=OFF
     -DFUSEJIT_BUILD_BENCH=OFF
+    # The port declares no MPI dependency: its pmap runs within one process.
+    -DFUSEJIT_WITH_MPI=OFF
     -DFUSEJIT_INSTALL_CMAKEDIR=share/fusejit
     ${llvm_options}
 )

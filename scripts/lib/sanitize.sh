@@ -16,10 +16,10 @@ fusejit_sanitized_run() {
   shift
   local dir filter ctest_args=(--output-on-failure -j"$FUSEJIT_JOBS")
   if [[ "$sanitize" == thread ]]; then
-    # Only the tests that run threads against the caches: the concurrency stress test and the
-    # cache bounds (eviction while executables hold kernels).
+    # Only the tests that run threads: the concurrency stress test, the cache bounds (eviction
+    # while executables hold kernels) and pmap (device threads meeting at collectives).
     dir=build-tsan
-    filter='test_(concurrency|cache_bounds)\.cpp'
+    filter='test_(concurrency|cache_bounds|pmap)\.cpp'
     # The GEMM cases are not in this build; the width and exhaustive-math entries check JIT code.
     ctest_args+=(-LE 'compile_fail|gemm_isa|cpu_width|exhaustive|self_contained')
   else

@@ -15,6 +15,7 @@ FUSEJIT_DEBIAN_PACKAGES=(
   doctest-dev libbenchmark-dev cmake g++
   python3-venv  # Conan from PyPI in a venv, for the package.conan tests
   python3-jsonschema ccache
+  libopenmpi-dev openmpi-bin  # MPI: pmap across processes, and its tests under mpiexec
 )
 FUSEJIT_BUILD_DIR="${FUSEJIT_BUILD_DIR:-build}"
 FUSEJIT_JOBS="${FUSEJIT_JOBS:-2}"

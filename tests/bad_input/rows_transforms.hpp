@@ -464,6 +464,38 @@ inline std::vector<Row> transform_rows() {
       {"`fj::gpu(i)` of a GPU that is not there", [] { (void)fj::gpu(1000); },
        raises<fj::DeviceError>("fj::DeviceError"), "fj::gpu(1000): "},
 
+      // pmap over the 4 CPU devices tests/main.cpp splits the host into, and its collectives.
+      {"`fj::pmap` over a mapped axis whose size is not the device count",
+       [] { (void)fj::pmap([](fj::Tracer x) { return x; })(fj::arange(3.0f)); },
+       raises<fj::ValueError>("fj::ValueError"),
+       "fj::pmap: the mapped axis has size 3 but pmap runs on fj::local_device_count() = 4 "
+       "devices"},
+      {"a collective over an axis name no pmap or vmap binds",
+       [] {
+         (void)fj::pmap([](fj::Tracer x) { return fj::lax::psum(x, "j"); },
+                        fj::axis_name{"i"})(fj::arange(4.0f));
+       },
+       raises<fj::NameError>("fj::NameError"),
+       "fj::lax::psum: unbound axis name 'j'; the names in scope are 'i'"},
+      {"`fj::lax::ppermute` with a device outside the axis",
+       [] {
+         (void)fj::pmap(
+             [](fj::Tracer x) {
+               return fj::lax::ppermute(x, "i", {{0, 4}});
+             },
+             fj::axis_name{"i"})(fj::arange(4.0f));
+       },
+       raises<fj::ValueError>("fj::ValueError"),
+       "fj::lax::ppermute: the pair (0, 4) is out of range for axis 'i' of size 4"},
+      {"`fj::lax::all_to_all` whose split axis is not the axis size",
+       [] {
+         (void)fj::pmap([](fj::Tracer x) { return fj::lax::all_to_all(x, "i", 0, 0); },
+                        fj::axis_name{"i"})(fj::zeros({4, 3}));
+       },
+       raises<fj::ShapeError>("fj::ShapeError"),
+       "fj::lax::all_to_all: split_axis 0 of shape (3,) has size 3, not equal to the size 4 of "
+       "axis 'i'"},
+
       // CPU targets (FUSEJIT_CPU, fj::set_cpu_target). A CPU the host cannot run depends on the
       // host, so its row is in tests/test_cpu_widths.cpp; an unknown name is the same anywhere.
       {"`fj::set_cpu_target` with a CPU name LLVM does not know",

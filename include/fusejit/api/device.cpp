@@ -7,11 +7,15 @@
 #include "fusejit/backend/cuda/gpu_runtime.hpp"
 #include "fusejit/backend/cuda/driver.hpp"
 #include "fusejit/core/error.hpp"
+#include "fusejit/distributed/devices.hpp"
 
 namespace fj {
 
 std::vector<Device> devices() {
-  std::vector<Device> all{cpu()};
+  std::vector<Device> all;
+  const int n = local_device_count();
+  for (int p = 0; p < process_count(); ++p)
+    for (int i = 0; i < n; ++i) all.push_back(Device::cpu_device(p * n + i, p));
   for (std::size_t i = 0; i < backend::cuda::driver().gpus.size(); ++i)
     all.push_back(gpu(static_cast<int>(i)));
   return all;

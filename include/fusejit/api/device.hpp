@@ -18,6 +18,11 @@ class Device {
   std::string name() const;
   /// The GPU's architecture ("sm_90"); empty for the CPU.
   std::string arch() const;
+  /// The process that owns it (fj::process_index()); 0 in a one-process program.
+  int process_index() const { return process_; }
+  /// CPU device `id` of the host's split into fj::local_device_count() devices, owned by
+  /// `process` (ids run process by process, as JAX numbers them).
+  static Device cpu_device(int id, int process = 0) { return Device(Kind::cpu, id, process); }
   /// JAX's repr: CpuDevice(id=0), CudaDevice(id=0).
   std::string str() const {
     return std::string(is_gpu() ? "CudaDevice" : "CpuDevice") + "(id=" + std::to_string(id_) + ")";
@@ -31,12 +36,15 @@ class Device {
 
  private:
   friend Device gpu(int);
-  Device(Kind k, int id) : kind_(k), id_(id) {}
+  Device(Kind k, int id, int process = 0) : kind_(k), id_(id), process_(process) {}
   Kind kind_ = Kind::cpu;
   int id_ = 0;
+  int process_ = 0;
 };
 
-/// Every device: the CPU first, then each CUDA GPU the driver reports (none without a driver).
+/// Every device: the CPU devices of every process (one unless fj::set_cpu_device_count or
+/// FUSEJIT_CPU_DEVICES split the host), then each CUDA GPU the driver reports (none without a
+/// driver). fj::local_devices() and the counts (distributed/devices.hpp) are the CPU's.
 std::vector<Device> devices();
 /// The CPU.
 inline Device cpu() { return Device(); }

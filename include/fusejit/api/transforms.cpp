@@ -1,6 +1,8 @@
 // The array-level halves of grad, jvp, vjp and vmap: argument checks, calling the transformed
 // graphs from the active trace, and vmap's axis bookkeeping (implementation unit only).
 #include "fusejit/api/transforms.hpp"
+#include "fusejit/distributed/axis_env.hpp"
+#include "fusejit/transforms/collective_rules.hpp"
 #include "fusejit/transforms/emit.hpp"
 
 namespace fj::detail {
@@ -86,10 +88,11 @@ void expand_axes(const PyTreeDef& spec, const std::vector<std::optional<int>>& a
 }  // namespace
 
 std::vector<std::optional<int>> expand_in_axes(const std::vector<AxisSpec>& specs,
-                                               const std::vector<PyTreeDef>& trees) {
+                                               const std::vector<PyTreeDef>& trees,
+                                               const char* who) {
   if (specs.size() != 1 && specs.size() != trees.size())
-    throw ValueError("fj::vmap: in_axes has " + std::to_string(specs.size()) + " entries for " +
-                     std::to_string(trees.size()) + " arguments");
+    throw ValueError(std::string(who) + ": in_axes has " + std::to_string(specs.size()) +
+                     " entries for " + std::to_string(trees.size()) + " arguments");
   std::vector<std::optional<int>> out;
   for (std::size_t i = 0; i < trees.size(); ++i) {
     const AxisSpec& sp = specs.size() == 1 ? specs[0] : specs[i];
@@ -97,9 +100,9 @@ std::vector<std::optional<int>> expand_in_axes(const std::vector<AxisSpec>& spec
     bool ok = true;
     expand_axes(sp.tree, sp.axes, pos, trees[i], out, ok);
     if (!ok)
-      throw ValueError("fj::vmap: in_axes for argument " + std::to_string(i) + " has structure " +
-                       sp.tree.str() + " but the argument has " + trees[i].str() +
-                       "; in_axes must be a prefix of the argument's structure");
+      throw ValueError(std::string(who) + ": in_axes for argument " + std::to_string(i) +
+                       " has structure " + sp.tree.str() + " but the argument has " +
+                       trees[i].str() + "; in_axes must be a prefix of the argument's structure");
   }
   return out;
 }
@@ -176,7 +179,8 @@ std::pair<std::vector<Array>, std::vector<Array>> jvp_call(const SubGraph& s,
 std::vector<Array> vmap_call(const std::string& name, const std::vector<Array>& args,
                              const std::vector<std::optional<int>>& in,
                              const std::vector<std::optional<int>>& out,
-                             const std::function<SubGraph(const std::vector<ir::Aval>&)>& trace) {
+                             const std::function<SubGraph(const std::vector<ir::Aval>&)>& trace,
+                             const std::string& axis) {
   if (in.size() != 1 && in.size() != args.size())
     throw ValueError("fj::vmap: in_axes has " + std::to_string(in.size()) + " entries for " +
                      std::to_string(args.size()) + " arguments");
@@ -214,10 +218,14 @@ std::vector<Array> vmap_call(const std::string& name, const std::vector<Array>& 
   if (size < 0)
     throw ValueError("fj::" + name +
                      ": at least one argument must be mapped (in_axes are all none)");
+  std::optional<distributed::detail::AxisScope> bound;
+  if (!axis.empty()) bound.emplace(axis, size);
   SubGraph s = trace(avals);
+  bound.reset();
   const ir::Graph flat = transforms::flatten(*s.graph);
   std::vector<bool> in_b(s.consts.size(), false);
   in_b.insert(in_b.end(), batched.begin(), batched.end());
+  const transforms::NamedBatchScope named(axis);
   const transforms::Batched bg = transforms::batch_graph(flat, in_b, size);
   std::vector<Array> outs = call_graph(bg.graph, {}, concat(s.consts, moved));
   if (out.size() != 1 && out.size() != outs.size())

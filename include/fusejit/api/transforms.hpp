@@ -66,6 +66,14 @@ struct AxisSpec {
   std::optional<int> axis() const { return axes.at(0); }
 };
 
+/// The name of a mapped axis, which fj::lax's collectives refer to: fj::axis_name{"i"} as
+/// vmap's and pmap's axis_name.
+struct axis_name {
+  std::string name;
+  axis_name(const char* n) : name(n) {}
+  axis_name(std::string n) : name(std::move(n)) {}
+};
+
 /// vmap's mapped axis per argument; fj::none for an unmapped (broadcast) one, a pytree of axes
 /// for a pytree argument. One entry applies to every argument, as JAX's in_axes=0.
 template <std::size_t N>
@@ -124,11 +132,13 @@ std::pair<std::vector<Array>, std::vector<Array>> jvp_call(const detail::SubGrap
                                                            const std::vector<Array>& primals,
                                                            const std::vector<Array>& tangents);
 
-/// Batching on arrays, inside a trace.
+/// Batching on arrays, inside a trace. With an `axis` name, the function is traced with that
+/// axis bound (its collectives stage) and batched with them positional.
 std::vector<Array> vmap_call(
     const std::string& name, const std::vector<Array>& args,
     const std::vector<std::optional<int>>& in, const std::vector<std::optional<int>>& out,
-    const std::function<detail::SubGraph(const std::vector<ir::Aval>&)>& trace);
+    const std::function<detail::SubGraph(const std::vector<ir::Aval>&)>& trace,
+    const std::string& axis = {});
 
 /// The dynamic leaves of arguments, their structures, and where each argument's leaves start.
 struct FlatArgs {
@@ -237,7 +247,8 @@ struct GradFn {
 
 /// Per leaf of the flattened arguments: its in_axes (specs: one per argument, or one for all).
 std::vector<std::optional<int>> expand_in_axes(const std::vector<AxisSpec>& specs,
-                                               const std::vector<PyTreeDef>& trees);
+                                               const std::vector<PyTreeDef>& trees,
+                                               const char* who = "fj::vmap");
 
 template <class F, std::size_t NI, std::size_t NO>
 struct VmapFn {
@@ -245,6 +256,7 @@ struct VmapFn {
   std::array<AxisSpec, NI> in;
   std::array<std::optional<int>, NO> out;
   std::source_location loc;  // vmap's caller
+  std::string axis;          // fj::axis_name, or empty
   template <class... A>
   auto operator()(const A&... a) const {
     const FlatArgs fa = flatten_args(a...);
@@ -252,13 +264,15 @@ struct VmapFn {
     PyTreeDef out_tree;
     std::vector<Array> outs = vmap_call(
         "vmap", fa.leaves, expand_in_axes({in.begin(), in.end()}, fa.trees),
-        {out.begin(), out.end()}, [&](const std::vector<ir::Aval>& avals) {
+        {out.begin(), out.end()},
+        [&](const std::vector<ir::Aval>& avals) {
           SubGraph s = trace_subgraph({"vmap", "fj::vmap", loc}, avals, [&](std::vector<Array>& t) {
             return call_flat(f, t, fa, a...);
           });
           out_tree = s.out_tree;
           return s;
-        });
+        },
+        axis);
     return unflatten_result<R>(out_tree, std::move(outs));
   }
 };
@@ -306,8 +320,18 @@ auto value_and_grad(F f, Wrt which = {},
 template <class F, std::size_t NI = 1, std::size_t NO = 1>
 auto vmap(F f, in_axes<NI> in = in_axes<1>{0}, out_axes<NO> out = out_axes<1>{0},
           std::source_location loc = std::source_location::current()) {
-  return detail::Transformed(detail::VmapFn<F, NI, NO>{std::move(f), in.v, out.v, loc}, "vmap",
+  return detail::Transformed(detail::VmapFn<F, NI, NO>{std::move(f), in.v, out.v, loc, {}}, "vmap",
                              "fj::vmap");
+}
+
+/// vmap with its axis named: inside f the collectives of fj::lax (distributed/collectives.hpp)
+/// over `name` act on the batch axis, as under JAX's vmap(axis_name=...).
+template <class F, std::size_t NI = 1, std::size_t NO = 1>
+auto vmap(F f, axis_name name, in_axes<NI> in = in_axes<1>{0}, out_axes<NO> out = out_axes<1>{0},
+          std::source_location loc = std::source_location::current()) {
+  return detail::Transformed(
+      detail::VmapFn<F, NI, NO>{std::move(f), in.v, out.v, loc, std::move(name.name)}, "vmap",
+      "fj::vmap");
 }
 
 /// Forward mode: (f(primals...), the directional derivative along tangents), each shaped as

@@ -63,6 +63,11 @@ class NotImplementedError : public Error {
 class ConcretizationError : public Error {
   using Error::Error;
 };
+/// A name that is not bound where it is used: a collective's axis name outside every pmap or
+/// vmap that binds it (the message lists the names in scope), as Python's NameError in JAX.
+class NameError : public Error {
+  using Error::Error;
+};
 /// A traced array was used after the trace that created it had ended, or (inside
 /// fj::checking_leaks) outlived it.
 class UnexpectedTracerError : public Error {

@@ -318,6 +318,7 @@ inline std::vector<Aval> lu(const std::vector<Aval>& in) {
 }  // namespace fj::ir
 
 #include "fusejit/ir/shape_rules_index.hpp"
+#include "fusejit/ir/shape_rules_collective.hpp"
 #include "fusejit/ir/shape_rules_pad.hpp"
 
 namespace fj::ir {
@@ -369,6 +370,15 @@ inline std::vector<Aval> library_avals(Prim p, const std::vector<Aval>& in, cons
       return library_rules::pad(in, params);
     case Prim::tile:
       return library_rules::tile(in, params);
+    case Prim::psum:
+    case Prim::pmax:
+    case Prim::pmin:
+    case Prim::all_gather:
+    case Prim::reduce_scatter:
+    case Prim::all_to_all:
+    case Prim::ppermute:
+    case Prim::axis_index:
+      return library_rules::collective(p, in, params);
     default:
       throw ValueError(std::string(name(p)) + ": no library shape rule");
   }

@@ -34,10 +34,17 @@ Eigen::ThreadPool& pool() {
 
 void set_thread_limit(int n) { g_thread_limit.store(std::max(1, n)); }
 
+namespace {
+thread_local int t_share = 1 << 30;
+}  // namespace
+
+ThreadShare::ThreadShare(int n) : saved_(t_share) { t_share = std::max(1, n); }
+ThreadShare::~ThreadShare() { t_share = saved_; }
+
 void parallel_for(std::int64_t n, std::int64_t min_chunk, std::int64_t align,
                   const std::function<void(std::int64_t, std::int64_t)>& f) {
   const std::int64_t threads =
-      std::min(num_threads(), g_thread_limit.load(std::memory_order_relaxed));
+      std::min({num_threads(), g_thread_limit.load(std::memory_order_relaxed), t_share});
   const std::int64_t chunks =
       std::min<std::int64_t>(threads, n / std::max<std::int64_t>(min_chunk, 1));
   if (chunks <= 1) {

@@ -12,6 +12,19 @@ int num_threads();
 /// Results never depend on it: work is split at fixed boundaries.
 void set_thread_limit(int n);
 
+/// Caps the threads the calling thread's kernels use, for the scope's lifetime: a pmap device's
+/// share of the one pool.
+class ThreadShare {
+ public:
+  explicit ThreadShare(int n);
+  ~ThreadShare();
+  ThreadShare(const ThreadShare&) = delete;
+  ThreadShare& operator=(const ThreadShare&) = delete;
+
+ private:
+  int saved_;
+};
+
 /// Runs f(begin, end) over [0, n) in contiguous chunks of at least `min_chunk` elements, the
 /// calling thread taking one chunk. Chunk boundaries are multiples of `align`.
 void parallel_for(std::int64_t n, std::int64_t min_chunk, std::int64_t align,

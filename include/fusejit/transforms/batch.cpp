@@ -8,6 +8,7 @@
 #include "fusejit/transforms/index_rules.hpp"
 #include "fusejit/transforms/linalg_rules.hpp"
 #include "fusejit/transforms/pad_rules.hpp"
+#include "fusejit/transforms/collective_rules.hpp"
 #include "fusejit/transforms/sort_rules.hpp"
 #include "fusejit/transforms/spectral_rules.hpp"
 #include "fusejit/transforms/transforms.hpp"
@@ -202,7 +203,8 @@ bool has_batch_rule(ir::Prim p) {
     default:
       break;
   }
-  if (is_sort_or_scan(p) || is_linalg(p) || is_index_op(p) || is_pad_op(p) || is_spectral(p))
+  if (is_sort_or_scan(p) || is_linalg(p) || is_index_op(p) || is_pad_op(p) || is_spectral(p) ||
+      is_collective(p))
     return true;
   switch (p) {
     case Prim::argmax:
@@ -248,6 +250,12 @@ Batched batch_graph(const ir::Graph& g, const std::vector<bool>& in_batched, std
       in.push_back(at(a));
       flags.push_back(is_b(a));
       any = any || flags.back();
+    }
+    if ((any && is_collective(e.prim)) || over_batched_axis(e)) {
+      auto [outs, out_flags] = batch_collective(E, e, std::move(in), flags, size);
+      env[static_cast<std::size_t>(e.out[0])] = outs[0];
+      bat[static_cast<std::size_t>(e.out[0])] = out_flags[0];
+      continue;
     }
     if (!any) {
       auto out = b.emit(e.prim, std::move(in), e.params);

@@ -16,6 +16,14 @@ using ir::Aval;
 using ir::GraphBuilder;
 using ir::Prim;
 using Dims = std::vector<std::int64_t>;
+
+/// p with its integer param `name` set to v (a batching rule shifting an axis past the batch).
+inline ir::Params with_int(const ir::Params& p, const char* name, std::int64_t v) {
+  ir::Params q = p;
+  for (auto& item : q.items)
+    if (item.name == name) item.value = v;
+  return q;
+}
 /// A tangent or cotangent; nullopt is a symbolic zero (nothing is emitted for it).
 using MaybeAtom = std::optional<Atom>;
 

@@ -1,6 +1,7 @@
 // Forward mode: one tangent rule per primitive, and the pass that pushes tangents through a
 // graph alongside a copy of its primal equations (implementation unit only).
 #include "fusejit/ir/passes/inline_jit.hpp"
+#include "fusejit/transforms/collective_rules.hpp"
 #include "fusejit/transforms/partials.hpp"
 #include "fusejit/transforms/index_rules.hpp"
 #include "fusejit/transforms/linalg_rules.hpp"
@@ -23,6 +24,7 @@ std::vector<MaybeAtom> jvp_rule(Emit& E, const ir::Eqn& e, const std::vector<Ato
   if (e.prim == Prim::custom_jvp_call) return jvp_custom_call(E, e, in, t, out);
   if (e.prim == Prim::custom_linear_solve) return jvp_linear_solve(E, e, in, t, out);
   if (out.empty()) return {};  // an effect (debug_print): copied, nothing to differentiate
+  if (is_collective(e.prim)) return jvp_collective(E, e, t);
   if (is_sort_or_scan(e.prim)) return jvp_sorting(E, e, in, t, out);
   if (is_linalg(e.prim)) return jvp_linalg(E, e, in, t, out);
   if (is_spectral(e.prim)) return jvp_spectral(E, e, in, t, out);
@@ -139,6 +141,11 @@ bool has_jvp_rule(ir::Prim p) {
     case Prim::reduce_max:
     case Prim::reduce_min:
     case Prim::dot_general:
+    case Prim::psum:
+    case Prim::all_gather:
+    case Prim::reduce_scatter:
+    case Prim::all_to_all:
+    case Prim::ppermute:
     case Prim::cumsum:
     case Prim::cumprod:
     case Prim::cummax:

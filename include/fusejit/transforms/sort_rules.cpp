@@ -20,13 +20,6 @@ bool is_cumulative(Prim p) {
 
 std::int64_t int_param(const ir::Params& p, const char* name) { return p.get<std::int64_t>(name); }
 
-ir::Params with_int(const ir::Params& p, const char* name, std::int64_t v) {
-  ir::Params q = p;
-  for (auto& item : q.items)
-    if (item.name == name) item.value = v;
-  return q;
-}
-
 // The positions top_k picked, as a one-hot over the last axis: mask[..., m, j] = (j == idx[...,
 // m]), shape (..., k, n) in the tangent's dtype.
 Atom top_k_onehot(Emit& E, Atom idx, std::int64_t n, DType d) {

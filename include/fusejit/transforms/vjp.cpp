@@ -7,6 +7,7 @@
 #include "fusejit/transforms/index_rules.hpp"
 #include "fusejit/transforms/linalg_rules.hpp"
 #include "fusejit/transforms/pad_rules.hpp"
+#include "fusejit/transforms/collective_rules.hpp"
 #include "fusejit/transforms/sort_rules.hpp"
 #include "fusejit/transforms/spectral_rules.hpp"
 #include "fusejit/transforms/transforms.hpp"
@@ -307,6 +308,7 @@ ir::Graph vjp_graph(const ir::Graph& g, const std::vector<bool>& wrt) {
         ir::is_lax_control(e.prim)            ? vjp_control(E, e, ins[k], outs[k], cts, needed)
         : e.prim == Prim::custom_jvp_call     ? vjp_custom_call(E, e, ins[k], outs[k], cts, needed)
         : e.prim == Prim::custom_linear_solve ? vjp_linear_solve(E, e, ins[k], outs[k], cts, needed)
+        : is_collective(e.prim)               ? vjp_collective(E, e, cts)
         : is_sort_or_scan(e.prim)             ? vjp_sorting(E, e, ins[k], outs[k], cts, wanted)
         : is_linalg(e.prim)                   ? vjp_linalg(E, e, ins[k], outs[k], cts, wanted)
         : is_spectral(e.prim)                 ? vjp_spectral(E, e, ins[k], outs[k], cts, wanted)

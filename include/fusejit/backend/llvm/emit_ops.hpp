@@ -412,6 +412,14 @@ FUSEJIT_LIBRARY(tile)
 FUSEJIT_LIBRARY(debug_print)
 FUSEJIT_LIBRARY(debug_callback)
 FUSEJIT_LIBRARY(pure_callback)
+FUSEJIT_LIBRARY(psum)
+FUSEJIT_LIBRARY(pmax)
+FUSEJIT_LIBRARY(pmin)
+FUSEJIT_LIBRARY(all_gather)
+FUSEJIT_LIBRARY(reduce_scatter)
+FUSEJIT_LIBRARY(all_to_all)
+FUSEJIT_LIBRARY(ppermute)
+FUSEJIT_LIBRARY(axis_index)
 #undef FUSEJIT_LIBRARY
 inline llvm::Value* rev(Emitter&, const Node&, Args, DType) { return structural("rev"); }
 inline llvm::Value* squeeze(Emitter&, const Node&, Args, DType) { return structural("squeeze"); }

@@ -56,7 +56,8 @@ void run_map(const ir::Eqn& eqn, const Value* in, Value* out) {
   [&]<std::size_t... I>(std::index_sequence<I...>) {
     for_each_chunk(shape, data_of<Out>(out[0]), kernel,
                    broadcast_operand(data_of<T>(in[I]), in[I].aval.shape, shape, name)...);
-  }(std::make_index_sequence<static_cast<std::size_t>(Op::arity)>{});
+  }
+  (std::make_index_sequence<static_cast<std::size_t>(Op::arity)>{});
 }
 
 template <class T>
@@ -197,6 +198,9 @@ EqnFn resolve_kind(const ir::Graph& g, const ir::Eqn& e) {
       else
         return &run_iota<T>;
     });
+  } else if constexpr (K == PrimKind::library) {
+    static_assert(Op::is_library);  // the routine checks its own operands (some have none)
+    return Op::resolve(g, e);
   } else {
     const DType d0 = g.aval(e.in[0]).dtype;
     const DType out = g.aval(e.out[0]).dtype;
@@ -246,9 +250,6 @@ EqnFn resolve_kind(const ir::Graph& g, const ir::Eqn& e) {
         else
           unsupported(e.prim, d0);
       });
-    } else if constexpr (K == PrimKind::library) {
-      static_assert(Op::is_library);
-      return Op::resolve(g, e);
     } else if constexpr (K == PrimKind::shape) {
       expect_dtype(e, "the output", out, d0);
       check_broadcast_params(g, e);

@@ -305,3 +305,4 @@ struct pure_callback : Callback {};
 #include "fusejit/backend/reference/library_spectral.hpp"
 #include "fusejit/backend/reference/library_index.hpp"
 #include "fusejit/backend/reference/library_pad.hpp"
+#include "fusejit/backend/reference/library_collective.hpp"
