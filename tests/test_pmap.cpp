@@ -167,6 +167,10 @@ TEST_CASE("vmap with an axis name: collectives act on the batch axis, as in JAX"
       fj::vmap([](const Array& v) { return fj::lax::psum(v, "i") + fj::lax::axis_index("i"); },
                fj::axis_name{"i"});
   CHECK(values(pf(fj::arange(4.0f))) == values(vf(fj::arange(4.0f))));
+  // Inside another trace a pmap stages as the vmap with its axis name: the same values.
+  CHECK(values(fj::jit(pf)(fj::arange(4.0f))) == values(vf(fj::arange(4.0f))));
+  const std::string text = fj::make_jaxpr(pf)(fj::arange(4.0f)).str();
+  CHECK(text.find("reduce_sum") != std::string::npos);
 }
 
 TEST_CASE("pmap: out_axes none gives device 0's value; compiled once; fewer devices") {
