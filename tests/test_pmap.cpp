@@ -167,6 +167,20 @@ TEST_CASE("vmap with an axis name: collectives act on the batch axis, as in JAX"
       fj::vmap([](const Array& v) { return fj::lax::psum(v, "i") + fj::lax::axis_index("i"); },
                fj::axis_name{"i"});
   CHECK(values(pf(fj::arange(4.0f))) == values(vf(fj::arange(4.0f))));
+  // all_to_all positionally, tiled and not, equals the devices' exchange.
+  const Array y = iota(32, {4, 4, 2}), z = iota(48, {4, 4, 3});
+  auto a2a = [](const Array& v) {
+    return std::make_tuple(fj::lax::all_to_all(v, "i", 0, 0),
+                           fj::lax::all_to_all(v, "i", 0, 1, true));
+  };
+  auto a2a_cols = [](const Array& v) { return fj::lax::all_to_all(v, "i", 0, 1); };
+  const auto [pa, pt] = fj::pmap(a2a, fj::axis_name{"i"})(y);
+  const auto [va, vt] = fj::vmap(a2a, fj::axis_name{"i"})(y);
+  CHECK(values(va) == values(pa));
+  CHECK(vt.shape() == pt.shape());
+  CHECK(values(vt) == values(pt));
+  CHECK(values(fj::vmap(a2a_cols, fj::axis_name{"i"})(z)) ==
+        values(fj::pmap(a2a_cols, fj::axis_name{"i"})(z)));
   // Inside another trace a pmap stages as the vmap with its axis name: the same values.
   CHECK(values(fj::jit(pf)(fj::arange(4.0f))) == values(vf(fj::arange(4.0f))));
   const std::string text = fj::make_jaxpr(pf)(fj::arange(4.0f)).str();

@@ -85,10 +85,25 @@ std::pair<std::vector<Atom>, std::vector<bool>> positional(Emit& E, const ir::Eq
       p.items.push_back({"dimension", std::int64_t{0}, true});
       return {{E.b.emit1(Prim::concatenate, std::move(rows), std::move(p))}, {true}};
     }
+    case Prim::all_to_all: {
+      // Row i of x split along split_axis into n chunks; row d of the result is chunk d of every
+      // row, concatenated along concat_axis in row order.
+      if (!batched) x = add_batch_axis(E, x, n);
+      const int split = static_cast<int>(e.params.get<std::int64_t>("split_axis"));
+      const int concat = static_cast<int>(e.params.get<std::int64_t>("concat_axis"));
+      Dims s = E.shape(x).to_vector();  // (n_i, per-device shape...)
+      s[static_cast<std::size_t>(split) + 1] /= n;
+      s.insert(s.begin() + split + 1, n);                          // (n_i, ..., n_d, chunk, ...)
+      Atom y = E.move_axis(E.reshape(x, Shape(s)), split + 1, 0);  // (n_d, n_i, ...)
+      y = E.move_axis(y, 1, 1 + concat);  // n_i just before the concat axis
+      Dims out = E.shape(y).to_vector();
+      out[static_cast<std::size_t>(concat) + 1] *= out[static_cast<std::size_t>(concat) + 2];
+      out.erase(out.begin() + concat + 2);
+      return {{E.reshape(y, Shape(out))}, {true}};
+    }
     default:
-      throw NotImplementedError("fj::vmap: " + std::string(ir::name(e.prim)) +
-                                " over the vmapped axis '" + axis +
-                                "' is not implemented yet; use it under fj::pmap");
+      throw ValueError("fj::vmap: " + std::string(ir::name(e.prim)) + " over axis '" + axis +
+                       "' is not a collective");
   }
 }
 
