@@ -2,6 +2,7 @@
 // operands of every device on the axis (implementation unit only).
 #include "fusejit/distributed/collective_runtime.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <type_traits>
@@ -14,33 +15,45 @@
 namespace fj::distributed::detail {
 
 Rendezvous::Rendezvous(int local_devices)
-    : n_(local_devices),
-      in_(static_cast<std::size_t>(local_devices)),
-      out_(static_cast<std::size_t>(local_devices)) {}
+    : n_(local_devices), in_(static_cast<std::size_t>(local_devices)) {}
 
-void Rendezvous::meet(int local, const backend::Value* in, backend::Value* out,
-                      const Combine& combine, const std::string& who) {
+bool Rendezvous::barrier(std::unique_lock<std::mutex>& lock, int& count,
+                         std::uint64_t& generation) {
+  const std::uint64_t mine = generation;
+  if (++count == n_) {
+    count = 0;
+    ++generation;
+    cv_.notify_all();
+    return true;
+  }
+  cv_.wait(lock, [&] { return generation != mine || failed_; });
+  return generation != mine;
+}
+
+void Rendezvous::meet(int local, const backend::Value* in, const Prepare& prepare, const Work& part,
+                      const Work& finish, const std::string& who) {
   std::unique_lock lock(m_);
   if (failed_) throw PeerFailure(who + ": " + why_);
   in_[static_cast<std::size_t>(local)] = in;
-  out_[static_cast<std::size_t>(local)] = out;
-  const std::uint64_t mine = generation_;
-  if (++arrived_ == n_) {
+  if (arrived_ + 1 == n_) {
     try {
-      combine(in_, out_);
+      prepare(in_, exchange_);
     } catch (const Error& err) {
       failed_ = true;
       why_ = std::string("failed on device ") + std::to_string(local) + ": " + err.what();
       cv_.notify_all();
       throw;
     }
-    arrived_ = 0;
-    ++generation_;
-    cv_.notify_all();
-    return;
   }
-  cv_.wait(lock, [&] { return generation_ != mine || failed_; });
-  if (generation_ == mine) throw PeerFailure(who + ": " + why_);
+  if (!barrier(lock, arrived_, arrivals_)) throw PeerFailure(who + ": " + why_);
+  // Every device's share at once; nobody leaves before all are done, so every operand stays
+  // alive while others read it. Then each reads back its own result.
+  lock.unlock();
+  part(exchange_);
+  lock.lock();
+  if (!barrier(lock, finished_, finishes_)) throw PeerFailure(who + ": " + why_);
+  lock.unlock();
+  finish(exchange_);
 }
 
 void Rendezvous::fail(const std::string& why) {
@@ -64,11 +77,12 @@ std::size_t bytes_of(const ir::Aval& a) {
 // Elementwise combine of every device's operand, in device order (so every device, and every
 // process, gets the same bits).
 template <class T>
-void reduce_all(ir::Prim p, const ByteSpan& ins, std::int64_t n, T* out) {
-  std::memcpy(out, ins[0], static_cast<std::size_t>(n) * sizeof(T));
+void reduce_range(ir::Prim p, const ByteSpan& ins, std::int64_t lo, std::int64_t hi, T* out) {
+  std::memcpy(out + lo, reinterpret_cast<const T*>(ins[0]) + lo,
+              static_cast<std::size_t>(hi - lo) * sizeof(T));
   for (std::size_t d = 1; d < ins.size(); ++d) {
     const T* x = reinterpret_cast<const T*>(ins[d]);
-    for (std::int64_t k = 0; k < n; ++k) {
+    for (std::int64_t k = lo; k < hi; ++k) {
       if (p == ir::Prim::psum) {
         if constexpr (std::is_same_v<T, bool>)
           out[k] = out[k] || x[k];
@@ -91,13 +105,13 @@ void reduce_all(ir::Prim p, const ByteSpan& ins, std::int64_t n, T* out) {
   }
 }
 
-std::vector<std::byte> reduced(ir::Prim p, const ir::Aval& a, const ByteSpan& ins) {
-  std::vector<std::byte> r(bytes_of(a));
+// Elements [lo, hi) of the reduction of every device's operand, into `out`.
+void reduce_part(ir::Prim p, const ir::Aval& a, const ByteSpan& ins, std::int64_t lo,
+                 std::int64_t hi, std::vector<std::byte>& out) {
   visit_dtype(a.dtype, [&](auto t) {
     using T = decltype(t);
-    reduce_all<T>(p, ins, a.shape.size(), reinterpret_cast<T*>(r.data()));
+    reduce_range<T>(p, ins, lo, hi, reinterpret_cast<T*>(out.data()));
   });
-  return r;
 }
 
 std::int64_t prod(const Shape& s, int from, int to) {
@@ -211,23 +225,32 @@ void run_collective(const ir::Eqn& e, const backend::Value* in, backend::Value* 
     return;
   }
   const ir::Aval in_aval = in[0].aval, out_aval = out[0].aval;
+  const bool reduction = e.prim == ir::Prim::psum || e.prim == ir::Prim::pmax ||
+                         e.prim == ir::Prim::pmin || e.prim == ir::Prim::reduce_scatter;
+  const ir::Prim op = e.prim == ir::Prim::reduce_scatter ? ir::Prim::psum : e.prim;
+  auto* dst = static_cast<std::byte*>(out[0].buf->data);
   dev->rendezvous->meet(
-      dev->local, &in[0], &out[0],
-      [&](const std::vector<const backend::Value*>& ins, const std::vector<backend::Value*>& outs) {
+      dev->local, &in[0],
+      [&](const std::vector<const backend::Value*>& ins, Exchange& x) {
         ByteSpan local;
         for (const backend::Value* v : ins)
           local.push_back(static_cast<const std::byte*>(v->buf->data));
-        // Every device's operand on the axis, ordered process by process.
-        std::vector<std::byte> remote;
-        const ByteSpan all = process_group().gather(local, bytes_of(in_aval), remote, who);
-        std::vector<std::byte> sum;
-        if (e.prim == ir::Prim::psum || e.prim == ir::Prim::pmax || e.prim == ir::Prim::pmin ||
-            e.prim == ir::Prim::reduce_scatter)
-          sum = reduced(e.prim == ir::Prim::reduce_scatter ? ir::Prim::psum : e.prim, in_aval, all);
-        for (std::size_t d = 0; d < outs.size(); ++d)
-          result_for(e, in_aval, out_aval, all, sum,
-                     dev->process * dev->local_count + static_cast<int>(d),
-                     static_cast<std::byte*>(outs[d]->buf->data));
+        x.all = process_group().gather(local, bytes_of(in_aval), x.remote, who);
+        x.reduced.resize(reduction ? bytes_of(in_aval) : 0);
+      },
+      [&](Exchange& x) {
+        if (!reduction) {  // each device builds its own result from every operand
+          result_for(e, in_aval, out_aval, x.all, x.reduced, dev->global(), dst);
+          return;
+        }
+        // Each device reduces its slice of the elements, in device order for every element.
+        const std::int64_t n = in_aval.shape.size(), k = dev->local_count;
+        const std::int64_t step = (n + k - 1) / k;
+        const std::int64_t lo = std::min(n, dev->local * step), hi = std::min(n, lo + step);
+        if (lo < hi) reduce_part(op, in_aval, x.all, lo, hi, x.reduced);
+      },
+      [&](Exchange& x) {
+        if (reduction) result_for(e, in_aval, out_aval, x.all, x.reduced, dev->global(), dst);
       },
       who);
 }

@@ -1,6 +1,7 @@
 // The run-time half of the collectives: each pmap device thread is bound to its device
 // (DeviceScope), and a collective equation meets the process's other devices at the pmap call's
-// Rendezvous, where the last to arrive combines every device's operand into every result.
+// Rendezvous, where the last to arrive gathers every operand and each device then computes its
+// share.
 #pragma once
 #include <condition_variable>
 #include <cstdint>
@@ -21,28 +22,42 @@ class PeerFailure : public Error {
   using Error::Error;
 };
 
+/// What one collective's devices share once all have arrived: every device's operand on the
+/// axis (ordered process by process; those of other processes stored in `remote`) and, for the
+/// reductions, the reduced value.
+struct Exchange {
+  std::vector<const std::byte*> all;
+  std::vector<std::byte> remote;
+  std::vector<std::byte> reduced;
+};
+
 /// Where one pmap call's local devices meet for each collective, in program order (every device
 /// runs the same compiled program, so the k-th meeting is the same equation on each).
 class Rendezvous {
  public:
   explicit Rendezvous(int local_devices);
-  using Combine = std::function<void(const std::vector<const backend::Value*>& in,
-                                     const std::vector<backend::Value*>& out)>;
-  /// Blocks until every local device has arrived; the last one runs `combine` over all of them.
+  /// The last device to arrive fills the exchange from every local operand (and the other
+  /// processes'), under the lock.
+  using Prepare = std::function<void(const std::vector<const backend::Value*>& in, Exchange& x)>;
+  /// Run by every device at once: its share of the work (`part`), then, once all have done
+  /// theirs, what it reads back for itself (`finish`).
+  using Work = std::function<void(Exchange& x)>;
   /// Raises PeerFailure naming `who` if another device failed first (fail()).
-  void meet(int local, const backend::Value* in, backend::Value* out, const Combine& combine,
-            const std::string& who);
+  void meet(int local, const backend::Value* in, const Prepare& prepare, const Work& part,
+            const Work& finish, const std::string& who);
   /// Wakes every waiting device with an error: `why` names the device that failed.
   void fail(const std::string& why);
 
  private:
+  // Blocks until `count` reaches n_ (the last one bumps `generation`); false if a device failed.
+  bool barrier(std::unique_lock<std::mutex>& lock, int& count, std::uint64_t& generation);
   std::mutex m_;
   std::condition_variable cv_;
   int n_;
-  int arrived_ = 0;
-  std::uint64_t generation_ = 0;
+  int arrived_ = 0, finished_ = 0;
+  std::uint64_t arrivals_ = 0, finishes_ = 0;
   std::vector<const backend::Value*> in_;
-  std::vector<backend::Value*> out_;
+  Exchange exchange_;
   bool failed_ = false;
   std::string why_;
 };
