@@ -21,7 +21,9 @@ fusejit_sanitized_run() {
     dir=build-tsan
     filter='test_(concurrency|cache_bounds|pmap)\.cpp'
     # The GEMM cases are not in this build; the width and exhaustive-math entries check JIT code.
-    ctest_args+=(-LE 'compile_fail|gemm_isa|cpu_width|exhaustive|self_contained')
+    # OpenMPI's own locks are reported by TSan (lock-order inversions inside its transports), so
+    # the runs under mpiexec stay out; the device threads are checked in process (test_pmap).
+    ctest_args+=(-LE 'compile_fail|gemm_isa|cpu_width|exhaustive|self_contained|mpi')
   else
     dir=build-asan
     filter=''
