@@ -9,6 +9,7 @@
 
 #include "fusejit/backend/reference/wrapping.hpp"
 #include "fusejit/core/error.hpp"
+#include "fusejit/distributed/blocks.hpp"
 #include "fusejit/distributed/process_group.hpp"
 #include "fusejit/ir/collective_params.hpp"
 
@@ -114,12 +115,6 @@ void reduce_part(ir::Prim p, const ir::Aval& a, const ByteSpan& ins, std::int64_
   });
 }
 
-std::int64_t prod(const Shape& s, int from, int to) {
-  std::int64_t n = 1;
-  for (int i = from; i < to; ++i) n *= s[i];
-  return n;
-}
-
 // all_to_all's result on device g: chunk g (along split_axis) of every device's operand, in device
 // order along concat_axis.
 void all_to_all_into(const ir::Eqn& e, const ir::Aval& in, const ir::Aval& out, const ByteSpan& ins,
@@ -166,24 +161,13 @@ void result_for(const ir::Eqn& e, const ir::Aval& in, const ir::Aval& out, const
     case ir::Prim::all_gather: {
       // Both forms lay each device's operand in one block per outer index.
       const int k = static_cast<int>(ir::collective::dimension_of(e.prim, e.params));
-      const std::int64_t outer = prod(in.shape, 0, k);
-      const std::size_t inner =
-          static_cast<std::size_t>(prod(in.shape, k, in.shape.rank())) * size_of(in.dtype);
-      for (std::int64_t o = 0; o < outer; ++o)
-        for (std::int64_t d = 0; d < n; ++d)
-          std::memcpy(dst + static_cast<std::size_t>(o * n + d) * inner,
-                      ins[static_cast<std::size_t>(d)] + static_cast<std::size_t>(o) * inner,
-                      inner);
+      interleave(ins, Blocks::around(in.shape, k, in.dtype), dst);
       return;
     }
     case ir::Prim::reduce_scatter: {
-      // The sum viewed as (outer, n, chunk): device g takes row g of each outer block.
+      // The sum is the n results stacked at scatter_dimension: device g takes its own.
       const int k = static_cast<int>(ir::collective::dimension_of(e.prim, e.params));
-      const std::int64_t outer = prod(in.shape, 0, k);
-      const std::size_t chunk = bytes_of(in) / static_cast<std::size_t>(outer * n);
-      for (std::int64_t o = 0; o < outer; ++o)
-        std::memcpy(dst + static_cast<std::size_t>(o) * chunk,
-                    sum.data() + static_cast<std::size_t>(o * n + g) * chunk, chunk);
+      take_part(sum.data(), Blocks::around(out.shape, k, out.dtype), n, g, dst);
       return;
     }
     case ir::Prim::all_to_all:

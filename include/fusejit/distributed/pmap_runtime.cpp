@@ -8,6 +8,7 @@
 #include <mutex>
 #include <thread>
 
+#include "fusejit/distributed/blocks.hpp"
 #include "fusejit/distributed/collective_runtime.hpp"
 #include "fusejit/distributed/process_group.hpp"
 #include "fusejit/runtime/thread_pool.hpp"
@@ -15,19 +16,6 @@
 namespace fj::distributed::detail {
 
 namespace {
-
-// (outer, n, inner bytes) of a copy between a stacked array and its parts along `axis`.
-struct Blocks {
-  std::int64_t outer = 1;
-  std::size_t inner = 1;
-};
-Blocks blocks(const Shape& part, int axis, DType d) {
-  Blocks b;
-  for (int i = 0; i < axis; ++i) b.outer *= part[i];
-  b.inner = size_of(d);
-  for (int i = axis; i < part.rank(); ++i) b.inner *= static_cast<std::size_t>(part[i]);
-  return b;
-}
 
 const std::byte* host_bytes(const Array& x, const char* who) {
   if (!x.buffer()) throw TypeError(std::string("fj::pmap: ") + who + " is an empty array");
@@ -112,7 +100,7 @@ Array shard(const Array& x, int axis, std::int64_t index) {
   const std::int64_t n = s[static_cast<std::size_t>(axis)];
   s.erase(s.begin() + axis);
   const Shape part(s);
-  const Blocks b = blocks(part, axis, x.dtype());
+  const Blocks b = Blocks::around(part, axis, x.dtype());
   const ir::Aval aval{x.dtype(), part, x.weak_type()};
   // Along the leading axis a share is one block: a view of x's buffer (x stays alive with it)
   // where it keeps the buffers' 64-byte alignment, so a call copies nothing.
@@ -121,10 +109,7 @@ Array shard(const Array& x, int axis, std::int64_t index) {
     return Array::from_buffer(
         runtime::wrap(const_cast<std::byte*>(src) + offset, b.inner, x.buffer()), aval);
   auto buf = runtime::allocate(static_cast<std::size_t>(part.size()) * size_of(x.dtype()));
-  auto* dst = static_cast<std::byte*>(buf->data);
-  for (std::int64_t o = 0; o < b.outer; ++o)
-    std::memcpy(dst + static_cast<std::size_t>(o) * b.inner,
-                src + static_cast<std::size_t>(o * n + index) * b.inner, b.inner);
+  take_part(src, b, n, index, static_cast<std::byte*>(buf->data));
   return Array::from_buffer(std::move(buf), aval);
 }
 
@@ -133,15 +118,11 @@ Array unshard(const std::vector<Array>& parts, int axis) {
   const auto n = static_cast<std::int64_t>(parts.size());
   std::vector<std::int64_t> s = p0.shape().to_vector();
   s.insert(s.begin() + axis, n);
-  const Blocks b = blocks(p0.shape(), axis, p0.dtype());
+  std::vector<const std::byte*> srcs;
+  for (const Array& p : parts) srcs.push_back(host_bytes(p, "a result"));
   auto buf = runtime::allocate(static_cast<std::size_t>(Shape(s).size()) * size_of(p0.dtype()));
-  auto* dst = static_cast<std::byte*>(buf->data);
-  for (std::int64_t d = 0; d < n; ++d) {
-    const std::byte* src = host_bytes(parts[static_cast<std::size_t>(d)], "a result");
-    for (std::int64_t o = 0; o < b.outer; ++o)
-      std::memcpy(dst + static_cast<std::size_t>(o * n + d) * b.inner,
-                  src + static_cast<std::size_t>(o) * b.inner, b.inner);
-  }
+  interleave(srcs, Blocks::around(p0.shape(), axis, p0.dtype()),
+             static_cast<std::byte*>(buf->data));
   return Array::from_buffer(std::move(buf), ir::Aval{p0.dtype(), Shape(s), p0.weak_type()});
 }
 

@@ -23,9 +23,13 @@ void set_process_group(std::unique_ptr<ProcessGroup> g) {
 }
 
 bool started_by_mpirun() {
-  for (const char* var : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE", "MPI_LOCALNRANKS"})
-    if (const char* v = std::getenv(var); v && std::atoi(v) > 1) return true;
-  return false;
+  // Read once: pmap asks on every call, and the launcher's environment does not change.
+  static const bool several = [] {
+    for (const char* var : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE", "MPI_LOCALNRANKS"})
+      if (const char* v = std::getenv(var); v && std::atoi(v) > 1) return true;
+    return false;
+  }();
+  return several;
 }
 
 #ifndef FUSEJIT_WITH_MPI
