@@ -181,10 +181,9 @@ TEST_CASE("vmap with an axis name: collectives act on the batch axis, as in JAX"
   CHECK(values(vt) == values(pt));
   CHECK(values(fj::vmap(a2a_cols, fj::axis_name{"i"})(z)) ==
         values(fj::pmap(a2a_cols, fj::axis_name{"i"})(z)));
-  // Inside another trace a pmap stages as the vmap with its axis name: the same values.
+  // Inside another trace a pmap stages as a shard_map that runs as the vmap with its axis name:
+  // the same values (its printing: test_pmap_jaxpr.cpp).
   CHECK(values(fj::jit(pf)(fj::arange(4.0f))) == values(vf(fj::arange(4.0f))));
-  const std::string text = fj::make_jaxpr(pf)(fj::arange(4.0f)).str();
-  CHECK(text.find("reduce_sum") != std::string::npos);
 }
 
 TEST_CASE("pmap: out_axes none gives device 0's value; compiled once; fewer devices") {

@@ -75,6 +75,7 @@
 #include "fusejit/distributed/collectives.cpp"
 #include "fusejit/distributed/pmap_runtime.cpp"
 #include "fusejit/distributed/pmap.cpp"
+#include "fusejit/distributed/shard_map_staging.cpp"
 #include "fusejit/distributed/initialize.cpp"
 
 // part: reference (the reference backend: the interpreter every result is checked against)

@@ -255,14 +255,16 @@ class Generator {
   }
 
   // The primitives a program may hold: the table less the callbacks, whose C++ function a
-  // generator cannot make up, and platform_index, which only jnp.diagonal stages before its
-  // cond (tested there; so a seed draws what it drew before they existed).
+  // generator cannot make up, platform_index, which only jnp.diagonal stages before its cond,
+  // and shard_map, which only a staged pmap makes (each tested there; so a seed draws what it
+  // drew before they existed).
   static const std::vector<ir::Prim>& drawable() {
     static const std::vector<ir::Prim> table = [] {
       std::vector<ir::Prim> t;
       for (int i = 0; i < ir::kNumPrims; ++i)
         if (ir::info(static_cast<ir::Prim>(i)).kind != ir::PrimKind::callback &&
-            static_cast<ir::Prim>(i) != ir::Prim::platform_index)
+            static_cast<ir::Prim>(i) != ir::Prim::platform_index &&
+            static_cast<ir::Prim>(i) != ir::Prim::shard_map)
           t.push_back(static_cast<ir::Prim>(i));
       return t;
     }();

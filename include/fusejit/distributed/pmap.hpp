@@ -15,6 +15,7 @@
 #include "fusejit/distributed/axis_env.hpp"
 #include "fusejit/distributed/devices.hpp"
 #include "fusejit/distributed/pmap_runtime.hpp"
+#include "fusejit/distributed/shard_map_staging.hpp"
 
 namespace fj {
 
@@ -34,7 +35,8 @@ namespace detail {
 
 /// pmap's options, in whatever order the call gives them.
 struct PmapOptions {
-  std::string axis = "_pmap_axis";  // unnamed: no collective can refer to it
+  // Unnamed: JAX's internal name, which it prints; fj::lax's collectives cannot name it.
+  std::string axis = "_internal_pmap_axis_name";
   std::vector<AxisSpec> in{AxisSpec(0)};
   std::vector<std::optional<int>> out{0};
   std::optional<std::int64_t> size;
@@ -179,22 +181,21 @@ class PmapFn {
     return r;
   }
 
-  // Inside a trace (a pmap under jit or grad): the same values as a vmap with the axis name.
+  // Inside a trace (a pmap under jit, grad or make_jaxpr): JAX's jit[name=_fun] around a
+  // shard_map, which runs as a vmap with the axis name.
   template <class... A>
   auto staged(const FlatArgs& fa, const std::vector<std::optional<int>>& axes,
               const A&... a) const {
     using R = decltype(call_traced<Statics>(f_, fa.leaves, fa.trees, a...));
     PyTreeDef out_tree;
-    std::vector<Array> outs = vmap_call(
-        "pmap", fa.leaves, axes, opt_.out,
-        [&](const std::vector<ir::Aval>& avals) {
-          SubGraph s = trace_subgraph(
-              {"pmap", "fj::pmap", loc_}, avals,
-              [&](std::vector<Array>& t) { return call_traced<Statics>(f_, t, fa.trees, a...); });
-          out_tree = s.out_tree;
-          return s;
+    std::vector<Array> outs = stage_shard_map(
+        {"pmap", "fj::pmap", loc_}, opt_.axis, fa.leaves, axes, opt_.out,
+        [&](std::vector<Array>& t, PyTreeDef& tree) {
+          auto r = call_traced<Statics>(f_, t, fa.trees, a...);
+          tree = tree_structure(r);
+          return flatten_arrays(r);
         },
-        opt_.axis);
+        out_tree);
     return unflatten_result<R>(out_tree, std::move(outs));
   }
 
@@ -211,7 +212,8 @@ class PmapFn {
 /// fj::axis_name{"i"} (the name fj::lax's collectives use), fj::in_axes{...}, fj::out_axes{...}
 /// (fj::none: device 0's value), fj::static_argnums<...>, fj::devices_arg{...} and
 /// fj::axis_size{n}. The mapped size must equal the device count (fj::local_device_count(), or
-/// the devices or axis_size given). Inside a trace, pmap stages as a vmap with the axis name.
+/// the devices or axis_size given). Inside a trace, pmap stages as JAX's shard_map (printed as
+/// JAX 0.10.2 prints it), which runs as a vmap with the axis name.
 template <class F, class... Opt>
 auto pmap(F f, const Opt&... opt) {
   detail::PmapOptions o;

@@ -138,12 +138,15 @@ class Printer {
       if (!counts.count(g)) order.push_back(g);
       counts[g] += (g != &top && g->eqns.size() > 10) ? 2 : 1;
       for (auto& e : g->eqns)
-        for_each_subgraph(e.params, [&](const Graph& sub) {
-          q.push_back(&sub);
-          // JAX names a hoisted jit's jaxpr after the jit; custom_jvp_call's is plain `jaxpr`.
-          if (auto* n = e.params.find("name"); n && e.prim == Prim::jit)
-            names.try_emplace(&sub, std::get<std::string>(*n));
-        });
+        for (auto& p : e.params.items) {
+          if (!p.printed) continue;  // a hidden sub-graph (shard_map's `lowered`) is never shown
+          for_each_subgraph(Params{{p}}, [&](const Graph& sub) {
+            q.push_back(&sub);
+            // JAX names a hoisted jit's jaxpr after the jit; custom_jvp_call's is plain `jaxpr`.
+            if (auto* n = e.params.find("name"); n && e.prim == Prim::jit)
+              names.try_emplace(&sub, std::get<std::string>(*n));
+          });
+        }
     }
     std::map<std::string, int> name_counts;
     for (const Graph* g : order) {

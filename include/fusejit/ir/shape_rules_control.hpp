@@ -152,6 +152,11 @@ std::vector<Aval> control_avals(Prim p, const std::vector<Aval>& in, const Param
       check_takes(g, in, 0, in.size(), "custom_jvp_call: call_jaxpr");
       return out_avals_of(g);
     }
+    case Prim::shard_map: {  // the whole axis at once: `lowered` on the operands
+      const Graph& g = sub_graph(params, "lowered", "shard_map");
+      check_takes(g, in, 0, in.size(), "shard_map: lowered");
+      return out_avals_of(g);
+    }
     case Prim::custom_linear_solve: {  // each sub-graph on its consts and the right-hand sides
       const LinearSolveView v(params);
       if (in.size() <= v.n_consts)

@@ -221,7 +221,7 @@ bool has_batch_rule(ir::Prim p) {
     case Prim::custom_linear_solve:  // linear_solve_rules.cpp
       return true;
     default:
-      return false;  // jit is inlined first; fused exists only inside a backend
+      return false;  // jit and shard_map are inlined first; fused exists only inside a backend
   }
 }
 

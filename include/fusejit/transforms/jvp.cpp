@@ -115,8 +115,9 @@ bool has_jvp_rule(ir::Prim p) {
   // The primitives the rules above handle: a new differentiable row of primitives.def is
   // reported missing (by the table-walk test) until it is listed here with its rule.
   switch (p) {
-    case Prim::jit:    // inlined before the pass
-    case Prim::fused:  // made by a backend only
+    case Prim::jit:        // inlined before the pass
+    case Prim::shard_map:  // its `lowered` graph inlined before the pass
+    case Prim::fused:      // made by a backend only
     // A C++ function has no derivative to take (JAX: "Pure callbacks do not support JVP").
     case Prim::pure_callback:
       return false;

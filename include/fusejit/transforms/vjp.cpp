@@ -315,8 +315,13 @@ ir::Graph vjp_graph(const ir::Graph& g, const std::vector<bool>& wrt) {
         : is_index_op(e.prim)                 ? vjp_index(E, e, ins[k], outs[k], cts, wanted)
         : is_pad_op(e.prim)                   ? vjp_pad(E, e, ins[k], cts, wanted)
                                               : vjp_rule(E, e, ins[k], outs[k][0], *cts[0], needed);
-    for (std::size_t i = 0; i < e.in.size(); ++i)
+    // JAX transposes a binary op's linearized terms last first, so operand 1's cotangent is
+    // summed into a variable both operands read (x * x) before operand 0's: add_any's order.
+    const bool last_first = ir::info(e.prim).kind == ir::PrimKind::binary;
+    for (std::size_t j = 0; j < e.in.size(); ++j) {
+      const std::size_t i = last_first ? e.in.size() - 1 - j : j;
       if (r[i] && !e.in[i].is_literal()) accumulate(e.in[i].var, *r[i]);
+    }
   }
   for (auto& o : g.outvars) b.graph.outvars.push_back(at(o));
   for (std::size_t i = 0; i < g.invars.size(); ++i)

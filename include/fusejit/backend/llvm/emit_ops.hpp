@@ -435,6 +435,9 @@ inline llvm::Value* jit(Emitter&, const Node&, Args, DType) {
 inline llvm::Value* custom_jvp_call(Emitter&, const Node&, Args, DType) {
   return structural("an un-inlined custom_jvp_call");
 }
+inline llvm::Value* shard_map(Emitter&, const Node&, Args, DType) {
+  return structural("an un-inlined shard_map");
+}
 inline llvm::Value* custom_linear_solve(Emitter&, const Node&, Args, DType) {
   return structural("an un-inlined custom_linear_solve");
 }

@@ -14,7 +14,7 @@ class LlvmBackend final : public Backend {
  public:
   std::string_view name() const override { return "llvm"; }
   bool supports(ir::Prim p) const override {
-    return p != ir::Prim::jit && p != ir::Prim::custom_jvp_call &&
+    return p != ir::Prim::jit && p != ir::Prim::custom_jvp_call && p != ir::Prim::shard_map &&
            p != ir::Prim::custom_linear_solve && p != ir::Prim::fused;
   }
   std::shared_ptr<const Executable> compile(const ir::GraphPtr& graph) override {

@@ -550,6 +550,8 @@ struct jit {
 struct fused : jit {};
 // custom_jvp_call runs its call_jaxpr (its tangent rule matters to transforms only).
 struct custom_jvp_call : jit {};
+// shard_map runs its `lowered` graph, the whole mapped axis at once (ir::call_param).
+struct shard_map : jit {};
 // custom_linear_solve runs its `solve` sub-graph (ir::linear_solve_call).
 struct custom_linear_solve : jit {};
 // lax control flow: the interpreter runs the sub-graphs (backend/control_flow.hpp).

@@ -1,5 +1,6 @@
-// Inlining: replaces every `jit` equation by its sub-graph's equations, so later passes see one
-// flat graph (the named composites where/clip/round/% become plain primitives). custom_jvp_call
+// Inlining: replaces every `jit` equation (and shard_map, by its `lowered` graph) by its
+// sub-graph's equations, so later passes see one flat graph (the named composites
+// where/clip/round/% become plain primitives). custom_jvp_call
 // is inlined the same way for backends; transforms keep it (its JVP is a rule, not its body),
 // with its call_jaxpr flattened. custom_linear_solve likewise: backends inline its `solve`,
 // transforms keep it with its four sub-graphs flattened.
@@ -8,6 +9,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "fusejit/ir/custom_jvp.hpp"
 #include "fusejit/ir/graph.hpp"
 #include "fusejit/ir/linear_solve.hpp"
 
@@ -66,9 +68,12 @@ inline std::vector<Atom> inline_into(Graph& out, const Graph& sub, const std::ve
     std::vector<Atom> in;
     for (auto& a : e.in) in.push_back(map_atom(a, env));
     const bool custom = e.prim == Prim::custom_jvp_call;
-    if (flatten_jit && (e.prim == Prim::jit || (custom && !keep_custom_jvp))) {
-      auto outs = inline_into(out, *e.params.get<GraphPtr>(custom ? "call_jaxpr" : "jaxpr"), in,
-                              true, keep_custom_jvp);
+    // shard_map is its `lowered` graph for backends and transforms alike: its printed body is
+    // one device's view, which only make_jaxpr shows.
+    if (flatten_jit &&
+        (e.prim == Prim::jit || e.prim == Prim::shard_map || (custom && !keep_custom_jvp))) {
+      auto outs =
+          inline_into(out, *e.params.get<GraphPtr>(call_param(e.prim)), in, true, keep_custom_jvp);
       for (std::size_t k = 0; k < e.out.size(); ++k)
         env[static_cast<std::size_t>(e.out[k])] = outs[k];
       continue;
