@@ -1,5 +1,6 @@
 // Copies between an array stacked along one axis and its parts, viewed as (outer, n, inner
-// bytes) blocks: pmap's shares and stacked results, all_gather and reduce_scatter use them.
+// bytes) blocks: pmap's shares and stacked results, all_gather, reduce_scatter and all_to_all use
+// them.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -40,6 +41,14 @@ inline void take_part(const std::byte* src, Blocks b, std::int64_t n, std::int64
   for (std::int64_t o = 0; o < b.outer; ++o)
     std::memcpy(dst + static_cast<std::size_t>(o) * b.inner,
                 src + static_cast<std::size_t>(o * n + index) * b.inner, b.inner);
+}
+
+/// dst[o][index] = src[o] in a stack of n parts: take_part's inverse.
+inline void put_part(const std::byte* src, Blocks b, std::int64_t n, std::int64_t index,
+                     std::byte* dst) {
+  for (std::int64_t o = 0; o < b.outer; ++o)
+    std::memcpy(dst + static_cast<std::size_t>(o * n + index) * b.inner,
+                src + static_cast<std::size_t>(o) * b.inner, b.inner);
 }
 
 }  // namespace fj::distributed::detail

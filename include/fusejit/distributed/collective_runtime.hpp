@@ -1,7 +1,7 @@
 // The run-time half of the collectives: each pmap device thread is bound to its device
 // (DeviceScope), and a collective equation meets the process's other devices at the pmap call's
-// Rendezvous, where the last to arrive gathers every operand and each device then computes its
-// share.
+// Rendezvous, where the last to arrive exchanges what other processes need and each device then
+// computes its share.
 #pragma once
 #include <condition_variable>
 #include <cstdint>
@@ -13,6 +13,7 @@
 #include "fusejit/backend/backend.hpp"
 #include "fusejit/core/error.hpp"
 #include "fusejit/ir/graph.hpp"
+#include "fusejit/runtime/buffer.hpp"
 
 namespace fj::distributed::detail {
 
@@ -22,13 +23,15 @@ class PeerFailure : public Error {
   using Error::Error;
 };
 
-/// What one collective's devices share once all have arrived: every device's operand on the
-/// axis (ordered process by process; those of other processes stored in `remote`) and, for the
-/// reductions, the reduced value.
+/// What one collective's devices share once all have arrived: the operands it reads (every
+/// device's on the axis, ordered process by process, where the collective needs them; those
+/// received from other processes stored in `remote`) and, for the reductions, the reduced value
+/// (from the runtime's allocator, whose cached blocks are already mapped: a fresh one costs page
+/// faults, and makes MPI's allreduce of it several times slower).
 struct Exchange {
   std::vector<const std::byte*> all;
   std::vector<std::byte> remote;
-  std::vector<std::byte> reduced;
+  runtime::BufferPtr reduced;
 };
 
 /// Where one pmap call's local devices meet for each collective, in program order (every device
@@ -36,21 +39,28 @@ struct Exchange {
 class Rendezvous {
  public:
   explicit Rendezvous(int local_devices);
-  /// The last device to arrive fills the exchange from every local operand (and the other
-  /// processes'), under the lock.
+  /// Fills the exchange from every local operand (and what the other processes send).
   using Prepare = std::function<void(const std::vector<const backend::Value*>& in, Exchange& x)>;
-  /// Run by every device at once: its share of the work (`part`), then, once all have done
-  /// theirs, what it reads back for itself (`finish`).
   using Work = std::function<void(Exchange& x)>;
+  /// One meeting's steps, in order.
+  struct Steps {
+    Prepare prepare;  // by the last device to arrive, under the lock
+    Work part;        // by every device at once: its share of the work
+    Work combine;     // optional: by the last device to finish its part, under the lock
+    Work finish;      // by every device once all parts (and combine) are done: its result
+  };
   /// Raises PeerFailure naming `who` if another device failed first (fail()).
-  void meet(int local, const backend::Value* in, const Prepare& prepare, const Work& part,
-            const Work& finish, const std::string& who);
+  void meet(int local, const backend::Value* in, const Steps& steps, const std::string& who);
   /// Wakes every waiting device with an error: `why` names the device that failed.
   void fail(const std::string& why);
 
  private:
-  // Blocks until `count` reaches n_ (the last one bumps `generation`); false if a device failed.
-  bool barrier(std::unique_lock<std::mutex>& lock, int& count, std::uint64_t& generation);
+  // Blocks until `count` reaches n_; the last one runs `last` (if any), then bumps `generation`.
+  // False if a device failed.
+  bool barrier(std::unique_lock<std::mutex>& lock, int& count, std::uint64_t& generation, int local,
+               const std::function<void()>& last);
+  // Runs `step` for every device; an error in it fails the rendezvous, naming device `local`.
+  void run_for_all(int local, const std::function<void()>& step);
   std::mutex m_;
   std::condition_variable cv_;
   int n_;

@@ -1,12 +1,27 @@
 // The processes a program runs on: one by default, or every rank of an MPI world once
-// fj::distributed::initialize() has run. Collectives exchange their operands through it.
+// fj::distributed::initialize() has run. Collectives move data between processes through it.
 #pragma once
 #include <cstddef>
+#include <cstdint>
+#include <cstring>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "fusejit/core/dtype.hpp"
+#include "fusejit/ir/primitive.hpp"
+
 namespace fj::distributed::detail {
+
+/// One point-to-point message of a collective, to or from `process`, matched by `tag`.
+template <class Bytes>
+struct Message {
+  int process;
+  int tag;
+  Bytes data;
+};
+using Send = Message<const std::byte*>;
+using Receive = Message<std::byte*>;
 
 /// How the processes exchange data. The one-process group exchanges nothing.
 class ProcessGroup {
@@ -24,6 +39,25 @@ class ProcessGroup {
                                                const std::string& who) {
     (void)bytes, (void)storage, (void)who;
     return local;
+  }
+  /// Combines `count` elements of `d` at `buf`, in place, with the same buffer of every process,
+  /// as `op` (psum, pmax or pmin) does, in process order: every process gets the same bits.
+  virtual void allreduce(ir::Prim op, DType d, std::byte* buf, std::int64_t count,
+                         const std::string& who) {
+    (void)op, (void)d, (void)buf, (void)count, (void)who;
+  }
+  /// Posts every receive and send (`bytes` each) at once and waits for all: one process has no
+  /// other process to send to.
+  virtual void send_recv(const std::vector<Send>& sends, const std::vector<Receive>& receives,
+                         std::size_t bytes, const std::string& who) {
+    (void)sends, (void)receives, (void)bytes, (void)who;
+  }
+  /// Block p of `send` (`bytes` each, one per process) goes to process p, which stores it as
+  /// block rank() of its `recv`.
+  virtual void all_to_all(const std::byte* send, std::byte* recv, std::size_t bytes,
+                          const std::string& who) {
+    (void)who;
+    std::memcpy(recv, send, bytes);
   }
 };
 
