@@ -120,4 +120,14 @@ TEST_CASE("pmap staged under jit runs its lowered graph: the devices' values") {
   auto g = fj::pmap(fj::grad([](const Array& v) { return fj::lax::psum(v * v, "i"); }),
                     fj::axis_name{"i"});
   CHECK(values(fj::jit(g)(fj::arange(4.0f))) == std::vector<float>{0, 8, 16, 24});
+  // Transforms of a pmap see its lowered graph: d/dx sum(pmap(v*v + psum(v))(x)) = 2x + 4,
+  // and vmap over another axis maps the whole pmap.
+  auto square_plus_total =
+      fj::pmap([](const Array& v) { return v * v + fj::lax::psum(v, "i"); }, fj::axis_name{"i"});
+  const Array dx =
+      fj::grad([&](const Array& x) { return fj::sum(square_plus_total(x)); })(fj::arange(4.0f));
+  CHECK(values(dx) == std::vector<float>{4, 6, 8, 10});
+  const Array rows = iota(8, {2, 4});
+  const Array mapped = fj::vmap(square_plus_total)(rows);
+  CHECK(values(mapped) == std::vector<float>{6, 7, 10, 15, 38, 47, 58, 71});
 }
