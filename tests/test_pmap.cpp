@@ -242,6 +242,22 @@ TEST_CASE("pmap: bad input names the sizes, the axis names in scope and the fail
   check_throws_with<fj::CallbackError>([&] { failing(fj::arange(4.0f)); }, {"device two refuses"});
   CHECK(values(failing.operator()(fj::array({0.f, 1.f, 3.f, 4.f}))) ==
         std::vector<float>{8, 8, 8, 8});  // the devices recover for the next call
+  // in_axes and out_axes out of range: one check for the devices' run and the staged one.
+  auto bad_in = fj::pmap([](const Array& v) { return v; }, fj::in_axes{2});
+  auto bad_out = fj::pmap([](const Array& v) { return v; }, fj::out_axes{-3});
+  for (bool staged : {false, true}) {
+    CAPTURE(staged);
+    auto run = [&](const auto& f) {
+      if (staged)
+        (void)fj::jit(f)(iota(8, {4, 2}));
+      else
+        (void)f(iota(8, {4, 2}));
+    };
+    check_throws_with<fj::ValueError>([&] { run(bad_in); },
+                                      {"fj::pmap", "in_axes 2", "out of range", "(4, 2)"});
+    check_throws_with<fj::ValueError>([&] { run(bad_out); },
+                                      {"fj::pmap", "out_axes -3", "out of range", "rank 2"});
+  }
   auto no_grad =
       fj::pmap(fj::grad([](const Array& v) { return fj::lax::pmax(v, "i"); }), fj::axis_name{"i"});
   check_throws_with<fj::Error>([&] { no_grad(fj::arange(4.0f)); }, {"pmax"});

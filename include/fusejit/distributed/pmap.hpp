@@ -71,7 +71,17 @@ struct statics_in<static_argnums_t<I...>, Rest...> {
 /// How many local devices a call runs on: checks the mapped size against the devices (or
 /// axis_size) and raises fj::ValueError naming both numbers when they differ.
 int pmap_device_count(const PmapOptions& o, std::int64_t mapped);
-/// The mapped size of the dynamic leaves (each with its in_axes entry), checked to agree.
+/// The out_axes of each result leaf (given one device's result ranks), normalized against rank
+/// + 1 (none: unmapped); out_axes has one entry for all or one per leaf, else fj::ValueError
+/// naming `who`, as is an axis out of range.
+std::vector<std::optional<int>> pmap_out_axes(const std::vector<int>& ranks,
+                                              const std::vector<std::optional<int>>& out,
+                                              const char* who);
+/// Each dynamic leaf's in_axes entry normalized against its rank; out of range is fj::ValueError.
+std::vector<std::optional<int>> pmap_in_axes(const std::vector<Array>& leaves,
+                                             const std::vector<std::optional<int>>& axes);
+/// The mapped size of the dynamic leaves (each with its normalized in_axes entry), checked to
+/// agree.
 std::int64_t pmap_mapped_size(const std::vector<Array>& leaves,
                               const std::vector<std::optional<int>>& axes);
 
@@ -102,7 +112,7 @@ class PmapFn {
   template <class... A>
   auto operator()(const A&... a) const {
     const FlatArgs fa = flatten_dynamic<Statics>(a...);
-    const auto axes = expand_in_axes(opt_.in, fa.trees, "fj::pmap");
+    const auto axes = pmap_in_axes(fa.leaves, expand_in_axes(opt_.in, fa.trees, "fj::pmap"));
     if (current_trace()) return staged(fa, axes, a...);
     const std::int64_t mapped = pmap_mapped_size(fa.leaves, axes);
     const int n = pmap_device_count(opt_, mapped);
@@ -112,9 +122,7 @@ class PmapFn {
     for (int d = 0; d < n; ++d)
       for (std::size_t k = 0; k < fa.leaves.size(); ++k)
         leaves[static_cast<std::size_t>(d)].push_back(
-            axes[k]
-                ? distributed::detail::shard(fa.leaves[k], normalized(*axes[k], fa.leaves[k]), d)
-                : fa.leaves[k]);
+            axes[k] ? distributed::detail::shard(fa.leaves[k], *axes[k], d) : fa.leaves[k]);
     using R = decltype(call_traced<Statics>(body, leaves[0], fa.trees, a...));
     std::vector<std::optional<R>> results(static_cast<std::size_t>(n));
     distributed::detail::run_on_devices(n, opt_.axis, [&](int d) {
@@ -153,30 +161,20 @@ class PmapFn {
     return *slot;
   }
 
-  static int normalized(int axis, const Array& x) { return axis < 0 ? axis + x.ndim() : axis; }
-
   // Output leaf k of every device, stacked along its out_axes (none: device 0's).
   std::vector<Array> join_outputs(const std::vector<std::vector<Array>>& outs) const {
-    const std::size_t count = outs[0].size();
-    if (opt_.out.size() != 1 && opt_.out.size() != count)
-      throw ValueError("fj::pmap: out_axes has " + std::to_string(opt_.out.size()) +
-                       " entries for " + std::to_string(count) + " outputs");
+    std::vector<int> ranks;
+    for (const Array& o : outs[0]) ranks.push_back(o.ndim());
+    const auto axes = pmap_out_axes(ranks, opt_.out, "fj::pmap");
     std::vector<Array> r;
-    for (std::size_t k = 0; k < count; ++k) {
-      const auto axis = opt_.out.size() == 1 ? opt_.out[0] : opt_.out[k];
-      if (!axis) {
+    for (std::size_t k = 0; k < axes.size(); ++k) {
+      if (!axes[k]) {
         r.push_back(outs[0][k]);
         continue;
       }
-      const int rank = outs[0][k].ndim() + 1;
-      const int ax = *axis < 0 ? *axis + rank : *axis;
-      if (ax < 0 || ax >= rank)
-        throw ValueError("fj::pmap: out_axes " + std::to_string(*axis) +
-                         " is out of range for output " + std::to_string(k) + " of rank " +
-                         std::to_string(rank));
       std::vector<Array> parts;
       for (const auto& o : outs) parts.push_back(o[k]);
-      r.push_back(distributed::detail::unshard(parts, ax));
+      r.push_back(distributed::detail::unshard(parts, *axes[k]));
     }
     return r;
   }

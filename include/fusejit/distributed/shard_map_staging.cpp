@@ -35,41 +35,6 @@ std::string spec_tuple(const MappedAxes& axes, const std::string& name) {
   return s + (axes.size() == 1 ? ",)" : ")");
 }
 
-int normalized(int axis, int rank) { return axis < 0 ? axis + rank : axis; }
-
-// The in_axes of each leaf, normalized against its rank.
-MappedAxes leaf_in_axes(const std::vector<Array>& leaves, const MappedAxes& in) {
-  MappedAxes r;
-  for (std::size_t k = 0; k < leaves.size(); ++k) {
-    const auto a = in.size() == 1 ? in[0] : in[k];
-    r.push_back(a ? std::optional<int>(normalized(*a, leaves[k].ndim())) : std::nullopt);
-  }
-  return r;
-}
-
-// The out_axes of each result leaf (of one device's rank), normalized against rank + 1.
-MappedAxes leaf_out_axes(const std::vector<ir::Aval>& outs, const MappedAxes& out,
-                         const char* who) {
-  if (out.size() != 1 && out.size() != outs.size())
-    throw ValueError(std::string(who) + ": out_axes has " + std::to_string(out.size()) +
-                     " entries for " + std::to_string(outs.size()) + " outputs");
-  MappedAxes r;
-  for (std::size_t k = 0; k < outs.size(); ++k) {
-    const auto a = out.size() == 1 ? out[0] : out[k];
-    if (!a) {
-      r.push_back(std::nullopt);
-      continue;
-    }
-    const int rank = outs[k].shape.rank() + 1, ax = normalized(*a, rank);
-    if (ax < 0 || ax >= rank)
-      throw ValueError(std::string(who) + ": out_axes " + std::to_string(*a) +
-                       " is out of range for output " + std::to_string(k) + " of rank " +
-                       std::to_string(rank));
-    r.push_back(ax);
-  }
-  return r;
-}
-
 Shape with_dim(const Shape& s, int axis, std::int64_t n, bool insert) {
   std::vector<std::int64_t> v = s.to_vector();
   if (insert)
@@ -102,7 +67,9 @@ DeviceBody trace_device_body(const TraceSite& site, const std::string& axis, std
       args.push_back(in[k] ? atom_array(lower_squeeze(b, lower_arg(shares[k]), {*in[k]}, false))
                            : shares[k]);
     std::vector<Array> results = f(args, out_tree);
-    body.out = leaf_out_axes(avals_of(results), out_axes, site.api ? site.api : "fj::pmap");
+    std::vector<int> ranks;
+    for (const Array& r : results) ranks.push_back(r.ndim());
+    body.out = pmap_out_axes(ranks, out_axes, site.api ? site.api : "fj::pmap");
     transforms::Emit E(b);
     for (std::size_t k = 0; k < results.size(); ++k) {
       if (!body.out[k]) continue;
@@ -194,10 +161,9 @@ ir::Params shard_map_params(const std::string& axis, std::int64_t n, const Mappe
 }  // namespace
 
 std::vector<Array> stage_shard_map(const TraceSite& site, const std::string& axis,
-                                   const std::vector<Array>& leaves, const MappedAxes& in_axes,
+                                   const std::vector<Array>& leaves, const MappedAxes& in,
                                    const MappedAxes& out_axes, const DeviceFunction& f,
                                    PyTreeDef& out_tree) {
-  const MappedAxes in = leaf_in_axes(leaves, in_axes);
   const std::int64_t n = pmap_mapped_size(leaves, in);
   // JAX wraps the shard_map in a jit of the flattened function, `_fun`.
   SubGraph fun = trace_subgraph(site, avals_of(leaves), [&](std::vector<Array>& args) {

@@ -16,9 +16,9 @@ namespace fj::detail {
 using DeviceFunction =
     std::function<std::vector<Array>(std::vector<Array>& leaves, PyTreeDef& out_tree)>;
 
-/// Stages `f` over the mapped axis `axis` of `leaves` (in_axes per leaf, none: whole on every
-/// device; out_axes one for all results or one per result leaf) in the active trace, and
-/// returns the results' leaves. `site` names the caller in errors.
+/// Stages `f` over the mapped axis `axis` of `leaves` (in_axes: one per leaf, normalized by
+/// pmap_in_axes, none: whole on every device; out_axes: one for all results or one per result
+/// leaf) in the active trace, and returns the results' leaves. `site` names the caller in errors.
 std::vector<Array> stage_shard_map(const TraceSite& site, const std::string& axis,
                                    const std::vector<Array>& leaves,
                                    const std::vector<std::optional<int>>& in_axes,
