@@ -36,7 +36,7 @@ using fusejit_test::check_close;
 // operations then differ by rounding, n eps times the growth and the leading blocks' condition
 // numbers (below 1e3 for these inputs): 40 * 2.2e-16 * 1e3 ~ 1e-11 for the 40x40 matrix, far
 // less for the small ones, so 1e-11 relative to the largest entry. The same bounds solve and
-// inv (condition numbers: 4.3 for a4, 12.5 at most for a4b, 149 for big).
+// inv (condition numbers: 4.3 for a4, 12.5 at most for a4b, 44 at most for a243, 149 for big).
 constexpr double kLuRel = 1e-11;
 
 }  // namespace
@@ -228,7 +228,10 @@ TEST_CASE("linalg solve golden: solve and inv as JAX's") {
       {"solve_vec", [&] { return fj::jit(solve)(a4, b4); }},
       {"solve_mat", [&] { return fj::jit(solve)(a4, b42); }},
       {"solve_batched_vec", [&] { return fj::jit(solve)(a4b, b4); }},
-      {"solve_broadcast", [&] { return fj::jit(solve)(a4b, fj::reshape(b42, {1, 4, 2})); }},
+      {"solve_broadcast",
+       [&] {
+         return fj::jit(solve)(a4b, fj::reshape(b42, {1, 4, 2}));
+       }},
       {"inv", [&] { return fj::jit([](T a) { return fj::linalg::inv(a); })(a4); }},
       {"inv_batched", [&] { return fj::linalg::inv(input("ab")); }},
       {"inv_big", [&] { return fj::jit([](T a) { return fj::linalg::inv(a); })(input("big")); }},
@@ -263,6 +266,25 @@ TEST_CASE("linalg solve golden: solve and inv as JAX's") {
     check_close(as_doubles(f32), numbers(kGolden.lines("values solve_batched_vec")[1]), 1e-5);
     check_close(as_doubles(fj::linalg::det(a4b.astype(fj::DType::f32))),
                 numbers(kGolden.lines("det a4b")[0]), 1e-5);
+    // Two batch axes: b a vector, unbatched, batched along a's inner axis, or along both.
+    const Array a243 = input("a243");
+    for (const char* b : {"b3", "b32", "b432", "b2432"}) {
+      const std::string name = std::string("solve_a243_") + b;
+      CAPTURE(name);
+      const Array rhs = input(b);
+      const auto [got, want] =
+          fusejit_test::golden_values(fj::jit(solve)(a243, rhs), kGolden.lines("values " + name));
+      check_close(got, want, kLuRel);
+      fusejit_test::check_weighted_grad([rhs](T a) { return fj::linalg::solve(a, rhs); }, a243,
+                                        numbers(kGolden.lines("grad " + name + "_a")[0]), {},
+                                        1e-10);
+      fusejit_test::check_weighted_grad([a243](T x) { return fj::linalg::solve(a243, x); }, rhs,
+                                        numbers(kGolden.lines("grad " + name + "_b")[0]), {},
+                                        1e-10);
+    }
+    const auto [inv_got, inv_want] =
+        fusejit_test::golden_values(fj::linalg::inv(a243), kGolden.lines("values inv_a243"));
+    check_close(inv_got, inv_want, kLuRel);
     const Array x = fj::jit(solve)(input("singular4"), b4);
     bool finite = true;
     for (double v : as_doubles(x)) finite = finite && std::isfinite(v);
@@ -285,14 +307,38 @@ TEST_CASE("linalg solve golden: jaxpr text") {
     return std::tuple{sign, logdet};
   };
   const std::vector<std::tuple<const char*, std::function<std::string()>>> texts = {
-      {"det_1x1", [&] { return fj::make_jaxpr(det)(fj::ones({1, 1})).str(); }},
-      {"det_2x2", [&] { return fj::make_jaxpr(det)(fj::ones({2, 2})).str(); }},
-      {"det_3x3", [&] { return fj::make_jaxpr(det)(fj::ones({3, 3})).str(); }},
-      {"det_3x3_batched", [&] { return fj::make_jaxpr(det)(fj::ones({2, 3, 3})).str(); }},
-      {"det_int_2x2", [&] { return fj::make_jaxpr(det)(fj::ones({2, 2}, fj::DType::i32)).str(); }},
-      {"slogdet_1x1", [&] { return fj::make_jaxpr(slogdet)(fj::ones({1, 1})).str(); }},
-      {"slogdet_2x2", [&] { return fj::make_jaxpr(slogdet)(fj::ones({2, 2})).str(); }},
-      {"slogdet_2x2_batched", [&] { return fj::make_jaxpr(slogdet)(fj::ones({3, 2, 2})).str(); }},
+      {"det_1x1",
+       [&] {
+         return fj::make_jaxpr(det)(fj::ones({1, 1})).str();
+       }},
+      {"det_2x2",
+       [&] {
+         return fj::make_jaxpr(det)(fj::ones({2, 2})).str();
+       }},
+      {"det_3x3",
+       [&] {
+         return fj::make_jaxpr(det)(fj::ones({3, 3})).str();
+       }},
+      {"det_3x3_batched",
+       [&] {
+         return fj::make_jaxpr(det)(fj::ones({2, 3, 3})).str();
+       }},
+      {"det_int_2x2",
+       [&] {
+         return fj::make_jaxpr(det)(fj::ones({2, 2}, fj::DType::i32)).str();
+       }},
+      {"slogdet_1x1",
+       [&] {
+         return fj::make_jaxpr(slogdet)(fj::ones({1, 1})).str();
+       }},
+      {"slogdet_2x2",
+       [&] {
+         return fj::make_jaxpr(slogdet)(fj::ones({2, 2})).str();
+       }},
+      {"slogdet_2x2_batched",
+       [&] {
+         return fj::make_jaxpr(slogdet)(fj::ones({3, 2, 2})).str();
+       }},
   };
   for (const auto& [name, text] : texts) {
     CAPTURE(name);
@@ -367,31 +413,50 @@ TEST_CASE("linalg solve golden: solve and inv stage lu and custom_linear_solve a
   using T = Tracer;
   auto solve = [](T a, T b) { return fj::linalg::solve(a, b); };
   const std::vector<std::tuple<const char*, std::function<std::string()>>> texts = {
-      {"solve_vec", [&] { return fj::make_jaxpr(solve)(fj::ones({3, 3}), fj::ones({3})).str(); }},
+      {"solve_vec",
+       [&] {
+         return fj::make_jaxpr(solve)(fj::ones({3, 3}), fj::ones({3})).str();
+       }},
       {"solve_mat",
-       [&] { return fj::make_jaxpr(solve)(fj::ones({3, 3}), fj::ones({3, 2})).str(); }},
+       [&] {
+         return fj::make_jaxpr(solve)(fj::ones({3, 3}), fj::ones({3, 2})).str();
+       }},
       {"solve_batched",
-       [&] { return fj::make_jaxpr(solve)(fj::ones({2, 3, 3}), fj::ones({3, 2})).str(); }},
+       [&] {
+         return fj::make_jaxpr(solve)(fj::ones({2, 3, 3}), fj::ones({3, 2})).str();
+       }},
       {"inv",
        [&] {
          return fj::make_jaxpr([](T a) { return fj::linalg::inv(a); })(fj::ones({3, 3})).str();
        }},
       {"solve_mat_4x5",
-       [&] { return fj::make_jaxpr(solve)(fj::ones({4, 4}), fj::ones({4, 5})).str(); }},
+       [&] {
+         return fj::make_jaxpr(solve)(fj::ones({4, 4}), fj::ones({4, 5})).str();
+       }},
       {"solve_mat_1x1",
-       [&] { return fj::make_jaxpr(solve)(fj::ones({1, 1}), fj::ones({1, 1})).str(); }},
+       [&] {
+         return fj::make_jaxpr(solve)(fj::ones({1, 1}), fj::ones({1, 1})).str();
+       }},
       {"solve_vec_1x1",
-       [&] { return fj::make_jaxpr(solve)(fj::ones({1, 1}), fj::ones({1})).str(); }},
+       [&] {
+         return fj::make_jaxpr(solve)(fj::ones({1, 1}), fj::ones({1})).str();
+       }},
       {"solve_mat_1x3",
-       [&] { return fj::make_jaxpr(solve)(fj::ones({1, 1}), fj::ones({1, 3})).str(); }},
+       [&] {
+         return fj::make_jaxpr(solve)(fj::ones({1, 1}), fj::ones({1, 3})).str();
+       }},
       {"solve_batched_1x1",
-       [&] { return fj::make_jaxpr(solve)(fj::ones({2, 1, 1}), fj::ones({2, 1, 3})).str(); }},
+       [&] {
+         return fj::make_jaxpr(solve)(fj::ones({2, 1, 1}), fj::ones({2, 1, 3})).str();
+       }},
       {"inv_5x5",
        [&] {
          return fj::make_jaxpr([](T a) { return fj::linalg::inv(a); })(fj::ones({5, 5})).str();
        }},
       {"solve_batched_both",
-       [&] { return fj::make_jaxpr(solve)(fj::ones({2, 3, 3}), fj::ones({2, 3, 2})).str(); }},
+       [&] {
+         return fj::make_jaxpr(solve)(fj::ones({2, 3, 3}), fj::ones({2, 3, 2})).str();
+       }},
       {"inv_batched",
        [&] {
          return fj::make_jaxpr([](T a) { return fj::linalg::inv(a); })(fj::ones({2, 3, 3})).str();
@@ -400,6 +465,32 @@ TEST_CASE("linalg solve golden: solve and inv stage lu and custom_linear_solve a
        [&] {
          return fj::make_jaxpr(solve)(fj::ones({3, 3}, fj::DType::f64),
                                       fj::ones({3, 2}, fj::DType::f64))
+             .str();
+       }},
+      // A vector b under a's batch, and two batch axes (jnp.vectorize's nested vmaps).
+      {"solve_batched_vec",
+       [&] {
+         return fj::make_jaxpr(solve)(fj::ones({2, 3, 3}), fj::ones({3})).str();
+       }},
+      {"solve_batch2_vec",
+       [&] {
+         return fj::make_jaxpr(solve)(fj::ones({2, 4, 3, 3}), fj::ones({3})).str();
+       }},
+      {"solve_batch2_unbatched_b",
+       [&] {
+         return fj::make_jaxpr(solve)(fj::ones({2, 4, 3, 3}), fj::ones({3, 2})).str();
+       }},
+      {"solve_batch2_inner_b",
+       [&] {
+         return fj::make_jaxpr(solve)(fj::ones({2, 4, 3, 3}), fj::ones({4, 3, 2})).str();
+       }},
+      {"solve_batch2_full_b",
+       [&] {
+         return fj::make_jaxpr(solve)(fj::ones({2, 4, 3, 3}), fj::ones({2, 4, 3, 2})).str();
+       }},
+      {"inv_batch2",
+       [&] {
+         return fj::make_jaxpr([](T a) { return fj::linalg::inv(a); })(fj::ones({2, 4, 3, 3}))
              .str();
        }},
   };

@@ -180,3 +180,42 @@ jaxprs64 = {
 for name, (f, args) in jaxprs64.items():
     print(f"=== jaxpr {name}")
     print(jax.make_jaxpr(f)(*args))
+
+# Two batch axes (jnp.vectorize's nested vmaps, innermost first) and a vector b under a's batch:
+# a's batch (2, 4) against b unbatched, b batched along the inner axis only, and b batched
+# along both. Drawn from their own generator, so the sections above keep their numbers.
+jax.config.update("jax_enable_x64", True)
+rng2 = np.random.default_rng(1919)
+more = {"a243": rng2.standard_normal((2, 4, 3, 3)), "b3": rng2.standard_normal(3),
+        "b32": rng2.standard_normal((3, 2)), "b432": rng2.standard_normal((4, 3, 2)),
+        "b2432": rng2.standard_normal((2, 4, 3, 2))}
+for name, v in more.items():
+    print(f"=== input {name}")
+    print(" ".join(str(d) for d in v.shape))
+    print(text(v))
+for b in ["b3", "b32", "b432", "b2432"]:
+    print(f"=== values solve_a243_{b}")
+    out = jnp.linalg.solve(more["a243"], more[b])
+    print(" ".join(str(d) for d in np.shape(out)))
+    print(text(out))
+    print(f"=== grad solve_a243_{b}_a")
+    print(text(wgrad(lambda a: jnp.linalg.solve(a, more[b]), more["a243"])))
+    print(f"=== grad solve_a243_{b}_b")
+    print(text(wgrad(lambda x: jnp.linalg.solve(more["a243"], x), more[b])))
+print("=== values inv_a243")
+print("2 4 3 3")
+print(text(jnp.linalg.inv(more["a243"])))
+
+jax.config.update("jax_enable_x64", False)
+o4 = jnp.ones((2, 4, 3, 3), jnp.float32)
+jaxprs2 = {
+    "solve_batched_vec": (jnp.linalg.solve, (jnp.ones((2, 3, 3), jnp.float32), jnp.ones(3, jnp.float32))),
+    "solve_batch2_vec": (jnp.linalg.solve, (o4, jnp.ones(3, jnp.float32))),
+    "solve_batch2_unbatched_b": (jnp.linalg.solve, (o4, jnp.ones((3, 2), jnp.float32))),
+    "solve_batch2_inner_b": (jnp.linalg.solve, (o4, jnp.ones((4, 3, 2), jnp.float32))),
+    "solve_batch2_full_b": (jnp.linalg.solve, (o4, jnp.ones((2, 4, 3, 2), jnp.float32))),
+    "inv_batch2": (jnp.linalg.inv, (o4,)),
+}
+for name, (f, args) in jaxprs2.items():
+    print(f"=== jaxpr {name}")
+    print(jax.make_jaxpr(f)(*args))

@@ -83,8 +83,8 @@ Atom trace(GraphBuilder& b, Atom x) {
 }
 
 // x's rows (second-to-last axis) in the order perm (..., n) names: the one-hot permutation
-// matrix's product (it moves each row exactly); `inverse`: row i of x moved to row perm[i].
-Atom permute_rows(GraphBuilder& b, Atom perm, Atom x, const char* fn, bool inverse = false) {
+// matrix's product (it moves each row exactly).
+Atom permute_rows(GraphBuilder& b, Atom perm, Atom x, const char* fn) {
   const Shape sp = b.aval(perm).shape;
   const int r = sp.rank() + 1;
   std::vector<std::int64_t> dims, sq = sp.to_vector();
@@ -97,7 +97,7 @@ Atom permute_rows(GraphBuilder& b, Atom perm, Atom x, const char* fn, bool inver
   const Atom onehot = bin(b, Prim::eq, rows, lower_iota(b, DType::i32, Shape(sq), r - 1));
   const Atom p = convert(b, onehot, {b.aval(x).dtype, false});
   ir::DotDims dd;
-  dd.lhs_contract = {inverse ? r - 2 : r - 1};  // inverse: the transposed one-hot matrix
+  dd.lhs_contract = {r - 1};
   dd.rhs_contract = {r - 2};
   for (int d = 0; d < r - 2; ++d) dd.lhs_batch.push_back(d), dd.rhs_batch.push_back(d);
   return lower_dot_general(b, p, x, dd, std::nullopt, fn);
@@ -349,20 +349,9 @@ ir::GraphPtr linear_part(GraphBuilder& b, const std::vector<Atom>& ops,
   return std::make_shared<const ir::Graph>(std::move(g.graph));
 }
 
-// custom_linear_solve's right-hand sides as columns (..., n, k): a vector (..., n) gains a
-// trailing axis; rows (..., k, n), one right-hand side each, are transposed. from_cols undoes it.
-Atom to_cols(GraphBuilder& g, Atom x, bool vector) {
-  return vector ? lower_expand_dims(g, x, {-1}) : matrix_transpose(g, x);
-}
-Atom from_cols(GraphBuilder& g, Atom x, bool vector) {
-  return vector ? lower_squeeze(g, x, {-1}, false) : matrix_transpose(g, x);
-}
-
-// x's rows permuted as JAX's _lu_solve_core does, x[..., perm, :] (a gather), for one matrix;
-// a batch of them by the one-hot product. `inverse`: by perm's inverse, JAX's stable sort of
-// (perm, iota).
+// One vector's entries (n, 1) permuted as JAX's _lu_solve_core does, x[perm, :] (a gather);
+// `inverse`: by perm's inverse, JAX's stable sort of (perm, iota).
 Atom gather_rows(GraphBuilder& g, Atom perm, Atom x, bool inverse, const char* fn) {
-  if (g.aval(x).shape.rank() != 2) return permute_rows(g, perm, x, fn, inverse);
   if (inverse) {
     const Atom iota = lower_iota(g, DType::i32, g.aval(perm).shape, 0);
     perm = lower_lax_sort(g, {perm, iota}, 0, true, 1)[1];
@@ -418,11 +407,11 @@ Atom lu_solve_part(GraphBuilder& g, const std::vector<Atom>& x, bool trans, bool
   return call_named(
       g, "_lu_solve", x,
       [trans, vector, fn](GraphBuilder& h, const std::vector<Atom>& v) {
-        // Rows for one matrix a, or for a batch along one axis: JAX's one-vector _lu_solve
-        // vmapped over them (and over the batch), as JAX prints it.
-        if (!vector && h.aval(v[2]).shape.rank() <= 3)
-          return lu_solve_columns(h, v[0], v[1], v[2], trans, fn);
-        const Atom lu = v[0], cols = to_cols(h, v[2], vector);
+        // Rows, or vectors under a's batch: JAX's one-vector _lu_solve vmapped over them.
+        if (!vector || h.aval(v[2]).shape.rank() > 1)
+          return lu_solve_columns(h, v[0], v[1], v[2], trans, vector, fn);
+        // One vector b (n,) of one matrix: b[:, np.newaxis] solved as a column.
+        const Atom lu = v[0], cols = lower_expand_dims(h, v[2], {-1});
         Atom y;
         if (!trans) {
           y = lower_triangular_solve(h, lu, gather_rows(h, v[1], cols, false, fn),
@@ -433,7 +422,7 @@ Atom lu_solve_part(GraphBuilder& g, const std::vector<Atom>& x, bool trans, bool
           y = lower_triangular_solve(h, lu, y, {true, true, true, false, true}, fn);
           y = gather_rows(h, v[1], y, true, fn);
         }
-        return from_cols(h, y, vector);
+        return lower_squeeze(h, y, {-1}, false);
       },
       std::string(trans ? "1" : "0") + (vector ? "v" : "m"));
 }
@@ -460,6 +449,35 @@ Atom factored_solve(GraphBuilder& g, Atom a, const std::vector<Atom>& f, Atom rh
                 ir::linear_solve_params({1, 1, 2, 2}, std::move(parts)))[0];
 }
 
+// b's right-hand sides x (its batch axes, then `core` axes) given the whole batch `batch`.
+// jnp.vectorize vmaps the solve over each batch axis, innermost first; at each level where b has
+// no axis of its own, custom_linear_solve's batching rule broadcasts it, one leading axis at a
+// time, its dims np.add(1, ...) (NumPy ints: the hidden `@np` flags). A batch of b that is not
+// a's without size-1 axes (which jnp.vectorize squeezes) is broadcast in one step instead.
+Atom broadcast_levels(GraphBuilder& g, Atom x, const Shape& batch, int core) {
+  const Shape s = g.aval(x).shape;
+  const int own = s.rank() - core, extra = batch.rank() - own;
+  bool suffix = extra >= 0;
+  for (int d = 0; suffix && d < own; ++d) suffix = s[d] == batch[extra + d] && s[d] != 1;
+  if (!suffix) {
+    Shape to = batch;
+    for (int d = own; d < s.rank(); ++d) to.push_back(s[d]);
+    return broadcast_to(g, x, to);
+  }
+  for (int level = extra - 1; level >= 0; --level) {
+    const Shape cur = g.aval(x).shape;
+    std::vector<std::int64_t> shape(batch.begin() + level, batch.begin() + level + 1), dims;
+    for (int d = 0; d < cur.rank(); ++d) shape.push_back(cur[d]), dims.push_back(d + 1);
+    ir::Params p;
+    p.items.push_back({"shape", shape, false});
+    p.items.push_back({"broadcast_dimensions", dims, true});
+    p.items.push_back(
+        {"broadcast_dimensions@np", std::vector<std::int64_t>(dims.size(), 1), false});
+    x = g.emit1(Prim::broadcast_in_dim, {x}, std::move(p));
+  }
+  return x;
+}
+
 Atom solve_body(GraphBuilder& g, Atom a, Atom rhs, const char* fn) {
   const bool f64 = g.aval(a).dtype == DType::f64 || g.aval(rhs).dtype == DType::f64;
   const TypedDType t{f64 ? DType::f64 : DType::f32, false};
@@ -474,23 +492,9 @@ Atom solve_body(GraphBuilder& g, Atom a, Atom rhs, const char* fn) {
   a = with_batch(g, a, batch);
   // As JAX's _solve: the factors first, then b (its columns first for a matrix b).
   const std::vector<Atom> f = g.emit(Prim::lu, {g.emit1(Prim::stop_gradient, {a})});
-  if (vector) {  // b against every matrix of a's batch
-    Shape to = batch;
-    to.push_back(sa[sa.rank() - 1]);
-    return factored_solve(g, a, f, broadcast_to(g, rhs, to), true, fn);
-  }
-  Atom rows = matrix_transpose(g, rhs);
-  if (batch.rank() == 1 && sb.rank() == 2) {
-    // b unbatched under jnp.vectorize's vmap over a: custom_linear_solve's batching rule
-    // broadcasts it, its dims np.add(1, ...) (NumPy ints, the hidden `@np` flags).
-    const Shape sr = g.aval(rows).shape;
-    ir::Params p;
-    p.items.push_back({"shape", std::vector<std::int64_t>{batch[0], sr[0], sr[1]}, false});
-    p.items.push_back({"broadcast_dimensions", std::vector<std::int64_t>{1, 2}, true});
-    p.items.push_back({"broadcast_dimensions@np", std::vector<std::int64_t>{1, 1}, false});
-    rows = g.emit1(Prim::broadcast_in_dim, {rows}, std::move(p));
-  }
-  rows = with_batch(g, rows, batch);
+  if (vector)  // b against every matrix of a's batch
+    return factored_solve(g, a, f, broadcast_levels(g, rhs, batch, 1), true, fn);
+  const Atom rows = broadcast_levels(g, matrix_transpose(g, rhs), batch, 2);
   return matrix_transpose(g, factored_solve(g, a, f, rows, false, fn));
 }
 

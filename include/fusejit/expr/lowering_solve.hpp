@@ -10,10 +10,12 @@ namespace fj::detail {
 /// lax.linalg.lu: one `lu` equation (results: lu, i32 pivots, i32 permutation). `fn` names the
 /// caller in errors: a float32 / float64 array of rank >= 2.
 std::vector<Atom> lower_lu(GraphBuilder& b, Atom x, const char* fn);
-/// JAX's _lu_solve (trans 0: a x = b, 1: a^T x = b) on one matrix's lu factors and permutation
-/// for right-hand sides `rows` (k, n), one per row: the one-vector solve vmapped over the rows
-/// as JAX's batching rules stage it (lowering_solve_columns.cpp); the solutions as rows.
-Atom lu_solve_columns(GraphBuilder& g, Atom lu, Atom perm, Atom rows, bool trans, const char* fn);
+/// JAX's _lu_solve (trans 0: a x = b, 1: a^T x = b) on lu's factors and permutation for
+/// right-hand sides `rhs`: vectors (..., n) (`vector`, with one or more batch axes of a), or rows
+/// (..., k, n), one right-hand side each. The one-vector solve vmapped over a's batch axes (and
+/// over the rows) as JAX's batching rules stage it (lowering_solve_columns.cpp); rhs's shape.
+Atom lu_solve_columns(GraphBuilder& g, Atom lu, Atom perm, Atom rhs, bool trans, bool vector,
+                      const char* fn);
 
 }  // namespace fj::detail
 

@@ -1,6 +1,7 @@
-// JAX's _lu_solve for a matrix b, as jnp.linalg.solve stages it: the one-vector _lu_solve
-// vmapped over b's columns, written out equation by equation as JAX 0.10.2's batching rules
-// (broadcast_in_dim, gather, triangular_solve, squeeze) emit them (implementation unit only).
+// JAX's _lu_solve as jnp.linalg.solve stages it under jnp.vectorize: the one-vector _lu_solve
+// vmapped over a's batch axes (and over b's columns for a matrix b), written out equation by
+// equation as JAX 0.10.2's batching rules (broadcast_in_dim, gather, triangular_solve, squeeze)
+// emit them (implementation unit only).
 #include "fusejit/expr/lowering_linalg.hpp"
 #include "fusejit/expr/lowering_solve.hpp"
 #include "fusejit/expr/lowering_sort.hpp"
@@ -71,28 +72,31 @@ Atom row_indices(GraphBuilder& g, Atom perm) {
   return broadcast_np(g, i, with_extents(s, {1}), iota_v(static_cast<std::size_t>(s.rank())), 1);
 }
 
-// x[perm, :] of columns (..., k, n, 1) batched over k (and a's batch axis, at 0):
-// _gather_batching_rule's dim numbers, each batching level shifting them by np.add(1, ...),
-// the columns a leading offset dim, a's batch an operand / indices batching dim.
-Atom gather_rows(GraphBuilder& g, Atom x, Atom idx) {
+// x[perm, :] of right-hand sides (..., n, 1) vmapped over a's r batch axes, or of columns
+// (..., k, n, 1) vmapped over k too (at axis r): _gather_batching_rule's dim numbers, each
+// batching level shifting them by np.add(1, ...) (printed as NumPy ints), the columns a leading
+// offset dim, a's batch axes operand / indices batching dims.
+Atom gather_rows(GraphBuilder& g, Atom x, Atom idx, bool vector) {
   const Shape s = g.aval(x).shape;
-  const std::int64_t r = s.rank() - 3;
-  ir::IndexDims d{{r, r + 2},
-                  {r + 1},
-                  {r + 1},
+  const std::int64_t r = s.rank() - (vector ? 2 : 3);
+  ir::IndexDims d{vector ? V{r + 1} : V{r, r + 2},
+                  {vector ? r : r + 1},
+                  {vector ? r : r + 1},
                   iota_v(static_cast<std::size_t>(r)),
                   iota_v(static_cast<std::size_t>(r))};
   ir::Params p;
   d.add_to(p, false);
+  const std::size_t window_np = vector || r ? 0 : 1;  // the columns' own axis is a plain 0
   for (auto& item : p.items)
     if (item.name == "dimension_numbers")
-      item.value = "GatherDimensionNumbers(offset_dims=" + np_tuple(d.window, r ? 0 : 1) +
+      item.value = "GatherDimensionNumbers(offset_dims=" + np_tuple(d.window, window_np) +
                    ", collapsed_slice_dims=" + np_tuple(d.collapsed, 0) +
                    ", start_index_map=" + np_tuple(d.start_map, 0) +
-                   ", operand_batching_dims=" + np_tuple(d.operand_batching, 9) +
-                   ", start_indices_batching_dims=" + np_tuple(d.indices_batching, 9) + ")";
+                   ", operand_batching_dims=" + np_tuple(d.operand_batching, 1) +
+                   ", start_indices_batching_dims=" + np_tuple(d.indices_batching, 1) + ")";
   V sizes(static_cast<std::size_t>(r), 1);
-  sizes.insert(sizes.end(), {s[r], 1, 1});
+  if (!vector) sizes.push_back(s[r]);
+  sizes.insert(sizes.end(), {1, 1});
   p.items.push_back({"fill_value", std::string("None"), true});
   p.items.push_back({"indices_are_sorted", false, true});
   p.items.push_back({"mode", ir::mode_str(ir::GatherMode::promise_in_bounds), true});
@@ -102,9 +106,11 @@ Atom gather_rows(GraphBuilder& g, Atom x, Atom idx) {
 }
 
 // _triangular_solve_batching_rule for a (..., n, n) and b (..., n, 1) batched over columns at
-// `bdim`: the columns moved last and folded into b's, solved, unfolded; they stay last.
+// `bdim` (-1: no columns, a plain batched solve): the columns moved last and folded into b's,
+// solved, unfolded; they stay last.
 Atom solve_batched(GraphBuilder& g, Atom lu, Atom x, int& bdim, const TriangularSolveOptions& o,
                    const char* fn) {
+  if (bdim < 0) return lower_triangular_solve(g, lu, x, o, fn);
   const int last = g.aval(x).shape.rank() - 1;
   x = move_axis(g, x, bdim, last);
   const Shape s = g.aval(x).shape;
@@ -116,31 +122,44 @@ Atom solve_batched(GraphBuilder& g, Atom lu, Atom x, int& bdim, const Triangular
                        s.to_vector());
 }
 
+// The inverse of the permutation perm (..., n): a stable sort of (perm, iota), as
+// lax.sort_key_val; under a's r batch axes the unbatched iota is broadcast to perm's shape one
+// axis at a time, innermost first (_sort_batch_rule at each vmap level, plain ints).
+Atom inverse_permutation(GraphBuilder& g, Atom perm) {
+  const Shape ps = g.aval(perm).shape;
+  const int r = ps.rank() - 1;
+  Atom iota = lower_iota(g, DType::i32, Shape{ps[r]}, 0);
+  for (int level = r - 1; level >= 0; --level) {
+    const V shape(ps.begin() + level, ps.end());
+    const V dims = iota_v(shape.size());
+    iota = broadcast_np(g, iota, shape, V(dims.begin() + 1, dims.end()), shape.size());
+  }
+  return lower_lax_sort(g, {perm, iota}, r, true, 1)[1];
+}
+
 }  // namespace
 
-Atom lu_solve_columns(GraphBuilder& g, Atom lu, Atom perm, Atom rows, bool trans, const char* fn) {
-  const Shape s = g.aval(rows).shape;  // (..., k, n); a's batch (at most one axis) first
-  const int r = s.rank() - 2;
-  // b[..., np.newaxis], the columns' batch at r.
-  Atom x = broadcast_np(g, rows, with_extents(s, {1}), iota_v(static_cast<std::size_t>(r + 2)), 1);
-  int bdim = r;
+Atom lu_solve_columns(GraphBuilder& g, Atom lu, Atom perm, Atom rhs, bool trans, bool vector,
+                      const char* fn) {
+  const Shape s = g.aval(rhs).shape;  // (..., n) or (..., k, n); a's batch first
+  const int r = s.rank() - (vector ? 1 : 2);
+  // b[..., np.newaxis], the columns' batch (if any) at r.
+  Atom x =
+      broadcast_np(g, rhs, with_extents(s, {1}), iota_v(static_cast<std::size_t>(s.rank())), 1);
+  int bdim = vector ? -1 : r;
   if (!trans) {
-    x = gather_rows(g, x, row_indices(g, perm));
+    x = gather_rows(g, x, row_indices(g, perm), vector);
     x = solve_batched(g, lu, x, bdim, {true, true, false, false, true}, fn);
     x = solve_batched(g, lu, x, bdim, {true, false, false, false, false}, fn);
   } else {
     x = solve_batched(g, lu, x, bdim, {true, false, true, false, false}, fn);
     x = solve_batched(g, lu, x, bdim, {true, true, true, false, true}, fn);
-    // The inverse permutation: a stable sort of (perm, iota), as lax.sort_key_val; under a's
-    // batch the unbatched iota is broadcast to perm's shape first (_sort_batch_rule).
-    const Shape ps = g.aval(perm).shape;
-    Atom iota = lower_iota(g, DType::i32, Shape{ps[ps.rank() - 1]}, 0);
-    if (r) iota = broadcast_np(g, iota, ps.to_vector(), {1}, 1);
-    const Atom idx = row_indices(g, lower_lax_sort(g, {perm, iota}, r, true, 1)[1]);
-    x = gather_rows(g, move_axis(g, x, bdim, r), idx);
-    bdim = r;
+    const Atom idx = row_indices(g, inverse_permutation(g, perm));
+    if (!vector) x = move_axis(g, x, bdim, r), bdim = r;
+    x = gather_rows(g, x, idx, vector);
   }
   // x[..., 0]: _squeeze_batch_rule moves the columns' batch in front of the vector's axes.
+  if (vector) return lower_squeeze(g, x, {r + 1}, false);
   return lower_squeeze(g, move_axis(g, x, bdim, r), {r + 2}, false);
 }
 
