@@ -22,6 +22,7 @@
 #include "fusejit/expr/lowering_solve.cpp"
 #include "fusejit/expr/lowering_diagonal.cpp"
 #include "fusejit/expr/lowering_solve_columns.cpp"
+#include "fusejit/expr/lowering_vectorize_solve.cpp"
 #include "fusejit/expr/lowering_spectral.cpp"
 #include "fusejit/expr/lowering_index.cpp"
 #include "fusejit/expr/materialize.cpp"

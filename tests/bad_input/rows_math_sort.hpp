@@ -49,6 +49,13 @@ inline std::vector<Row> math_sort_rows() {
        raises<fj::ShapeError>("fj::ShapeError"),
        "fj::linalg::solve: argument b must be (n,) or (..., n, k) for a of shape (3, 3), got an "
        "array of shape (2, 3)"},
+      {"`fj::scipy::linalg::cho_solve` with batch axes that do not broadcast",
+       [=] {
+         Array r = fj::scipy::linalg::cho_solve({fj::ones({2, 3, 3}), true}, fj::ones({4, 3, 2}));
+       },
+       raises<fj::ShapeError>("fj::ShapeError"),
+       "fj::scipy::linalg::cho_solve: the batch axes of a (shape (2, 3, 3)) and of b (shape (4, "
+       "3, 2)) do not broadcast"},
       {"`fj::linalg::eigh` of a matrix that is not square", [=] { (void)fj::linalg::eigh(m23); },
        raises<fj::ShapeError>("fj::ShapeError"),
        "fj::linalg::eigh: argument a must be a (batch of) square matrices (rank >= 2), got an "

@@ -133,3 +133,62 @@ jaxprs = {
 for name, (f, args) in jaxprs.items():
     print(f"=== jaxpr {name}")
     print(jax.make_jaxpr(f)(*args))
+
+# The scipy wrappers over a batch: jnp.vectorize's vmaps of lax.linalg.triangular_solve (one per
+# batch axis, innermost first; size-1 axes squeezed and expanded back). Values and gradients in
+# f64 from their own generator, so the sections above keep their numbers; text in f32.
+jax.config.update("jax_enable_x64", True)
+rng3 = np.random.default_rng(1920)
+
+
+def spd(shape):
+    m = rng3.standard_normal(shape)
+    return m @ np.swapaxes(m, -1, -2) + shape[-1] * np.eye(shape[-1])
+
+
+more = {"c243": np.linalg.cholesky(spd((2, 4, 3, 3))), "t43": np.tril(rng3.standard_normal((4, 3, 3))) + 3 * np.eye(3),
+        "v3": rng3.standard_normal(3), "m32": rng3.standard_normal((3, 2)),
+        "m432": rng3.standard_normal((4, 3, 2)), "m2432": rng3.standard_normal((2, 4, 3, 2)),
+        "v243": rng3.standard_normal((2, 4, 3)), "m1432": rng3.standard_normal((1, 4, 3, 2))}
+for name, v in more.items():
+    print(f"=== input {name}")
+    print(" ".join(str(d) for d in v.shape))
+    print(text(v))
+batched = {
+    "cho_solve_c243_v3": (lambda c, b: jsl.cho_solve((c, True), b), "c243", "v3"),
+    "cho_solve_c243_m32": (lambda c, b: jsl.cho_solve((c, True), b), "c243", "m32"),
+    "cho_solve_c243_m432": (lambda c, b: jsl.cho_solve((c, True), b), "c243", "m432"),
+    "cho_solve_c243_m2432": (lambda c, b: jsl.cho_solve((c, True), b), "c243", "m2432"),
+    "cho_solve_c243_v243": (lambda c, b: jsl.cho_solve((c, True), b), "c243", "v243"),
+    "solve_triangular_t43_m2432": (lambda a, b: jsl.solve_triangular(a, b, lower=True), "t43", "m2432"),
+    "solve_triangular_t43_m1432": (lambda a, b: jsl.solve_triangular(a, b, trans=1, lower=True), "t43", "m1432"),
+}
+for name, (f, a, b) in batched.items():
+    x, y = more[a], more[b]
+    out = f(x, y)
+    print(f"=== values {name}")
+    print(" ".join(str(d) for d in np.shape(out)))
+    print(text(out))
+    w = np.arange(1.0, 1.0 + np.size(out)).reshape(np.shape(out))
+    print(f"=== grad {name}_a")
+    print(text(jax.grad(lambda u: jnp.sum(w * f(u, y)))(x)))
+    print(f"=== grad {name}_b")
+    print(text(jax.grad(lambda u: jnp.sum(w * f(x, u)))(y)))
+
+jax.config.update("jax_enable_x64", False)
+f32 = lambda *s: jnp.ones(s, jnp.float32)
+jaxprs2 = {
+    "cho_solve_batched": (lambda a, b: jsl.cho_solve((a, True), b), (f32(2, 3, 3), f32(2, 3, 2))),
+    "cho_solve_batched_shared_vector": (lambda a, b: jsl.cho_solve((a, True), b), (f32(2, 3, 3), f32(3))),
+    "cho_solve_batched_shared_b": (lambda a, b: jsl.cho_solve((a, True), b), (f32(2, 3, 3), f32(3, 2))),
+    "cho_solve_batched_vectors_upper": (lambda a, b: jsl.cho_solve((a, False), b), (f32(2, 3, 3), f32(2, 3))),
+    "cho_solve_batch2_inner_b": (lambda a, b: jsl.cho_solve((a, True), b), (f32(2, 4, 3, 3), f32(4, 3, 2))),
+    "solve_triangular_shared_a": (lambda a, b: jsl.solve_triangular(a, b, lower=True), (f32(3, 3), f32(2, 3, 2))),
+    "solve_triangular_batched_vectors": (lambda a, b: jsl.solve_triangular(a, b, trans=1), (f32(2, 3, 3), f32(2, 3))),
+    "solve_triangular_batch2_shared_outer": (lambda a, b: jsl.solve_triangular(a, b, lower=True, unit_diagonal=True), (f32(4, 3, 3), f32(2, 4, 3, 2))),
+    "solve_triangular_size1": (lambda a, b: jsl.solve_triangular(a, b, trans=1, lower=True), (f32(4, 3, 3), f32(1, 4, 3, 2))),
+    "solve_triangular_size1_both": (lambda a, b: jsl.solve_triangular(a, b), (f32(1, 3, 3), f32(1, 3, 2))),
+}
+for name, (f, args) in jaxprs2.items():
+    print(f"=== jaxpr {name}")
+    print(jax.make_jaxpr(f)(*args))

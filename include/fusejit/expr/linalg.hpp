@@ -102,8 +102,8 @@ auto cho_factor(A&& a, bool lower = false) {
                               std::forward<A>(a))),
       lower};
 }
-/// jax.scipy.linalg.cho_solve: x with a x = b, from cho_factor's (c, lower); c one matrix, b a
-/// vector or a matrix.
+/// jax.scipy.linalg.cho_solve: x with a x = b, from cho_factor's (c, lower); c (..., n, n), b
+/// (n,), (..., n, k) or a batch of vectors (..., n); the batch axes broadcast.
 template <detail::Operand B>
 auto cho_solve(const std::pair<Array, bool>& c_and_lower, B&& b) {
   return detail::make_node(

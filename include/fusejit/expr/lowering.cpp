@@ -90,6 +90,17 @@ std::pair<Atom, Atom> convert_and_rank_promote(GraphBuilder& b, Atom x, Atom y, 
   return {x, y};
 }
 
+Atom broadcast_np(GraphBuilder& b, Atom x, const std::vector<std::int64_t>& shape,
+                  const std::vector<std::int64_t>& dims, std::size_t first_np) {
+  std::vector<std::int64_t> flags(dims.size(), 0);
+  for (std::size_t i = first_np; i < dims.size(); ++i) flags[i] = 1;
+  ir::Params p;
+  p.items.push_back({"shape", shape, false});
+  p.items.push_back({"broadcast_dimensions", dims, true});
+  p.items.push_back({"broadcast_dimensions@np", flags, false});
+  return b.emit1(Prim::broadcast_in_dim, {x}, std::move(p));
+}
+
 Atom full_like(GraphBuilder& b, Atom a, int v) {
   const ir::Aval av = b.aval(a);
   const Atom lit = Atom::of_literal(ir::Literal::of(v, true).cast(av.dtype, av.weak));

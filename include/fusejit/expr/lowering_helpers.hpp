@@ -30,4 +30,10 @@ Atom full_like(GraphBuilder& b, Atom a, int v);
 /// (keepdims=True).
 Atom keep_dims(GraphBuilder& b, Atom r, const Shape& in, const std::vector<std::int64_t>& axes);
 
+/// broadcast_in_dim of x to `shape` along `dims`, the entries from `first_np` on printed as
+/// NumPy ints (the hidden `broadcast_dimensions@np` flags), as JAX's batching rules leave
+/// dims they shift with np.add (`(0,) + np.add(1, dims)`).
+Atom broadcast_np(GraphBuilder& b, Atom x, const std::vector<std::int64_t>& shape,
+                  const std::vector<std::int64_t>& dims, std::size_t first_np);
+
 }  // namespace fj::detail

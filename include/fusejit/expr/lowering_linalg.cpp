@@ -3,6 +3,7 @@
 #include "fusejit/expr/lowering_linalg.hpp"
 
 #include "fusejit/expr/lowering_helpers.hpp"
+#include "fusejit/expr/lowering_vectorize_solve.hpp"
 
 namespace fj::detail {
 
@@ -52,16 +53,14 @@ Atom to_inexact_operand(GraphBuilder& b, Atom x) {
   return is_float(t.dtype) ? x : convert(b, x, to_inexact(t));
 }
 
-// jax.numpy.vectorize with the core signatures "(n,n),(n)->(n)" and "(n,n),(n,k)->(n,k)" adds
-// nothing when a is one matrix, the only case these wrappers stage (a batch goes through vmap).
-void check_unbatched(const GraphBuilder& b, Atom a, Atom rhs, const char* fn) {
+// JAX's choice of jnp.vectorize signature in cho_solve and solve_triangular: b one vector
+// "(n,n),(n)->(n)" when it is rank 1, or (deprecated in JAX, kept as it behaves) a batch of
+// vectors of rank one less than a's whose last extent is n; otherwise "(n,n),(n,k)->(n,k)".
+bool vector_rhs(const GraphBuilder& b, Atom a, Atom rhs, const char* fn) {
   check_matrix(b, a, fn, "a", true);
   check_matrix(b, rhs, fn, "b", false, 1);
-  if (b.aval(a).shape.rank() != 2 || b.aval(rhs).shape.rank() > 2)
-    throw NotImplementedError(std::string(fn) +
-                              ": batched operands are not supported yet (got shapes " +
-                              b.aval(a).shape.str() + " and " + b.aval(rhs).shape.str() +
-                              "); use fj::lax::linalg::triangular_solve or fj::vmap");
+  const Shape sa = b.aval(a).shape, sb = b.aval(rhs).shape;
+  return sb.rank() == 1 || (sa.rank() == sb.rank() + 1 && sa[sa.rank() - 1] == sb[sb.rank() - 1]);
 }
 
 }  // namespace
@@ -143,13 +142,13 @@ Atom lower_cho_factor(GraphBuilder& b, Atom a, bool lower) {
 
 Atom lower_cho_solve(GraphBuilder& b, Atom c, Atom rhs, bool lower) {
   const char* fn = "fj::scipy::linalg::cho_solve";
-  check_unbatched(b, c, rhs, fn);
+  const bool vector = vector_rhs(b, c, rhs, fn);
   return call_named(
       b, "_cho_solve", {c, rhs},
       [&](GraphBuilder& g, const std::vector<Atom>& in) {
         const Atom y =
-            lower_triangular_solve(g, in[0], in[1], {true, lower, !lower, false, false}, fn);
-        return lower_triangular_solve(g, in[0], y, {true, lower, lower, false, false}, fn);
+            vectorized_triangular_solve(g, in[0], in[1], vector, {true, lower, !lower}, fn);
+        return vectorized_triangular_solve(g, in[0], y, vector, {true, lower, lower}, fn);
       },
       lower ? "l" : "u");
 }
@@ -157,15 +156,15 @@ Atom lower_cho_solve(GraphBuilder& b, Atom c, Atom rhs, bool lower) {
 Atom lower_solve_triangular(GraphBuilder& b, Atom a, Atom rhs, int trans, bool lower,
                             bool unit_diagonal) {
   const char* fn = "fj::scipy::linalg::solve_triangular";
-  check_unbatched(b, a, rhs, fn);
+  const bool vector = vector_rhs(b, a, rhs, fn);
   if (trans != 0 && trans != 1)
     throw ValueError(std::string(fn) + ": trans must be 0 or 1 for real matrices, got " +
                      std::to_string(trans));
   return call_named(
       b, "_solve_triangular", {a, rhs},
       [&](GraphBuilder& g, const std::vector<Atom>& in) {
-        return lower_triangular_solve(g, in[0], in[1],
-                                      {true, lower, trans == 1, false, unit_diagonal}, fn);
+        return vectorized_triangular_solve(g, in[0], in[1], vector,
+                                           {true, lower, trans == 1, false, unit_diagonal}, fn);
       },
       std::to_string(trans) + (lower ? "l" : "u") + (unit_diagonal ? "1" : ""));
 }

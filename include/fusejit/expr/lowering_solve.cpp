@@ -468,12 +468,7 @@ Atom broadcast_levels(GraphBuilder& g, Atom x, const Shape& batch, int core) {
     const Shape cur = g.aval(x).shape;
     std::vector<std::int64_t> shape(batch.begin() + level, batch.begin() + level + 1), dims;
     for (int d = 0; d < cur.rank(); ++d) shape.push_back(cur[d]), dims.push_back(d + 1);
-    ir::Params p;
-    p.items.push_back({"shape", shape, false});
-    p.items.push_back({"broadcast_dimensions", dims, true});
-    p.items.push_back(
-        {"broadcast_dimensions@np", std::vector<std::int64_t>(dims.size(), 1), false});
-    x = g.emit1(Prim::broadcast_in_dim, {x}, std::move(p));
+    x = broadcast_np(g, x, shape, dims, 0);
   }
   return x;
 }

@@ -2,6 +2,7 @@
 // vmapped over a's batch axes (and over b's columns for a matrix b), written out equation by
 // equation as JAX 0.10.2's batching rules (broadcast_in_dim, gather, triangular_solve, squeeze)
 // emit them (implementation unit only).
+#include "fusejit/expr/lowering_helpers.hpp"
 #include "fusejit/expr/lowering_linalg.hpp"
 #include "fusejit/expr/lowering_solve.hpp"
 #include "fusejit/expr/lowering_sort.hpp"
@@ -32,19 +33,6 @@ Atom move_axis(GraphBuilder& g, Atom x, int from, int to) {
     if (d != from) perm.push_back(d);
   perm.insert(perm.begin() + to, from);
   return lower_transpose(g, x, perm);
-}
-
-// broadcast_in_dim of x to `shape` along `dims`, the entries from `first_np` on printed as
-// NumPy ints (the hidden `broadcast_dimensions@np` flags): _broadcast_in_dim_batch_rule's
-// (0,) + np.add(1, dims).
-Atom broadcast_np(GraphBuilder& g, Atom x, const V& shape, const V& dims, std::size_t first_np) {
-  V flags(dims.size(), 0);
-  for (std::size_t i = first_np; i < dims.size(); ++i) flags[i] = 1;
-  ir::Params p;
-  p.items.push_back({"shape", shape, false});
-  p.items.push_back({"broadcast_dimensions", dims, true});
-  p.items.push_back({"broadcast_dimensions@np", flags, false});
-  return g.emit1(Prim::broadcast_in_dim, {x}, std::move(p));
 }
 
 V iota_v(std::size_t n) {
