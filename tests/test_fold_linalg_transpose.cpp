@@ -1,7 +1,9 @@
 // The LLVM backend folds a transpose of a matrix's last two axes into triangular_solve's flags
 // and into cholesky's hidden operand_transposed (ir/passes/fold_linalg_transpose.hpp), and
-// JAX's tril mask after a cholesky into its hidden upper_zeroed (fold_cholesky_tril.hpp): the
-// results must equal the reference backend's, which runs the graph as traced.
+// JAX's tril mask after a cholesky into its hidden upper_zeroed (fold_cholesky_tril.hpp), and
+// stores a factor that only triangular solves read transposed (its hidden result_transposed,
+// fold_cholesky_result_transpose.hpp): the results must equal the reference backend's, which
+// runs the graph as traced.
 #include <doctest/doctest.h>
 
 #include <bit>
@@ -11,6 +13,11 @@
 #include <utility>
 #include <vector>
 #include <fusejit/fusejit.hpp>
+#include <fusejit/ir/passes/fold_cholesky_result_transpose.hpp>
+#include <fusejit/ir/passes/fold_cholesky_tril.hpp>
+#include <fusejit/ir/passes/fold_dot_transpose.hpp>
+#include <fusejit/ir/passes/fold_linalg_transpose.hpp>
+#include <fusejit/ir/passes/inline_jit.hpp>
 #include "backend_compare.hpp"
 
 using fj::Array;
@@ -47,6 +54,10 @@ void check_llvm_against_reference(F f, const std::string& what, std::uint64_t ul
 // n-term sum differ by at most about 2n ulp of the terms, on these diagonally dominant matrices
 // (condition number below 2) without amplification: 48 ulp (measured: 4 to 6).
 constexpr std::uint64_t kExact = 0, kRightSide = 48;
+// A one-vector left-side solve is Eigen's vector routine, whose loop follows the storage: dot
+// products along rows of a row-major L, updates along columns of a column-major one (L^T stored
+// row-major). The same n-term sums in another order: 48 ulp as above (measured: 3).
+constexpr std::uint64_t kVectorSolve = 48;
 
 }  // namespace
 
@@ -67,7 +78,9 @@ TEST_CASE("fold linalg transpose: cholesky and every triangular_solve flag on a 
   if (!fusejit_test::has_backend("llvm")) return;
   const Array a = spd_batch(24);
   check_llvm_against_reference(
-      [](Tracer m) { return fj::lax::linalg::cholesky(fj::transpose(m, {0, 2, 1}), false); },
+      [](Tracer m) {
+        return fj::lax::linalg::cholesky(fj::transpose(m, {0, 2, 1}), false);
+      },
       "cholesky(a^T), batched", kExact, a);
   check_llvm_against_reference(
       [](Tracer m) {
@@ -129,4 +142,102 @@ TEST_CASE("fold cholesky tril: the mask after cholesky is dropped, failures stil
   // No mask kernel: no select, no iota (the hidden upper_zeroed is not printed).
   CHECK(fused.find("select_n") == std::string::npos);
   CHECK(fused.find("iota[") == std::string::npos);
+}
+
+namespace {
+
+// The LLVM backend's linear-algebra folds, in llvm_backend.cpp's order, on a traced graph.
+fj::ir::Graph linalg_folds(const fj::ir::Graph& g) {
+  using namespace fj::ir;
+  return fold_cholesky_result_transpose(
+      fold_linalg_transpose(fold_cholesky_tril(fold_dot_transpose(inline_jit(g)))));
+}
+
+// Per cholesky equation of g, whether it stores its factor transposed; per triangular_solve,
+// its (lower, transpose_a).
+std::vector<bool> stored_transposed(const fj::ir::Graph& g) {
+  std::vector<bool> r;
+  for (const fj::ir::Eqn& e : g.eqns)
+    if (e.prim == fj::ir::Prim::cholesky) r.push_back(e.params.find("result_transposed"));
+  return r;
+}
+std::vector<std::pair<bool, bool>> solve_flags(const fj::ir::Graph& g) {
+  std::vector<std::pair<bool, bool>> r;
+  for (const fj::ir::Eqn& e : g.eqns)
+    if (e.prim == fj::ir::Prim::triangular_solve)
+      r.emplace_back(e.params.get<bool>("lower"), e.params.get<bool>("transpose_a"));
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("fold cholesky result transpose: a factor only solves read is stored as L^T") {
+  const Array a = spd_batch(24), b = fusejit_test::random_array(fj::f64, {2, 24, 3}, -1, 1, 8);
+  using fj::scipy::linalg::cho_factor;
+  using fj::scipy::linalg::cho_solve;
+  // cho_factor(lower=False) stages U = transpose(cholesky(transpose(a))); once both transposes
+  // are folded, the solves read L, and then L^T (= U: JAX's own flags come back).
+  auto upper = [](Tracer m, Tracer r) { return cho_solve(cho_factor(m), r); };
+  const fj::ir::Graph g = linalg_folds(fj::make_jaxpr(upper)(a, b).graph());
+  CHECK(stored_transposed(g) == std::vector<bool>{true});
+  CHECK(solve_flags(g) == std::vector<std::pair<bool, bool>>{{false, true}, {false, false}});
+  auto lower = [](Tracer m, Tracer r) { return cho_solve(cho_factor(m, true), r); };
+  const fj::ir::Graph gl = linalg_folds(fj::make_jaxpr(lower)(a, b).graph());
+  CHECK(stored_transposed(gl) == std::vector<bool>{true});
+  CHECK(solve_flags(gl) == std::vector<std::pair<bool, bool>>{{false, true}, {false, false}});
+  // The factor also read elsewhere (here summed), or returned: stored as L.
+  auto also_summed = [](Tracer m, Tracer r) {
+    const Array l = fj::linalg::cholesky(m);
+    return Array(fj::lax::linalg::triangular_solve(l, r, true, true) + fj::sum(l));
+  };
+  CHECK(stored_transposed(linalg_folds(fj::make_jaxpr(also_summed)(a, b).graph())) ==
+        std::vector<bool>{false});
+  auto returned = [](Tracer m, Tracer r) {
+    const Array l = fj::linalg::cholesky(m);
+    return std::vector<Array>{l, Array(fj::lax::linalg::triangular_solve(l, r, true, true))};
+  };
+  CHECK(stored_transposed(linalg_folds(fj::make_jaxpr(returned)(a, b).graph())) ==
+        std::vector<bool>{false});
+}
+
+TEST_CASE("fold cholesky result transpose: solves with L^T give the reference's numbers") {
+  if (!fusejit_test::has_backend("llvm")) return;
+  // The second matrix fails at pivot 3: its factor is NaN where read, and so is its solution.
+  Array a = spd_batch(24);
+  std::vector<double> v = a.to_vector<double>();
+  const Array good = a;
+  v[static_cast<std::size_t>(24 * 24 + 3 * 24 + 3)] = -50;
+  const Array failing = fj::array(v, fj::Shape{2, 24, 24});
+  const Array b = fusejit_test::random_array(fj::f64, {2, 24, 3}, -1, 1, 9);
+  const Array bv = fusejit_test::random_array(fj::f64, {2, 24}, -1, 1, 10);
+  const Array bt = fusejit_test::random_array(fj::f64, {2, 3, 24}, -1, 1, 11);
+  using fj::scipy::linalg::cho_factor;
+  using fj::scipy::linalg::cho_solve;
+  for (const Array& m : {good, failing}) {
+    for (bool lower : {false, true}) {
+      CAPTURE(lower);
+      check_llvm_against_reference(
+          [=](Tracer x, Tracer r) { return cho_solve(cho_factor(x, lower), r); },
+          "cho_solve(cho_factor(a, lower), b)", kExact, m, b);
+      check_llvm_against_reference(
+          [=](Tracer x, Tracer r) { return cho_solve(cho_factor(x, lower), r); },
+          "cho_solve(cho_factor(a, lower), batch of vectors)", kVectorSolve, m, bv);
+    }
+    // jnp.linalg.cholesky and lax's solves on either side, every flag.
+    for (bool transpose_a : {false, true}) {
+      CAPTURE(transpose_a);
+      check_llvm_against_reference(
+          [=](Tracer x, Tracer r) {
+            return fj::lax::linalg::triangular_solve(fj::linalg::cholesky(x), r, true, true,
+                                                     transpose_a);
+          },
+          "left side", kExact, m, b);
+      check_llvm_against_reference(
+          [=](Tracer x, Tracer r) {
+            return fj::lax::linalg::triangular_solve(fj::linalg::cholesky(x), r, false, true,
+                                                     transpose_a);
+          },
+          "right side", kRightSide, m, bt);
+    }
+  }
 }

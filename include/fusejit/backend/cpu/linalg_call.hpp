@@ -10,9 +10,11 @@ namespace fj::backend::cpu {
 /// Writes the lower Cholesky factor of the n x n row-major `a`, read from its lower triangle
 /// only, to `l` (zeros above the diagonal); false if a pivot is not positive. With
 /// `a_transposed`, the matrix factored is a's transpose (read from a's upper triangle): a
-/// transpose feeding the cholesky, folded into it (ir/passes/fold_linalg_transpose.hpp).
+/// transpose feeding the cholesky, folded into it (ir/passes/fold_linalg_transpose.hpp). With
+/// `l_transposed`, `l` gets the factor's transpose (zeros below the diagonal), for triangular
+/// solves that read it so (ir/passes/fold_cholesky_result_transpose.hpp).
 template <class T>
-using CholeskyFn = bool (*)(const T* a, T* l, std::int64_t n, bool a_transposed);
+using CholeskyFn = bool (*)(const T* a, T* l, std::int64_t n, bool a_transposed, bool l_transposed);
 
 /// Which triangle of the m x m row-major A is read, whether its diagonal is taken as ones, on
 /// which side of X it stands, and whether it is transposed.

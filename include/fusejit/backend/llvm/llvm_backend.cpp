@@ -4,6 +4,7 @@
 #include "fusejit/backend/llvm/executable.hpp"
 #include "fusejit/backend/llvm/llvm_backend.hpp"
 #include "fusejit/backend/llvm/native_loop.hpp"
+#include "fusejit/ir/passes/fold_cholesky_result_transpose.hpp"
 #include "fusejit/ir/passes/fold_cholesky_tril.hpp"
 #include "fusejit/ir/passes/fold_linalg_transpose.hpp"
 #include "fusejit/ir/passes/verify.hpp"
@@ -27,8 +28,8 @@ namespace llvm_kernel {
 std::shared_ptr<const Executable> compile_graph(const ir::GraphPtr& graph, bool kernels) {
   const ir::FuseOptions options{.row_groups = ir::row_fusion_enabled().load()};
   auto fused = std::make_shared<const ir::Graph>(
-      ir::fuse(ir::fold_linalg_transpose(
-                   ir::fold_cholesky_tril(ir::fold_dot_transpose(ir::inline_jit(*graph)))),
+      ir::fuse(ir::fold_cholesky_result_transpose(ir::fold_linalg_transpose(
+                   ir::fold_cholesky_tril(ir::fold_dot_transpose(ir::inline_jit(*graph))))),
                options));
   return std::make_shared<LlvmExecutable>(std::move(fused), kernels);
 }

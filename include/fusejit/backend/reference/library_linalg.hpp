@@ -43,13 +43,21 @@ void run_cholesky(const ir::Eqn& e, const backend::Value* in, backend::Value* ou
   // failure must then look as the mask made it, NaN below the diagonal and 0 above.
   const ir::ParamValue* zeroed = e.params.find("upper_zeroed");
   const bool upper_zeroed = zeroed && std::get<bool>(*zeroed);
+  // Hidden, set by fold_cholesky_result_transpose where only triangular solves read the factor
+  // (their flags flipped to match): the result is stored transposed, L^T.
+  const ir::ParamValue* result_flag = e.params.find("result_transposed");
+  const bool result_transposed = result_flag && std::get<bool>(*result_flag);
   constexpr T nan = std::numeric_limits<T>::quiet_NaN();
   for (std::int64_t k = 0; k < count; ++k) {
     T* m = l + k * n * n;
-    if (cholesky(a + k * n * n, m, n, transposed)) continue;
+    if (cholesky(a + k * n * n, m, n, transposed, result_transposed)) continue;
     std::fill_n(m, n * n, nan);
-    if (upper_zeroed)
-      for (std::int64_t i = 0; i + 1 < n; ++i) std::fill(m + i * n + i + 1, m + (i + 1) * n, T(0));
+    if (!upper_zeroed) continue;
+    for (std::int64_t i = 0; i < n; ++i)  // L's zeros above the diagonal, or L^T's below it
+      if (result_transposed)
+        std::fill(m + i * n, m + i * n + i, T(0));
+      else
+        std::fill(m + i * n + i + 1, m + (i + 1) * n, T(0));
   }
 }
 
