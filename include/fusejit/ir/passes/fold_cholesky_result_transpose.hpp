@@ -9,6 +9,7 @@
 
 #include "fusejit/ir/graph.hpp"
 #include "fusejit/ir/passes/dce.hpp"
+#include "fusejit/ir/passes/fold_linalg_transpose.hpp"
 
 namespace fj::ir {
 
@@ -43,9 +44,7 @@ inline Graph fold_cholesky_result_transpose(const Graph& g) {
     if (e.prim != Prim::triangular_solve || e.in[0].is_literal() ||
         !transposed[static_cast<std::size_t>(e.in[0].var)])
       continue;
-    for (auto& item : e.params.items)
-      if (item.name == "lower" || item.name == "transpose_a")
-        item.value = !std::get<bool>(item.value);
+    solve_with_transposed_matrix(e);
   }
   return out;
 }

@@ -24,6 +24,14 @@ inline bool swaps_last_two(const std::vector<std::int64_t>& perm) {
   return true;
 }
 
+/// A triangular_solve made to read its matrix's transpose: op(k) is op'(k^T) with the other
+/// triangle (`lower` and `transpose_a` negated; conjugate_a does not matter for real matrices).
+inline void solve_with_transposed_matrix(Eqn& solve) {
+  for (auto& item : solve.params.items)
+    if (item.name == "lower" || item.name == "transpose_a")
+      item.value = !std::get<bool>(item.value);
+}
+
 /// The graph with each triangular_solve or cholesky whose matrix is transpose(k) (the last two
 /// axes swapped) reading k instead: triangular_solve with `lower` and `transpose_a` negated
 /// (real matrices: conjugate_a does not matter), cholesky with its hidden `operand_transposed`
@@ -48,9 +56,7 @@ inline Graph fold_linalg_transpose(const Graph& g) {
         e.params.items.push_back({"operand_transposed", true, false});
       continue;
     }
-    for (auto& item : e.params.items)
-      if (item.name == "lower" || item.name == "transpose_a")
-        item.value = !std::get<bool>(item.value);
+    solve_with_transposed_matrix(e);
   }
   return out;
 }
