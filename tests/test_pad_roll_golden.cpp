@@ -32,8 +32,16 @@ Array shift_m5() { return fj::array(std::vector<std::int32_t>{-5}, {}); }
 Array shift_7() { return fj::array(std::vector<std::int32_t>{7}, {}); }
 Array shifts_1_m6() { return fj::array(std::vector<std::int32_t>{1, -6}, {2}); }
 
+using W = std::vector<std::pair<std::int64_t, std::int64_t>>;
+constexpr fj::ReflectType odd = fj::ReflectType::odd;
+
+// fj::pad(a, widths, mode, reflect_type) as a case's function.
+std::function<Array(Tracer)> pad_with(W widths, PadMode mode,
+                                      fj::ReflectType type = fj::ReflectType::even) {
+  return [=](Tracer a) { return Array(fj::pad(a, widths, mode, type)); };
+}
+
 std::map<std::string, Case> cases() {
-  using W = std::vector<std::pair<std::int64_t, std::int64_t>>;
   return {
       {"pad",
        {[](Tracer a) {
@@ -76,6 +84,17 @@ std::map<std::string, Case> cases() {
           return Array(fj::pad(a, W{{2, 1}, {1, 0}}, PadMode::reflect));
         },
         {1, 3}}},
+      {"pad_wrap", {pad_with(W{{4, 2}, {0, 1}}, PadMode::wrap), {3, 4}}},
+      {"pad_wrap_wide", {pad_with(W{{7, 5}}, PadMode::wrap), {3}}},
+      {"pad_symmetric", {pad_with(W{{1, 2}, {0, 5}}, PadMode::symmetric), {3, 4}}},
+      {"pad_symmetric_one", {pad_with(W{{2, 1}, {1, 0}}, PadMode::symmetric), {1, 3}}},
+      {"pad_reflect_odd", {pad_with(W{{1, 2}, {0, 1}}, PadMode::reflect, odd), {3, 4}}},
+      {"pad_reflect_odd_wide", {pad_with(W{{5, 4}}, PadMode::reflect, odd), {3}}},
+      {"pad_symmetric_odd", {pad_with(W{{2, 3}, {1, 1}}, PadMode::symmetric, odd), {2, 3}}},
+      {"pad_reflect_odd_one", {pad_with(W{{0, 0}, {2, 1}}, PadMode::reflect, odd), {2, 1}}},
+      {"pad_maximum", {pad_with(W{{1, 2}, {0, 1}}, PadMode::maximum), {3, 4}}},
+      {"pad_minimum", {pad_with(W{{0, 2}, {3, 1}}, PadMode::minimum), {3, 4}}},
+      {"pad_mean", {pad_with(W{{1, 0}, {0, 2}}, PadMode::mean), {3, 4}}},
       {"lax_pad",
        {[](Tracer a) {
           return Array(fj::lax::pad(a, 0.0, {{1, -1, 1}, {0, 2, 0}}));
@@ -125,7 +144,6 @@ std::map<std::string, Case> cases() {
 
 // Empty operands or results (golden "shape NAME": the shape, " : ", the values).
 std::map<std::string, Case> empty_cases() {
-  using W = std::vector<std::pair<std::int64_t, std::int64_t>>;
   return {
       {"pad_empty",
        {[](Tracer a) {
@@ -249,11 +267,29 @@ TEST_CASE("pad/roll golden: jaxpr text") {
     if (name.rfind("roll_dynamic", 0) == 0) continue;  // with the shift an argument, below
     CHECK(fj::make_jaxpr(c.f)(fj::ones(c.shape)).str() == kGolden.all().at("jaxpr " + name));
   }
-  using W = std::vector<std::pair<std::int64_t, std::int64_t>>;
   CHECK(fj::make_jaxpr([](Tracer a) {
           return Array(fj::pad(a, W{{1, 0}, {0, 2}}));
         })(fj::ones({2, 2}, fj::i32))
             .str() == kGolden.all().at("jaxpr pad_int"));
+  // Integer statistics: rounded by jnp.round (a jit returning its operand) on each side.
+  std::vector<std::int32_t> iv(12);
+  for (std::size_t i = 0; i < iv.size(); ++i) iv[i] = static_cast<std::int32_t>(i * 7 % 10);
+  const Array ints = fj::array(iv, fj::Shape{3, 4});
+  for (auto [name, mode] : {std::pair{"mean", PadMode::mean}, {"minimum", PadMode::minimum}}) {
+    CAPTURE(name);
+    const auto f = pad_with(W{{1, 0}, {0, 2}}, mode);
+    CHECK(fj::make_jaxpr(f)(fj::ones({3, 4}, fj::i32)).str() ==
+          kGolden.all().at(std::string("jaxpr pad_") + name + "_int"));
+    for (const std::string& backend : fusejit_test::backends_to_test()) {
+      BackendScope scope(backend.c_str());
+      const Array out = fj::jit(f)(ints);
+      REQUIRE(out.dtype() == fj::i32);
+      std::string got;
+      for (std::int32_t v : out.to_vector<std::int32_t>())
+        got += (got.empty() ? "" : " ") + std::to_string(v);
+      CHECK(got == kGolden.lines(std::string("values pad_") + name + "_int")[0]);
+    }
+  }
   CHECK(fj::make_jaxpr([](Tracer a, Tracer t) { return Tracer(fj::roll(a, t, 0)); })(
             fj::ones({3, 4}), shift_m5())
             .str() == kGolden.all().at("jaxpr roll_dynamic_arg"));

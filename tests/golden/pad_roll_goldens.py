@@ -1,4 +1,5 @@
-"""Goldens for tests/test_pad_roll_golden.cpp from JAX 0.10.2: jnp.pad (constant, edge, reflect),
+"""Goldens for tests/test_pad_roll_golden.cpp from JAX 0.10.2: jnp.pad (constant, edge, reflect,
+symmetric and wrap, reflect_type odd, maximum, minimum and mean),
 lax.pad (negative and interior padding), jnp.roll, jnp.tile and jnp.repeat: values and gradients
 in f64, jaxpr text at f32 (plain, vmapped).
 Run: python tests/golden/pad_roll_goldens.py > tests/golden/pad_roll_goldens.txt
@@ -22,6 +23,21 @@ cases = {
     "pad_reflect": (lambda a: jnp.pad(a, ((1, 2), (0, 1)), mode="reflect"), (3, 4)),
     "pad_reflect_wide": (lambda a: jnp.pad(a, ((5, 4),), mode="reflect"), (3,)),
     "pad_reflect_one": (lambda a: jnp.pad(a, ((2, 1), (1, 0)), mode="reflect"), (1, 3)),
+    "pad_wrap": (lambda a: jnp.pad(a, ((4, 2), (0, 1)), mode="wrap"), (3, 4)),
+    "pad_wrap_wide": (lambda a: jnp.pad(a, ((7, 5),), mode="wrap"), (3,)),
+    "pad_symmetric": (lambda a: jnp.pad(a, ((1, 2), (0, 5)), mode="symmetric"), (3, 4)),
+    "pad_symmetric_one": (lambda a: jnp.pad(a, ((2, 1), (1, 0)), mode="symmetric"), (1, 3)),
+    "pad_reflect_odd": (lambda a: jnp.pad(a, ((1, 2), (0, 1)), mode="reflect", reflect_type="odd"),
+                        (3, 4)),
+    "pad_reflect_odd_wide": (lambda a: jnp.pad(a, ((5, 4),), mode="reflect", reflect_type="odd"),
+                             (3,)),
+    "pad_symmetric_odd": (lambda a: jnp.pad(a, ((2, 3), (1, 1)), mode="symmetric",
+                                            reflect_type="odd"), (2, 3)),
+    "pad_reflect_odd_one": (lambda a: jnp.pad(a, ((0, 0), (2, 1)), mode="reflect",
+                                              reflect_type="odd"), (2, 1)),
+    "pad_maximum": (lambda a: jnp.pad(a, ((1, 2), (0, 1)), mode="maximum"), (3, 4)),
+    "pad_minimum": (lambda a: jnp.pad(a, ((0, 2), (3, 1)), mode="minimum"), (3, 4)),
+    "pad_mean": (lambda a: jnp.pad(a, ((1, 0), (0, 2)), mode="mean"), (3, 4)),
     "lax_pad": (lambda a: lax.pad(a, 0.0, ((1, -1, 1), (0, 2, 0))), (3, 4)),
     "lax_pad_crop": (lambda a: lax.pad(a, -1.0, ((-1, 2, 2), (-2, -1, 1))), (3, 4)),
     "roll": (lambda a: jnp.roll(a, 2, axis=0), (3, 4)),
@@ -100,6 +116,14 @@ for name, (f, shape) in (cases | empty_cases).items():
     print(jax.make_jaxpr(f)(jnp.ones(shape, jnp.float32)))
 print("=== jaxpr pad_int")
 print(jax.make_jaxpr(lambda a: jnp.pad(a, ((1, 0), (0, 2))))(jnp.ones((2, 2), jnp.int32)))
+# Integer statistics: jnp.round (a jit returning its operand for integers) once per side.
+for mode in ["mean", "minimum"]:
+    print(f"=== jaxpr pad_{mode}_int")
+    print(jax.make_jaxpr(lambda a: jnp.pad(a, ((1, 0), (0, 2)), mode=mode))(
+        jnp.ones((3, 4), jnp.int32)))
+    print(f"=== values pad_{mode}_int")
+    print(" ".join(str(int(v)) for v in np.ravel(jnp.pad(
+        jnp.arange(12, dtype=jnp.int32).reshape(3, 4) * 7 % 10, ((1, 0), (0, 2)), mode=mode))))
 for name, axis, s in [("roll_dynamic", 0, jnp.int32(-5)), ("roll_dynamic_flat", None, jnp.int32(7)),
                       ("roll_dynamic_axes", (0, 1), jnp.array([1, -6], jnp.int32))]:
     print(f"=== jaxpr {name}_arg")

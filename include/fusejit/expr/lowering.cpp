@@ -251,8 +251,9 @@ Atom lower_clip(GraphBuilder& b, Atom x, Atom lo, Atom hi) {
 }
 
 Atom lower_round(GraphBuilder& b, Atom x) {
-  if (!is_float(typed(b, x).dtype)) return x;
+  // jnp.round is a jit for integers too, one that returns its operand.
   return call_named(b, "round", {x}, [](GraphBuilder& g, const std::vector<Atom>& in) {
+    if (!is_float(typed(g, in[0]).dtype)) return in[0];
     ir::Params p;
     p.items.push_back({"rounding_method", std::int64_t{1}, true});
     return g.emit1(Prim::round, {in[0]}, std::move(p));

@@ -1,5 +1,5 @@
-// lax.pad, jnp.pad (constant, edge, reflect), jnp.roll, jnp.tile and jnp.repeat, staged as JAX
-// 0.10.2 stages them.
+// lax.pad, jnp.pad (every mode but linear_ramp and median), jnp.roll, jnp.tile and jnp.repeat,
+// staged as JAX 0.10.2 stages them.
 #include "fusejit/expr/lowering_pad.hpp"
 
 #include <algorithm>
@@ -30,6 +30,12 @@ std::string pairs_str(const std::vector<PadPair>& w) {
   for (std::size_t i = 0; i < w.size(); ++i)
     s += (i ? ", (" : "(") + std::to_string(w[i].first) + ", " + std::to_string(w[i].second) + ")";
   return s + (w.size() == 1 ? ",)" : ")");
+}
+
+const char* mode_name(PadMode m) {
+  static const char* const names[] = {"constant", "edge",    "reflect", "symmetric",
+                                      "wrap",     "maximum", "minimum", "mean"};
+  return names[static_cast<int>(m)];
 }
 
 // lax.slice_in_dim(x, start, stop, axis): negative bounds count from the end; strides of 1
@@ -94,29 +100,77 @@ Atom pad_edge(GraphBuilder& g, Atom a, const std::vector<PadPair>& w) {
   return a;
 }
 
-// jnp.pad's reflect mode (reflect_type even): mirror images without the edge, as many as the
-// width needs, each the current array's flipped slice.
-Atom pad_reflect(GraphBuilder& g, Atom a, const std::vector<PadPair>& w) {
+// jnp.pad's reflect and symmetric modes (_pad_symmetric_or_reflect): mirror images without the
+// edge (reflect) or with it (symmetric), as many as the width needs, each the current array's
+// flipped slice; with reflect_type odd, reflected through the edge too (2 * edge - image, the
+// edge then the image's outer end, for an axis longer than 1).
+Atom pad_mirror(GraphBuilder& g, Atom a, const std::vector<PadPair>& w, bool symmetric, bool odd) {
   for (int i = 0; i < g.aval(a).shape.rank(); ++i) {
     const std::int64_t size = g.aval(a).shape[i];
     const auto [first, second] = w[static_cast<std::size_t>(i)];
     if (size == 0 || (first == 0 && second == 0)) continue;
-    const std::int64_t offset = size > 1 ? 1 : 0;
+    const std::int64_t offset = !symmetric && size > 1 ? 1 : 0;
     for (bool before : {true, false}) {
-      // JAX slices the edge (used by reflect_type odd only) either way.
       const std::int64_t n = g.aval(a).shape[i];
-      (void)(before ? slice_in_dim(g, a, 0, 1, i) : slice_in_dim(g, a, n - 1, n, i));
+      Atom edge = before ? slice_in_dim(g, a, 0, 1, i) : slice_in_dim(g, a, n - 1, n, i);
       std::int64_t padding = before ? first : second;
       while (padding > 0) {
         const std::int64_t cur = std::min(padding, size - offset);
         padding -= cur;
         const std::int64_t m = g.aval(a).shape[i];
-        const Atom x = before ? slice_in_dim(g, a, offset, offset + cur, i)
-                              : slice_in_dim(g, a, m - (cur + offset), size == 1 ? m : m - 1, i);
-        const Atom f = lower_flip(g, x, {i}, false);
-        a = before ? concat(g, {f, a}, i) : concat(g, {a, f}, i);
+        const std::int64_t stop = symmetric || size == 1 ? m : m - 1;
+        Atom x = before ? slice_in_dim(g, a, offset, offset + cur, i)
+                        : slice_in_dim(g, a, m - (cur + offset), stop, i);
+        x = lower_flip(g, x, {i}, false);
+        if (odd) {
+          const Atom two = Atom::of_literal(ir::Literal::of(2.0, true));  // Python's 2
+          const Atom twice = lower_binary(g, Prim::mul, two, edge);
+          x = lower_binary(g, Prim::sub, twice, x);
+          const std::int64_t k = g.aval(x).shape[i];
+          if (size > 1)
+            edge = before ? slice_in_dim(g, x, 0, 1, i) : slice_in_dim(g, x, k - 1, k, i);
+        }
+        a = before ? concat(g, {x, a}, i) : concat(g, {a, x}, i);
       }
     }
+  }
+  return a;
+}
+
+// jnp.pad's wrap mode: the array repeated, with the remainders' slices on either side; an axis
+// left as it is when nothing pads it (a one-operand concatenate is its operand).
+Atom pad_wrap(GraphBuilder& g, Atom a, const std::vector<PadPair>& w) {
+  for (int i = 0; i < g.aval(a).shape.rank(); ++i) {
+    const std::int64_t size = g.aval(a).shape[i];
+    if (size == 0) continue;
+    const auto [before, after] = w[static_cast<std::size_t>(i)];
+    std::vector<Atom> parts;
+    if (before % size) parts.push_back(slice_in_dim(g, a, size - before % size, size, i));
+    for (std::int64_t k = 0; k < before / size + after / size + 1; ++k) parts.push_back(a);
+    if (after % size) parts.push_back(slice_in_dim(g, a, 0, after % size, i));
+    if (parts.size() > 1) a = concat(g, std::move(parts), i);
+  }
+  return a;
+}
+
+// jnp.pad's statistic modes (_pad_stats, no stat_length): per axis, the statistic over it kept
+// as a size-1 axis, rounded (jnp.round, once per side) and converted back for integers, and
+// repeated to each side's width, even a width of 0.
+Atom pad_stats(GraphBuilder& g, Atom a, const std::vector<PadPair>& w, PadMode mode) {
+  const ir::Aval av = g.aval(a);
+  const bool integer = !is_float(av.dtype);
+  for (int i = 0; i < av.shape.rank(); ++i) {
+    const Atom stat =
+        mode == PadMode::mean
+            ? lower_mean(g, a, {i}, false, true)
+            : lower_reduce(g, mode == PadMode::maximum ? Prim::reduce_max : Prim::reduce_min, a,
+                           {i}, false, true);
+    std::vector<Atom> sides;
+    for (int side = 0; side < 2; ++side) sides.push_back(integer ? lower_round(g, stat) : stat);
+    for (Atom& s : sides) s = convert(g, s, {av.dtype, av.weak});
+    const auto [before, after] = w[static_cast<std::size_t>(i)];
+    a = concat(g, {repeat_scalar(g, sides[0], before, i), a, repeat_scalar(g, sides[1], after, i)},
+               i);
   }
   return a;
 }
@@ -137,7 +191,7 @@ Atom lower_lax_pad(GraphBuilder& b, Atom x, Atom value, const std::vector<PadTri
 }
 
 Atom lower_pad(GraphBuilder& b, Atom x, Atom value, const std::vector<PadPair>& widths,
-               PadMode mode) {
+               PadMode mode, ReflectType reflect_type) {
   const ir::Aval xa = b.aval(x);
   const int r = xa.shape.rank();
   if (widths.size() != 1 && static_cast<int>(widths.size()) != r)
@@ -152,19 +206,33 @@ Atom lower_pad(GraphBuilder& b, Atom x, Atom value, const std::vector<PadPair>& 
       throw ShapeError("fj::pad: pad_width " + pairs_str(widths) + " must be nonnegative, for " +
                        xa.str());
     if (mode != PadMode::constant && xa.shape[i] == 0 && (lo > 0 || hi > 0))
-      throw ShapeError(std::string("fj::pad: cannot apply '") +
-                       (mode == PadMode::edge ? "edge" : "reflect") + "' padding to empty axis " +
-                       std::to_string(i) + " of " + xa.str());
+      throw ShapeError(std::string("fj::pad: cannot apply '") + mode_name(mode) +
+                       "' padding to empty axis " + std::to_string(i) + " of " + xa.str());
   }
   if (b.aval(value).shape.rank() != 0)
     throw ShapeError("fj::pad: constant_values must be a scalar, got " + b.aval(value).str() +
                      " for " + xa.str());
-  std::string variant = std::to_string(static_cast<int>(mode));
+  std::string variant =
+      std::to_string(static_cast<int>(mode)) + "/" + std::to_string(static_cast<int>(reflect_type));
   for (const auto& [lo, hi] : w) variant += "," + std::to_string(lo) + ":" + std::to_string(hi);
-  auto body = [w, mode, r](GraphBuilder& g, const std::vector<Atom>& in) -> Atom {
+  auto body = [w, mode, reflect_type, r](GraphBuilder& g, const std::vector<Atom>& in) -> Atom {
     if (r == 0) return in[0];
-    if (mode == PadMode::edge) return pad_edge(g, in[0], w);
-    if (mode == PadMode::reflect) return pad_reflect(g, in[0], w);
+    switch (mode) {
+      case PadMode::edge:
+        return pad_edge(g, in[0], w);
+      case PadMode::reflect:
+      case PadMode::symmetric:
+        return pad_mirror(g, in[0], w, mode == PadMode::symmetric,
+                          reflect_type == ReflectType::odd);
+      case PadMode::wrap:
+        return pad_wrap(g, in[0], w);
+      case PadMode::maximum:
+      case PadMode::minimum:
+      case PadMode::mean:
+        return pad_stats(g, in[0], w, mode);
+      default:
+        break;
+    }
     const ir::Aval a = g.aval(in[0]);
     const Atom v = convert(g, in[1], {a.dtype, a.weak});
     ir::PadConfig c;

@@ -9,8 +9,22 @@
 
 namespace fj::detail {
 
-/// jnp.pad's modes.
-enum class PadMode : std::uint8_t { constant, edge, reflect };
+/// jnp.pad's modes: a constant value; the edge values repeated; a mirror image without the edge
+/// (reflect) or with it (symmetric); the array repeated (wrap); the axis's maximum, minimum or
+/// mean repeated (rounded to even for integers).
+enum class PadMode : std::uint8_t {
+  constant,
+  edge,
+  reflect,
+  symmetric,
+  wrap,
+  maximum,
+  minimum,
+  mean
+};
+/// jnp.pad's reflect_type for reflect and symmetric: the mirror image as it is (even), or
+/// reflected through the edge value as well, 2 * edge - image (odd).
+enum class ReflectType : std::uint8_t { even, odd };
 
 /// (lo, hi, interior) padding of one axis.
 using PadTriple = std::array<std::int64_t, 3>;
@@ -21,10 +35,10 @@ using PadPair = std::pair<std::int64_t, std::int64_t>;
 /// padding value takes x's dtype; any other must have it.
 Atom lower_lax_pad(GraphBuilder& b, Atom x, Atom value, const std::vector<PadTriple>& config);
 /// jnp.pad: a `jit[name=_pad]` around `pad` (constant: `value` converted to x's dtype), or the
-/// slices, repeats, flips and concatenates JAX stages for edge and reflect. `widths` holds one
-/// pair per axis, or one pair for all; widths are nonnegative.
+/// slices, repeats, flips, reductions and concatenates JAX stages for the other modes. `widths`
+/// holds one pair per axis, or one pair for all; widths are nonnegative.
 Atom lower_pad(GraphBuilder& b, Atom x, Atom value, const std::vector<PadPair>& widths,
-               PadMode mode);
+               PadMode mode, ReflectType reflect_type = ReflectType::even);
 /// jnp.roll with static shifts: `jit[name=_roll_static]` of slices and concatenates per axis;
 /// with no axes, over the flattened array, reshaped back.
 Atom lower_roll(GraphBuilder& b, Atom x, const std::vector<std::int64_t>& shifts,

@@ -10,9 +10,10 @@
 
 namespace fj {
 
-/// jnp.pad's modes: a constant value, the edge values repeated, or a mirror image without the
-/// edge (numpy's "reflect", reflect_type "even").
+/// jnp.pad's modes (constant, edge, reflect, symmetric, wrap, maximum, minimum, mean) and
+/// reflect_type (even, odd).
 using PadMode = detail::PadMode;
+using ReflectType = detail::ReflectType;
 
 namespace detail {
 
@@ -34,8 +35,10 @@ struct LaxPadOp {
 struct PadOp {
   std::vector<PadPair> widths;
   PadMode mode;
+  ReflectType reflect_type = ReflectType::even;
   void key(std::vector<std::int64_t>& k) const {
     k.push_back(static_cast<std::int64_t>(mode));
+    k.push_back(static_cast<std::int64_t>(reflect_type));
     k.push_back(static_cast<std::int64_t>(widths.size()));
     for (const auto& [lo, hi] : widths) {
       k.push_back(lo);
@@ -43,7 +46,7 @@ struct PadOp {
     }
   }
   ir::Atom operator()(GraphBuilder& b, ir::Atom x, ir::Atom v) const {
-    return lower_pad(b, x, v, widths, mode);
+    return lower_pad(b, x, v, widths, mode, reflect_type);
   }
 };
 struct RollOp {
@@ -91,23 +94,26 @@ struct RepeatOp {
 
 }  // namespace detail
 
-/// jnp.pad: `widths` holds a (before, after) pair per axis, or one pair for every axis; edge and
-/// reflect modes need a nonempty axis wherever they pad.
+/// jnp.pad: `widths` holds a (before, after) pair per axis, or one pair for every axis; every
+/// mode but constant needs a nonempty axis wherever it pads. `reflect_type` applies to reflect
+/// and symmetric.
 template <detail::Operand A>
 auto pad(A&& x, std::vector<std::pair<std::int64_t, std::int64_t>> widths,
-         PadMode mode = PadMode::constant) {
-  return detail::make_node(detail::PadOp{std::move(widths), mode}, std::forward<A>(x), 0);
+         PadMode mode = PadMode::constant, ReflectType reflect_type = ReflectType::even) {
+  return detail::make_node(detail::PadOp{std::move(widths), mode, reflect_type}, std::forward<A>(x),
+                           0);
 }
 /// jnp.pad with `width` before and after every axis.
 template <detail::Operand A>
-auto pad(A&& x, std::int64_t width, PadMode mode = PadMode::constant) {
-  return pad(std::forward<A>(x), {{width, width}}, mode);
+auto pad(A&& x, std::int64_t width, PadMode mode = PadMode::constant,
+         ReflectType reflect_type = ReflectType::even) {
+  return pad(std::forward<A>(x), {{width, width}}, mode, reflect_type);
 }
 /// jnp.pad(x, widths, constant_values=value): a scalar value, converted to x's dtype.
 template <detail::Operand A, detail::Operand B>
 auto pad(A&& x, std::vector<std::pair<std::int64_t, std::int64_t>> widths, B&& value) {
-  return detail::make_node(detail::PadOp{std::move(widths), PadMode::constant}, std::forward<A>(x),
-                           std::forward<B>(value));
+  return detail::make_node(detail::PadOp{std::move(widths), PadMode::constant, ReflectType::even},
+                           std::forward<A>(x), std::forward<B>(value));
 }
 
 /// jnp.roll(x, shift): the flattened array shifted, reshaped back.
