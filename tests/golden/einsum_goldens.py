@@ -58,8 +58,34 @@ for name, (spec, shapes) in cases.items():
 
 jax.config.update("jax_enable_x64", False)
 for name, (spec, shapes) in cases.items():
-    if name == "three_operands":
-        continue  # JAX follows opt_einsum's path there; fusejit contracts from the left
+    xs = [jnp.ones(s, jnp.float32) for s in shapes]
+    print(f"=== jaxpr {name}")
+    print(jax.make_jaxpr(lambda *v: jnp.einsum(spec, *v))(*xs))
+
+# Three and four operands: opt_einsum's "optimal" order (optimize="auto" up to four operands),
+# which need not be left to right. Printed after the cases above, so their lines keep their place.
+jax.config.update("jax_enable_x64", True)
+more = {
+    "three_right_first": ("ij,jk,kl->il", [(10, 8), (8, 6), (6, 2)]),
+    "chain4": ("ab,bc,cd,de->ae", [(2, 9), (9, 3), (3, 8), (8, 2)]),
+    "bilinear": ("i,ij,j->", [(5,), (5, 6), (6,)]),
+    "batched3": ("bij,bjk,bkl->bil", [(2, 3, 4), (2, 4, 5), (2, 5, 2)]),
+    "outer3": ("i,j,k->kji", [(3,), (4,), (2,)]),
+    "shared_letter3": ("ij,ik,il->jkl", [(4, 2), (4, 3), (4, 5)]),
+}
+for name, (spec, shapes) in more.items():
+    xs = [operand(s, k) for k, s in enumerate(shapes)]
+    out = jnp.einsum(spec, *xs)
+    print(f"=== values {name}")
+    print(" ".join(str(d) for d in np.shape(out)))
+    print(text(out))
+    w = np.arange(1.0, 1.0 + out.size).reshape(np.shape(out))
+    grads = jax.grad(lambda *v: jnp.sum(w * jnp.einsum(spec, *v)), argnums=tuple(range(len(xs))))(*xs)
+    for k, g in enumerate(grads):
+        print(f"=== grad {name} {k}")
+        print(text(g))
+jax.config.update("jax_enable_x64", False)
+for name, (spec, shapes) in more.items():
     xs = [jnp.ones(s, jnp.float32) for s in shapes]
     print(f"=== jaxpr {name}")
     print(jax.make_jaxpr(lambda *v: jnp.einsum(spec, *v))(*xs))
