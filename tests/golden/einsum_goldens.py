@@ -43,24 +43,33 @@ def text(v):
     return " ".join(float(x).hex() for x in np.asarray(v, dtype=np.float64).ravel())
 
 
-for name, (spec, shapes) in cases.items():
-    xs = [operand(s, k) for k, s in enumerate(shapes)]
-    out = jnp.einsum(spec, *xs)
-    print(f"=== values {name}")
-    print(" ".join(str(d) for d in np.shape(out)))
-    print(text(out))
-    # d/dx_k sum(w * einsum(...)), w = 1, 2, ... over the output.
-    w = np.arange(1.0, 1.0 + out.size).reshape(np.shape(out))
-    grads = jax.grad(lambda *v: jnp.sum(w * jnp.einsum(spec, *v)), argnums=tuple(range(len(xs))))(*xs)
-    for k, g in enumerate(grads):
-        print(f"=== grad {name} {k}")
-        print(text(g))
+def print_values_and_grads(cases):
+    for name, (spec, shapes) in cases.items():
+        xs = [operand(s, k) for k, s in enumerate(shapes)]
+        out = jnp.einsum(spec, *xs)
+        print(f"=== values {name}")
+        print(" ".join(str(d) for d in np.shape(out)))
+        print(text(out))
+        # d/dx_k sum(w * einsum(...)), w = 1, 2, ... over the output.
+        w = np.arange(1.0, 1.0 + out.size).reshape(np.shape(out))
+        grads = jax.grad(lambda *v: jnp.sum(w * jnp.einsum(spec, *v)),
+                         argnums=tuple(range(len(xs))))(*xs)
+        for k, g in enumerate(grads):
+            print(f"=== grad {name} {k}")
+            print(text(g))
+
+
+def print_jaxprs(cases):
+    for name, (spec, shapes) in cases.items():
+        xs = [jnp.ones(s, jnp.float32) for s in shapes]
+        print(f"=== jaxpr {name}")
+        print(jax.make_jaxpr(lambda *v: jnp.einsum(spec, *v))(*xs))
+
+
+print_values_and_grads(cases)
 
 jax.config.update("jax_enable_x64", False)
-for name, (spec, shapes) in cases.items():
-    xs = [jnp.ones(s, jnp.float32) for s in shapes]
-    print(f"=== jaxpr {name}")
-    print(jax.make_jaxpr(lambda *v: jnp.einsum(spec, *v))(*xs))
+print_jaxprs(cases)
 
 # Three and four operands: opt_einsum's "optimal" order (optimize="auto" up to four operands),
 # which need not be left to right. Printed after the cases above, so their lines keep their place.
@@ -73,19 +82,6 @@ more = {
     "outer3": ("i,j,k->kji", [(3,), (4,), (2,)]),
     "shared_letter3": ("ij,ik,il->jkl", [(4, 2), (4, 3), (4, 5)]),
 }
-for name, (spec, shapes) in more.items():
-    xs = [operand(s, k) for k, s in enumerate(shapes)]
-    out = jnp.einsum(spec, *xs)
-    print(f"=== values {name}")
-    print(" ".join(str(d) for d in np.shape(out)))
-    print(text(out))
-    w = np.arange(1.0, 1.0 + out.size).reshape(np.shape(out))
-    grads = jax.grad(lambda *v: jnp.sum(w * jnp.einsum(spec, *v)), argnums=tuple(range(len(xs))))(*xs)
-    for k, g in enumerate(grads):
-        print(f"=== grad {name} {k}")
-        print(text(g))
+print_values_and_grads(more)
 jax.config.update("jax_enable_x64", False)
-for name, (spec, shapes) in more.items():
-    xs = [jnp.ones(s, jnp.float32) for s in shapes]
-    print(f"=== jaxpr {name}")
-    print(jax.make_jaxpr(lambda *v: jnp.einsum(spec, *v))(*xs))
+print_jaxprs(more)
