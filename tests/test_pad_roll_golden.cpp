@@ -95,6 +95,16 @@ std::map<std::string, Case> cases() {
       {"pad_maximum", {pad_with(W{{1, 2}, {0, 1}}, PadMode::maximum), {3, 4}}},
       {"pad_minimum", {pad_with(W{{0, 2}, {3, 1}}, PadMode::minimum), {3, 4}}},
       {"pad_mean", {pad_with(W{{1, 0}, {0, 2}}, PadMode::mean), {3, 4}}},
+      {"pad_maximum_stat_length",
+       {[](Tracer a) {
+          return Array(fj::pad(a, W{{1, 2}, {0, 1}}, PadMode::maximum, W{{2, 1}, {5, 3}}));
+        },
+        {3, 4}}},
+      {"pad_mean_stat_length",
+       {[](Tracer a) {
+          return Array(fj::pad(a, W{{2, 1}, {1, 2}}, PadMode::mean, W{{1, 2}}));
+        },
+        {3, 4}}},
       {"lax_pad",
        {[](Tracer a) {
           return Array(fj::lax::pad(a, 0.0, {{1, -1, 1}, {0, 2, 0}}));
@@ -326,6 +336,14 @@ TEST_CASE("pad/roll golden: bad input names the function and shapes") {
   CHECK_THROWS_WITH_AS(Array(fj::pad(fj::ones({0, 2}), W{{1, 0}, {0, 0}}, PadMode::edge)),
                        "fj::pad: cannot apply 'edge' padding to empty axis 0 of f32[0,2]",
                        fj::ShapeError);
+  CHECK_THROWS_WITH_AS(Array(fj::pad(m, W{{1, 0}, {0, 0}}, PadMode::maximum, W{{0, 1}})),
+                       "fj::pad: stat_length ((0, 1),) must be positive (a length of 0 yields no "
+                       "value for padding), for f32[3,4]",
+                       fj::ValueError);
+  CHECK_THROWS_WITH_AS(Array(fj::pad(m, W{{1, 0}, {0, 0}}, PadMode::edge, W{{1, 1}})),
+                       "fj::pad: stat_length applies to the maximum, minimum and mean modes, not "
+                       "to 'edge'",
+                       fj::ValueError);
   CHECK_THROWS_WITH_AS(Array(fj::lax::pad(m, 0.0, {{1, 1, -1}, {0, 0, 0}})),
                        doctest::Contains("fj::lax::pad: pad: interior padding must be nonnegative"),
                        fj::ShapeError);

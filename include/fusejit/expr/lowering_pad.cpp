@@ -153,20 +153,33 @@ Atom pad_wrap(GraphBuilder& g, Atom a, const std::vector<PadPair>& w) {
   return a;
 }
 
-// jnp.pad's statistic modes (_pad_stats, no stat_length): per axis, the statistic over it kept
-// as a size-1 axis, rounded (jnp.round, once per side) and converted back for integers, and
-// repeated to each side's width, even a width of 0.
-Atom pad_stats(GraphBuilder& g, Atom a, const std::vector<PadPair>& w, PadMode mode) {
+// jnp.pad's statistic modes (_pad_stats): per axis, the statistic over it kept as a size-1 axis
+// (with stat_length, one over each side's leading or trailing slice, the lengths capped at the
+// axis), rounded (jnp.round, once per side) and converted back for integers, and repeated to
+// each side's width, even a width of 0.
+Atom pad_stats(GraphBuilder& g, Atom a, const std::vector<PadPair>& w, PadMode mode,
+               const std::vector<PadPair>& stat_length) {
   const ir::Aval av = g.aval(a);
   const bool integer = !is_float(av.dtype);
+  auto stat = [&](Atom x, int i) {
+    return mode == PadMode::mean
+               ? lower_mean(g, x, {i}, false, true)
+               : lower_reduce(g, mode == PadMode::maximum ? Prim::reduce_max : Prim::reduce_min, x,
+                              {i}, false, true);
+  };
   for (int i = 0; i < av.shape.rank(); ++i) {
-    const Atom stat =
-        mode == PadMode::mean
-            ? lower_mean(g, a, {i}, false, true)
-            : lower_reduce(g, mode == PadMode::maximum ? Prim::reduce_max : Prim::reduce_min, a,
-                           {i}, false, true);
     std::vector<Atom> sides;
-    for (int side = 0; side < 2; ++side) sides.push_back(integer ? lower_round(g, stat) : stat);
+    if (stat_length.empty()) {
+      sides.assign(2, stat(a, i));
+    } else {
+      const std::int64_t n = g.aval(a).shape[i];
+      const auto [lb, la] = stat_length[stat_length.size() == 1 ? 0 : static_cast<std::size_t>(i)];
+      const Atom before = slice_in_dim(g, a, 0, std::min(lb, n), i);
+      const Atom after = slice_in_dim(g, a, n - std::min(la, n), n, i);
+      sides = {stat(before, i), stat(after, i)};
+    }
+    for (Atom& s : sides)
+      if (integer) s = lower_round(g, s);
     for (Atom& s : sides) s = convert(g, s, {av.dtype, av.weak});
     const auto [before, after] = w[static_cast<std::size_t>(i)];
     a = concat(g, {repeat_scalar(g, sides[0], before, i), a, repeat_scalar(g, sides[1], after, i)},
@@ -191,7 +204,7 @@ Atom lower_lax_pad(GraphBuilder& b, Atom x, Atom value, const std::vector<PadTri
 }
 
 Atom lower_pad(GraphBuilder& b, Atom x, Atom value, const std::vector<PadPair>& widths,
-               PadMode mode, ReflectType reflect_type) {
+               PadMode mode, ReflectType reflect_type, const std::vector<PadPair>& stat_length) {
   const ir::Aval xa = b.aval(x);
   const int r = xa.shape.rank();
   if (widths.size() != 1 && static_cast<int>(widths.size()) != r)
@@ -209,13 +222,31 @@ Atom lower_pad(GraphBuilder& b, Atom x, Atom value, const std::vector<PadPair>& 
       throw ShapeError(std::string("fj::pad: cannot apply '") + mode_name(mode) +
                        "' padding to empty axis " + std::to_string(i) + " of " + xa.str());
   }
+  if (!stat_length.empty()) {
+    if (mode != PadMode::maximum && mode != PadMode::minimum && mode != PadMode::mean)
+      throw ValueError(std::string("fj::pad: stat_length applies to the maximum, minimum and mean "
+                                   "modes, not to '") +
+                       mode_name(mode) + "'");
+    if (stat_length.size() != 1 && static_cast<int>(stat_length.size()) != r)
+      throw ShapeError("fj::pad: stat_length " + pairs_str(stat_length) +
+                       " needs one (before, after) pair per axis of " + xa.str() +
+                       ", or one for all");
+    for (const auto& [lo, hi] : stat_length)
+      if (lo <= 0 || hi <= 0)
+        throw ValueError("fj::pad: stat_length " + pairs_str(stat_length) +
+                         " must be positive (a length of 0 yields no value for padding), for " +
+                         xa.str());
+  }
   if (b.aval(value).shape.rank() != 0)
     throw ShapeError("fj::pad: constant_values must be a scalar, got " + b.aval(value).str() +
                      " for " + xa.str());
   std::string variant =
       std::to_string(static_cast<int>(mode)) + "/" + std::to_string(static_cast<int>(reflect_type));
   for (const auto& [lo, hi] : w) variant += "," + std::to_string(lo) + ":" + std::to_string(hi);
-  auto body = [w, mode, reflect_type, r](GraphBuilder& g, const std::vector<Atom>& in) -> Atom {
+  for (const auto& [lo, hi] : stat_length)
+    variant += ",s" + std::to_string(lo) + ":" + std::to_string(hi);
+  auto body = [w, mode, reflect_type, stat_length, r](GraphBuilder& g,
+                                                      const std::vector<Atom>& in) -> Atom {
     if (r == 0) return in[0];
     switch (mode) {
       case PadMode::edge:
@@ -229,7 +260,7 @@ Atom lower_pad(GraphBuilder& b, Atom x, Atom value, const std::vector<PadPair>& 
       case PadMode::maximum:
       case PadMode::minimum:
       case PadMode::mean:
-        return pad_stats(g, in[0], w, mode);
+        return pad_stats(g, in[0], w, mode, stat_length);
       default:
         break;
     }

@@ -35,10 +35,13 @@ using PadPair = std::pair<std::int64_t, std::int64_t>;
 /// padding value takes x's dtype; any other must have it.
 Atom lower_lax_pad(GraphBuilder& b, Atom x, Atom value, const std::vector<PadTriple>& config);
 /// jnp.pad: a `jit[name=_pad]` around `pad` (constant: `value` converted to x's dtype), or the
-/// slices, repeats, flips, reductions and concatenates JAX stages for the other modes. `widths`
+/// slices, repeats, flips, reductions and concatenates JAX stages for the other modes.
+/// `stat_length` (maximum, minimum, mean; empty: the whole axis) holds one positive (before,
+/// after) pair per axis, or one for all. `widths`
 /// holds one pair per axis, or one pair for all; widths are nonnegative.
 Atom lower_pad(GraphBuilder& b, Atom x, Atom value, const std::vector<PadPair>& widths,
-               PadMode mode, ReflectType reflect_type = ReflectType::even);
+               PadMode mode, ReflectType reflect_type = ReflectType::even,
+               const std::vector<PadPair>& stat_length = {});
 /// jnp.roll with static shifts: `jit[name=_roll_static]` of slices and concatenates per axis;
 /// with no axes, over the flattened array, reshaped back.
 Atom lower_roll(GraphBuilder& b, Atom x, const std::vector<std::int64_t>& shifts,

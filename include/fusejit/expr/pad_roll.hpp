@@ -36,9 +36,12 @@ struct PadOp {
   std::vector<PadPair> widths;
   PadMode mode;
   ReflectType reflect_type = ReflectType::even;
+  std::vector<PadPair> stat_length;  // empty: the whole axis
   void key(std::vector<std::int64_t>& k) const {
     k.push_back(static_cast<std::int64_t>(mode));
     k.push_back(static_cast<std::int64_t>(reflect_type));
+    k.push_back(static_cast<std::int64_t>(stat_length.size()));
+    for (const auto& [lo, hi] : stat_length) k.insert(k.end(), {lo, hi});
     k.push_back(static_cast<std::int64_t>(widths.size()));
     for (const auto& [lo, hi] : widths) {
       k.push_back(lo);
@@ -46,7 +49,7 @@ struct PadOp {
     }
   }
   ir::Atom operator()(GraphBuilder& b, ir::Atom x, ir::Atom v) const {
-    return lower_pad(b, x, v, widths, mode, reflect_type);
+    return lower_pad(b, x, v, widths, mode, reflect_type, stat_length);
   }
 };
 struct RollOp {
@@ -100,8 +103,18 @@ struct RepeatOp {
 template <detail::Operand A>
 auto pad(A&& x, std::vector<std::pair<std::int64_t, std::int64_t>> widths,
          PadMode mode = PadMode::constant, ReflectType reflect_type = ReflectType::even) {
-  return detail::make_node(detail::PadOp{std::move(widths), mode, reflect_type}, std::forward<A>(x),
-                           0);
+  return detail::make_node(detail::PadOp{std::move(widths), mode, reflect_type, {}},
+                           std::forward<A>(x), 0);
+}
+/// jnp.pad(x, widths, mode, stat_length=...) for the maximum, minimum and mean modes: each side's
+/// statistic over that many leading or trailing elements of the axis (a pair per axis, or one
+/// for all; capped at the axis's extent).
+template <detail::Operand A>
+auto pad(A&& x, std::vector<std::pair<std::int64_t, std::int64_t>> widths, PadMode mode,
+         std::vector<std::pair<std::int64_t, std::int64_t>> stat_length) {
+  return detail::make_node(
+      detail::PadOp{std::move(widths), mode, ReflectType::even, std::move(stat_length)},
+      std::forward<A>(x), 0);
 }
 /// jnp.pad with `width` before and after every axis.
 template <detail::Operand A>
@@ -112,8 +125,9 @@ auto pad(A&& x, std::int64_t width, PadMode mode = PadMode::constant,
 /// jnp.pad(x, widths, constant_values=value): a scalar value, converted to x's dtype.
 template <detail::Operand A, detail::Operand B>
 auto pad(A&& x, std::vector<std::pair<std::int64_t, std::int64_t>> widths, B&& value) {
-  return detail::make_node(detail::PadOp{std::move(widths), PadMode::constant, ReflectType::even},
-                           std::forward<A>(x), std::forward<B>(value));
+  return detail::make_node(
+      detail::PadOp{std::move(widths), PadMode::constant, ReflectType::even, {}},
+      std::forward<A>(x), std::forward<B>(value));
 }
 
 /// jnp.roll(x, shift): the flattened array shifted, reshaped back.
