@@ -43,8 +43,6 @@ class NestedVmaps {
   NestedVmaps(GraphBuilder& g, V sizes, const char* fn)
       : g_(g), sizes_(std::move(sizes)), fn_(fn) {}
 
-  std::size_t levels() const { return sizes_.size(); }
-
   // v's shape as seen inside its levels.
   Shape seen(const Batched& v) const {
     V s = g_.aval(v.atom).shape.to_vector();
@@ -116,17 +114,20 @@ class NestedVmaps {
         for (std::int64_t i : op.dims) perm.push_back(i < bd[0] ? i : i + 1);
         return {bind({Op::transpose, {}, perm, 0, {}}, args), 0};
       }
-      case Op::broadcast:  // (0,) + np.add(1, dims)
-        op.first_np = 1;
+      case Op::broadcast:  // shape (size,) + shape, dims (0,) + np.add(1, dims)
+        op.shape.insert(op.shape.begin(), size);
         op.dims.insert(op.dims.begin(), -1);
         for (std::int64_t& d : op.dims) ++d;
-        [[fallthrough]];
-      default:  // squeeze and reshape: the batch axis moved to the front
+        op.first_np = 1;
+        break;
+      case Op::squeeze:  // dims + 1
+        for (std::int64_t& d : op.dims) ++d;
+        break;
+      default:  // reshape: (size,) + new sizes
         op.shape.insert(op.shape.begin(), size);
-        if (op.kind == Op::squeeze)
-          for (std::int64_t& d : op.dims) ++d;
-        return {bind(op, {move(args[0], bd[0], 0)}), 0};
     }
+    // broadcast_in_dim, squeeze and reshape: the batch axis moved to the front first.
+    return {bind(op, {move(args[0], bd[0], 0)}), 0};
   }
 
   Atom emit(const Op& op, const std::vector<Batched>& args) {
