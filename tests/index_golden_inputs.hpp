@@ -9,12 +9,15 @@
 #include <functional>
 #include <map>
 #include <string>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include <fusejit/fusejit.hpp>
 
 #include "backend_compare.hpp"
 #include "golden_file.hpp"
+#include "weighted_grad.hpp"
 
 namespace index_golden {
 
@@ -64,6 +67,33 @@ inline void check_value_cases(const std::map<std::string, Case>& cases) {
       }
     }
   }
+}
+
+/// d/dx sum(w * f(x)) of each case against its section "grad <name>" (JAX's, and central
+/// differences), on each backend.
+using GradCases = std::map<std::string, std::pair<std::function<Array(Tracer)>, Array>>;
+inline void check_grad_cases(const GradCases& fns) {
+  for (const std::string& backend : fusejit_test::backends_to_test()) {
+    fusejit_test::BackendScope scope(backend.c_str());
+    for (const auto& [name, fa] : fns) {
+      CAPTURE(backend);
+      CAPTURE(name);
+      fusejit_test::check_weighted_grad(
+          fa.first, fa.second, fusejit_test::golden_numbers(kGolden.lines("grad " + name)[0]));
+    }
+  }
+}
+
+/// make_jaxpr(f)(input, index) of each case against its section "jaxpr <name>", byte for byte.
+using TextCases = std::map<std::string, std::tuple<Fn, Array, Array>>;
+inline void check_text_cases(const TextCases& fns) {
+  std::map<std::string, std::function<std::string()>> texts;
+  for (const auto& [name, c] : fns)
+    texts[name] = [&c] {
+      const auto& [f, v, t] = c;
+      return fj::make_jaxpr(f)(v, t).str();
+    };
+  fusejit_test::check_jaxpr_texts(kGolden, texts);
 }
 
 }  // namespace index_golden

@@ -17,7 +17,6 @@
 #include "weighted_grad.hpp"
 
 using fj::range;
-using fusejit_test::BackendScope;
 using Mode = fj::lax::GatherScatterMode;
 using namespace index_golden;
 
@@ -103,7 +102,7 @@ TEST_CASE("index tuple golden: eager x.at(...) and x(...) as JAX's") {
 // d/dx sum(w * f(x)) through gathers and scatters whose indices mix slices (a negative step
 // too) with arrays: sums and products of small integers, exact; central differences agree.
 TEST_CASE("index tuple golden: gradients as JAX's and central differences") {
-  const std::map<std::string, std::pair<std::function<Array(Tracer)>, Array>> fns = {
+  const GradCases fns = {
       {"tup_set",
        {[](Tracer v) {
           const Array r = v(range(3, 5));
@@ -121,21 +120,13 @@ TEST_CASE("index tuple golden: gradients as JAX's and central differences") {
        {[](Tracer w) { return x().at(every2, range(1, fj::none)).set(w); },
         Array(u()(range(0, 3), range(0, 2)) * 0.5 - 1.0)}},
   };
-  for (const std::string& backend : fusejit_test::backends_to_test()) {
-    BackendScope scope(backend.c_str());
-    for (const auto& [name, fa] : fns) {
-      CAPTURE(backend);
-      CAPTURE(name);
-      fusejit_test::check_weighted_grad(
-          fa.first, fa.second, fusejit_test::golden_numbers(kGolden.lines("grad " + name)[0]));
-    }
-  }
+  check_grad_cases(fns);
 }
 
 TEST_CASE("index tuple golden: jaxpr text") {
   auto o = [] { return fj::ones({5, 3}); };
   auto o3 = [] { return fj::ones({4, 5, 3}); };
-  const std::map<std::string, std::tuple<Fn, Array, Array>> fns = {
+  const TextCases fns = {
       {"tup_get_range", {[](Tracer v, Tracer) { return v.at(range(1, 4)).get(); }, o(), k()}},
       {"tup_set_range", {[](Tracer v, Tracer) { return v.at(range(1, 4)).set(2.0); }, o(), k()}},
       {"tup_add_int_step", {[](Tracer v, Tracer) { return v.at(2, every2).add(1.0); }, o(), k()}},
@@ -166,11 +157,5 @@ TEST_CASE("index tuple golden: jaxpr text") {
       {"tup_int_arr_sep",
        {[](Tracer v, Tracer t) { return v.at(1, range(2, 4), t).get(); }, o3(), k()}},
   };
-  std::map<std::string, std::function<std::string()>> texts;
-  for (const auto& [name, c] : fns)
-    texts[name] = [&c] {
-      const auto& [f, v, t] = c;
-      return fj::make_jaxpr(f)(v, t).str();
-    };
-  fusejit_test::check_jaxpr_texts(kGolden, texts);
+  check_text_cases(fns);
 }

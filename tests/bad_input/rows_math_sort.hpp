@@ -107,6 +107,24 @@ inline std::vector<Row> math_sort_rows() {
        },
        raises<fj::ShapeError>("fj::ShapeError"),
        "fj::Array::at(...).max: index arrays of shapes (2,) and (3,) do not broadcast together"},
+      {"`x(...)` or `x.at(...)` with two `fj::ellipsis`",
+       [=] { Array r = m23(fj::ellipsis, 0, fj::ellipsis); },
+       raises<fj::ShapeError>("fj::ShapeError"),
+       "fj::Array::operator(): an index can only have a single ellipsis, 2 were given for an "
+       "array of shape (2, 3)"},
+      {"`x(...)` with more `fj::newaxis` than the rank allows (8)",
+       [=] {
+         const auto n = fj::newaxis;
+         Array r = m23(n, n, n, n, n, n, n);
+       },
+       raises<fj::ShapeError>("fj::ShapeError"),
+       "fj::Array::operator(): 7 new axes for an array of shape (2, 3) exceed rank 8"},
+      {"`x(mask)` with a boolean index array (JAX refuses it under jit)",
+       [=] {
+         Array r = m23(fj::array({1, 0}) > 0, fj::range());
+       },
+       raises<fj::DTypeError>("fj::DTypeError"),
+       "fj::Array::operator(): boolean index arrays (masks) are not supported"},
       {"the derivative of `fj::digamma` (polygamma is not implemented)",
        [=] { Array r = fj::grad([](Tracer x) { return fj::sum(fj::digamma(x)); })(f3); },
        raises<fj::NotImplementedError>("fj::NotImplementedError"), "polygamma"},

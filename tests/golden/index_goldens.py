@@ -159,11 +159,18 @@ tup_grads = {
     "tup_updates": (lambda w: jnp.asarray(x).at[1:3, perm].add(w), u[:2] * 0.25 + 1.0),
     "tup_set_updates": (lambda w: jnp.asarray(x).at[::2, 1:].set(w), u[:3, :2] * 0.5 - 1.0),
 }
-for name, (f, arg) in tup_grads.items():
-    arg = jnp.asarray(arg)
-    w = np.arange(1.0, 1.0 + np.prod(np.shape(f(arg)))).reshape(np.shape(f(arg)))
-    print(f"=== grad {name}")
-    print(text(jax.grad(lambda v: jnp.sum(w * f(v)))(arg)))
+
+
+def print_weighted_grads(fns):
+    """d/dv sum(w * f(v)) at each case's own argument, w = 1, 2, ... over f's result."""
+    for name, (f, arg) in fns.items():
+        arg = jnp.asarray(arg)
+        w = np.arange(1.0, 1.0 + np.prod(np.shape(f(arg)))).reshape(np.shape(f(arg)))
+        print(f"=== grad {name}")
+        print(text(jax.grad(lambda v: jnp.sum(w * f(v)))(arg)))
+
+
+print_weighted_grads(tup_grads)
 
 jax.config.update("jax_enable_x64", False)
 o = jnp.ones((5, 3), jnp.float32)
@@ -213,3 +220,73 @@ for name, (f, v, t) in tup_jaxprs.items():
     print(jax.make_jaxpr(f)(v, t))
 print("=== jaxpr take_along_axis")
 print(jax.make_jaxpr(lambda v, t: jnp.take_along_axis(v, t, axis=0))(o, jnp.asarray(along)))
+
+# fj::newaxis (None) and fj::ellipsis (...) mixed with the other indices (nax_*): static reads
+# slice then expand_dims, scalar arrays dynamic_slice, the rest gather with the new axes added
+# after it (or, in updates, squeezed out of the broadcast updates); advanced indices that a new
+# axis or `...` separates move to the front.
+jax.config.update("jax_enable_x64", True)
+nax_cases = {
+    "nax_ell_int": (lambda v, t: v[..., 0], x3, k),
+    "nax_new_mid": (lambda v, t: v[:, None], x3, k),
+    "nax_new_front": (lambda v, t: v[None], x, k),
+    "nax_int_ell": (lambda v, t: v[1, ...], x3, k),
+    "nax_ell_new": (lambda v, t: v[..., None], x3, k),
+    "nax_ell": (lambda v, t: v[...], x, k),
+    "nax_new_slice_int": (lambda v, t: v[None, :, None, 2], x3, k),
+    "nax_rev_new": (lambda v, t: v[::-1, None], x, k),
+    "nax_mix_gather": (lambda v, t: v[1, None, 1:3, ..., t], x3, k),
+    "nax_arr_new": (lambda v, t: v[t, None], x, k),
+    "nax_new_arr_arr": (lambda v, t: v[None, t, t], x, k),
+    "nax_arr_new_arr": (lambda v, t: v[t, None, t], x, k),
+    "nax_arr_ell_arr": (lambda v, t: v[t, ..., t], x, k),
+    "nax_sep_new": (lambda v, t: v[:, t, None, t], x3, k),
+    "nax_sep_ell": (lambda v, t: v[:, t, ..., t], x3, k),
+    "nax_ell_arr": (lambda v, t: v[..., t], x3, k),
+    "nax_step_new_arr": (lambda v, t: v[None, ::-2, t], x3, k),
+    "nax_scalar_new": (lambda v, t: v[None, t], x, scal),
+    "nax_at_new_add": (lambda v, t: v.at[None, t].add(1.0), x, k),
+    "nax_at_set_new": (lambda v, t: v.at[:, None].set(10.0), x, k),
+    "nax_at_ell_int_set": (lambda v, t: v.at[..., 0].set(7.0), x3, k),
+    "nax_at_ell_arr_mul": (lambda v, t: v.at[..., t].mul(-2.0), x3, k),
+    "nax_at_arr_new_rows": (lambda v, t: v.at[t, None].add(u[:3].reshape(3, 1, 3)), x, k),
+    "nax_at_rev_new": (lambda v, t: v.at[::-1, None, 1].add(np.arange(5.0).reshape(5, 1)), x, k),
+    "nax_at_get": (lambda v, t: v.at[t, None].get(), x, k),
+    "nax_vmap": (jax.vmap(lambda v, t: v[None, t], in_axes=(None, 0)), x, along),
+}
+for name, (f, v, t) in nax_cases.items():
+    out = jax.jit(f)(v, t)
+    print(f"=== values {name}")
+    print(" ".join(str(d) for d in np.shape(out)))
+    print(text(out))
+nax_grads = {
+    "nax_gather": (lambda v: v[None, k, None], x),
+    "nax_scatter": (lambda v: v.at[..., perm].add(v[:, None, 0]), x),
+    "nax_updates": (lambda w: jnp.asarray(x).at[None, perm].add(w), u[:3].reshape(1, 3, 3) * 0.5),
+}
+print_weighted_grads(nax_grads)
+
+jax.config.update("jax_enable_x64", False)
+o3 = jnp.ones((4, 5, 3))
+nax_jaxprs = {
+    "nax_ell_int": (lambda v, t: v[..., 0], o3, tk),
+    "nax_new_mid": (lambda v, t: v[:, None], o3, tk),
+    "nax_ell_new": (lambda v, t: v[..., None], o3, tk),
+    "nax_ell": (lambda v, t: v[...], o, tk),
+    "nax_new_slice_int": (lambda v, t: v[None, :, None, 2], o3, tk),
+    "nax_mix_gather": (lambda v, t: v[1, None, 1:3, ..., t], o3, tk),
+    "nax_new_arr_arr": (lambda v, t: v[None, t, t], o, tk),
+    "nax_arr_new_arr": (lambda v, t: v[t, None, t], o, tk),
+    "nax_sep_new": (lambda v, t: v[:, t, None, t], o3, tk),
+    "nax_ell_arr": (lambda v, t: v[..., t], o3, tk),
+    "nax_step_new_arr": (lambda v, t: v[None, ::-2, t], o3, tk),
+    "nax_scalar_new": (lambda v, t: v[None, t], o, jnp.asarray(scal)),
+    "nax_empty": (lambda v, t: v[None, 3:1, t], o, tk),
+    "nax_at_new_add": (lambda v, t: v.at[None, t].add(1.0), o, tk),
+    "nax_at_ell_int_set": (lambda v, t: v.at[..., 0].set(7.0), o3, tk),
+    "nax_at_rev_new": (lambda v, t: v.at[::-1, None, 1].add(v[:, :1]), o, tk),
+    "nax_at_get": (lambda v, t: v.at[t, None].get(), o, tk),
+}
+for name, (f, v, t) in nax_jaxprs.items():
+    print(f"=== jaxpr {name}")
+    print(jax.make_jaxpr(f)(v, t))

@@ -34,9 +34,12 @@ void wait_for_device(const runtime::Buffer& b);
 [[noreturn]] void throw_data_on_gpu(const char* what, const runtime::Buffer& b);
 template <class Arrays>
 class AtIndex;
-/// One index of x(...): an integer (selects one element, drops the axis) or an fj::range.
+/// One static index of x(...): an integer (selects one element, drops the axis), an fj::range,
+/// fj::newaxis (or fj::none: a new axis of size 1) or fj::ellipsis.
 template <class T>
-concept IndexArg = (std::is_integral_v<T> && !std::is_same_v<T, bool>) || std::is_same_v<T, Range>;
+concept IndexArg =
+    (std::is_integral_v<T> && !std::is_same_v<T, bool>) || std::is_same_v<T, Range> ||
+    std::is_same_v<T, std::nullopt_t> || std::is_same_v<T, Ellipsis>;
 /// One index of x(...) or x.at(...) that may also be an integer array (an fj::Array, a
 /// Tracer or an expression).
 template <class T>
@@ -63,22 +66,21 @@ struct ArrayMethods {
   auto squeeze(std::initializer_list<int> axes) const;
   /// NumPy's x[1:4, 2]: x(fj::range(1, 4), 2). An integer selects one element and drops its
   /// axis (negative counts from the end; out of range raises fj::ShapeError); fj::range(...)
-  /// slices an axis; axes left over are taken whole.
+  /// slices an axis; fj::newaxis (fj::none) inserts an axis of size 1 and fj::ellipsis takes
+  /// as many axes whole as the other indices leave (x[..., None]: x(fj::ellipsis,
+  /// fj::newaxis)); axes left over are taken whole.
   template <class... I>
-    requires(IndexArg<I> && ...)
-  auto operator()(const I&... index) const;
+  requires(IndexArg<I>&&...) auto operator()(const I&... index) const;
   /// NumPy's integer-array indexing x[idx], x[i, j] or x[idx, 1:3] (expr/indexing.hpp):
   /// integer arrays index mixed with integers and fj::range; negative entries count from the
   /// end; arrays not adjacent move their axes to the front, as NumPy does.
   template <class... I>
-    requires(AtArg<I> && ...) && (!(IndexArg<I> && ...))
-  auto operator()(const I&... index) const;
+  requires(AtArg<I>&&...) && (!(IndexArg<I> && ...)) auto operator()(const I&... index) const;
   /// JAX's x.at[idx]: any mix of static integers, fj::range and integer arrays; .get() reads,
   /// .set(v) / .add(v) / .mul(v) / .min(v) / .max(v) return x updated there
   /// (expr/indexing.hpp).
   template <class... I>
-    requires(AtArg<I> && ...)
-  auto at(const I&... index) const;
+  requires(AtArg<I>&&...) auto at(const I&... index) const;
 
  protected:
   const Self& self() const { return static_cast<const Self&>(*this); }

@@ -43,7 +43,7 @@ auto ArrayMethods<S>::squeeze(std::initializer_list<int> axes) const {
 template <class S>
 template <class... I>
 requires(IndexArg<I>&&...) auto ArrayMethods<S>::operator()(const I&... index) const {
-  return make_node(IndexOp{{to_index(index)...}}, self());
+  return make_node(IndexOp{{at_item(index)...}}, self());
 }
 }  // namespace detail
 

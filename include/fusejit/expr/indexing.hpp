@@ -34,11 +34,7 @@ struct TupleIndexOp {
   ir::GatherMode mode = ir::GatherMode::promise_in_bounds;
   bool at = false;  // x.at(...).get() rather than x(...), for errors
   void key(std::vector<std::int64_t>& k) const {
-    k.push_back(static_cast<std::int64_t>(items.size()));
-    for (const AtItem& it : items)
-      k.insert(k.end(),
-               {static_cast<std::int64_t>(it.kind), it.i, it.r.start.has_value(),
-                it.r.start.value_or(0), it.r.stop.has_value(), it.r.stop.value_or(0), it.r.step});
+    index_items_key(items, k);
     for (std::int64_t v : {update ? static_cast<std::int64_t>(*update) : -1,
                            static_cast<std::int64_t>(mode), std::int64_t{at}})
       k.push_back(v);
@@ -74,16 +70,6 @@ struct TupleIndexOp {
   }
 };
 
-/// One argument of x(...) or x.at(...) as an index item (an array is the next operand).
-template <class T>
-AtItem at_item(const T& v) {
-  if constexpr (std::is_same_v<T, Range>)
-    return {AtItem::Kind::range, 0, v};
-  else if constexpr (IndexArg<T>)
-    return {AtItem::Kind::integer, static_cast<std::int64_t>(v), {}};
-  else
-    return {AtItem::Kind::array, 0, {}};
-}
 /// The array arguments of x(...) or x.at(...), in order (expressions evaluated).
 template <class... I>
 auto index_arrays(const I&... idx) {

@@ -115,6 +115,26 @@ struct Index {
   std::int64_t i = 0;
   Range r;
 };
+/// One index of x(...) or x.at(...): a static integer, an fj::Range (a Python slice), the next
+/// integer-array operand (a NumPy advanced index; rank 0 indexes like an integer), fj::newaxis
+/// (Python's None) or fj::ellipsis (`...`).
+struct AtItem {
+  enum class Kind : std::uint8_t { range, integer, array, newaxis, ellipsis };
+  Kind kind = Kind::range;
+  std::int64_t i = 0;
+  Range r;
+};
+/// An index's items appended to an expression node's cache key.
+inline void index_items_key(const std::vector<AtItem>& items, std::vector<std::int64_t>& k) {
+  k.push_back(static_cast<std::int64_t>(items.size()));
+  for (const AtItem& it : items)
+    k.insert(k.end(),
+             {static_cast<std::int64_t>(it.kind), it.i, it.r.start.has_value(),
+              it.r.start.value_or(0), it.r.stop.has_value(), it.r.stop.value_or(0), it.r.step});
+}
+/// x[items] for static items only (no arrays): jnp's static-slice path, then the new axes
+/// (defined in lowering_index.cpp).
+Atom lower_static_index(GraphBuilder& b, Atom x, const std::vector<AtItem>& items);
 /// jnp.flip: a `jit[name=_flip]` around rev; every axis when `all_axes`.
 Atom lower_flip(GraphBuilder& b, Atom x, const std::vector<int>& axes, bool all_axes);
 /// jnp.squeeze: every axis of size 1 when `all_axes`; a listed axis of another size raises.

@@ -23,6 +23,13 @@ V iota_dims(std::int64_t from, std::int64_t to) {
 // Integer-array indices only: a float (or bool) index array raises, naming the caller.
 void check_int(const GraphBuilder& b, Atom idx, const char* fn) {
   const ir::Aval a = b.aval(idx);
+  // A mask's result has as many elements as it has true values: a shape no trace can know, so
+  // JAX refuses it under jit too (NonConcreteBooleanIndexError).
+  if (a.dtype == DType::bool_)
+    throw DTypeError(std::string(fn) +
+                     ": boolean index arrays (masks) are not supported, the result's shape would "
+                     "depend on their values; use fj::where(mask, x, fill) instead, got bool[" +
+                     a.shape.csv() + "]");
   if (!is_int(a.dtype))
     throw DTypeError(std::string(fn) + ": indices must be an integer array, got " +
                      std::string(long_name(a.dtype)) + "[" + a.shape.csv() + "]");
@@ -201,6 +208,72 @@ Atom dynamic_get(GraphBuilder& b, Atom x, const std::vector<AtItem>& items,
   return b.emit1(Prim::squeeze, {y}, std::move(q));
 }
 
+// A NumPy index with its ellipsis expanded: one item per axis of x (the axes after the given
+// items taken whole) and where the new axes go, `newaxes_before[d]` of them right before x's
+// axis d; after the last given item they precede the implicit whole axes (jnp's
+// expand_ellipses). `contiguous`: jnp's advanced_axes_are_contiguous, over the index as
+// written, where a new axis and `...` hold positions too.
+struct ExpandedIndex {
+  std::vector<AtItem> axes;
+  std::vector<int> newaxes_before;
+  int newaxes = 0;
+  bool contiguous = true;
+};
+
+ExpandedIndex expand_index(const std::vector<AtItem>& items, const Shape& xs, const char* fn) {
+  const int r = xs.rank();
+  int given = 0, ellipses = 0, newaxes = 0;
+  for (const AtItem& it : items)
+    if (it.kind == AtItem::Kind::ellipsis)
+      ++ellipses;
+    else if (it.kind == AtItem::Kind::newaxis)
+      ++newaxes;
+    else
+      ++given;
+  if (ellipses > 1)
+    throw ShapeError(std::string(fn) + ": an index can only have a single ellipsis, " +
+                     std::to_string(ellipses) + " were given for an array of shape " + xs.str());
+  if (given > r)
+    throw ShapeError(std::string(fn) + ": too many indices for an array of shape " + xs.str() +
+                     ": " + std::to_string(given) + " were given");
+  if (r + newaxes > kMaxRank)
+    throw ShapeError(std::string(fn) + ": " + std::to_string(newaxes) +
+                     " new axes for an array of shape " + xs.str() + " exceed rank " +
+                     std::to_string(kMaxRank));
+  ExpandedIndex e;
+  e.newaxes_before.assign(static_cast<std::size_t>(r) + 1, 0);
+  e.newaxes = newaxes;
+  std::vector<std::size_t> advanced_at;
+  for (std::size_t p = 0; p < items.size(); ++p) {
+    const AtItem& it = items[p];
+    if (it.kind == AtItem::Kind::newaxis) {
+      ++e.newaxes_before[e.axes.size()];
+    } else if (it.kind == AtItem::Kind::ellipsis) {
+      e.axes.resize(e.axes.size() + static_cast<std::size_t>(r - given));
+    } else {
+      if (it.kind != AtItem::Kind::range) advanced_at.push_back(p);
+      e.axes.push_back(it);
+    }
+  }
+  e.axes.resize(static_cast<std::size_t>(r));
+  for (std::size_t k = 1; k < advanced_at.size(); ++k)
+    e.contiguous = e.contiguous && advanced_at[k] == advanced_at[k - 1] + 1;
+  return e;
+}
+
+// The new axes after a slice or dynamic-slice read (lax.expand_dims): each lands after the
+// axes that survive before it (ranges; integers are squeezed) and the new axes before it.
+Atom insert_newaxes(GraphBuilder& b, Atom y, const ExpandedIndex& e) {
+  std::vector<int> dims;
+  int kept = 0;
+  for (std::size_t d = 0; d < e.newaxes_before.size(); ++d) {
+    for (int n = 0; n < e.newaxes_before[d]; ++n)
+      dims.push_back(kept + static_cast<int>(dims.size()));
+    if (d < e.axes.size() && e.axes[d].kind == AtItem::Kind::range) ++kept;
+  }
+  return lower_expand_dims(b, y, dims);
+}
+
 }  // namespace
 
 ir::Params gather_params(const ir::IndexDims& d, const V& slice_sizes, ir::GatherMode mode,
@@ -248,13 +321,9 @@ Atom lower_index_tuple(GraphBuilder& b, Atom x, const std::vector<AtItem>& items
                        ir::GatherMode mode, const char* fn) {
   const Shape xs = b.aval(x).shape;
   const int r = xs.rank();
-  if (static_cast<int>(items_in.size()) > r)
-    throw ShapeError(std::string(fn) + ": too many indices for an array of shape " + xs.str() +
-                     ": " + std::to_string(items_in.size()) + " were given");
-  // Axes not indexed are taken whole (NumPy's implicit trailing `...`).
-  std::vector<AtItem> raw = items_in, items;
-  raw.resize(static_cast<std::size_t>(r));
-  items = raw;
+  // One item per axis: `...` and the axes not indexed taken whole; new axes set aside.
+  const ExpandedIndex ex = expand_index(items_in, xs, fn);
+  std::vector<AtItem> raw = ex.axes, items = raw;
   std::vector<Atom> arr(static_cast<std::size_t>(r));
   std::size_t next = 0;
   bool any_array = false, advanced = false, unit_steps = true;
@@ -286,9 +355,10 @@ Atom lower_index_tuple(GraphBuilder& b, Atom x, const std::vector<AtItem>& items
     // Static indices only: jnp's static-slice fast path (slice, rev, squeeze).
     std::vector<Index> ix;
     for (const AtItem& it : items) ix.push_back({it.kind == AtItem::Kind::range, it.i, it.r});
-    return lower_index(b, x, ix);
+    return insert_newaxes(b, lower_index(b, x, ix), ex);
   }
-  if (!updates && !advanced && unit_steps) return dynamic_get(b, x, raw, arr);
+  if (!updates && !advanced && unit_steps)
+    return insert_newaxes(b, dynamic_get(b, x, raw, arr), ex);
   // jnp's _index_to_gather. Array indices are normalized first, in order.
   for (int d = 0; d < r; ++d) {
     Atom& a = arr[static_cast<std::size_t>(d)];
@@ -297,8 +367,7 @@ Atom lower_index_tuple(GraphBuilder& b, Atom x, const std::vector<AtItem>& items
       a = normalize(b, a, xs[d], false);
   }
   // NumPy moves the advanced indices to the front unless they are adjacent.
-  const bool adjacent =
-      adv_axes.empty() || adv_axes.back() - adv_axes.front() + 1 == std::ssize(adv_axes);
+  const bool adjacent = ex.contiguous;
   std::vector<Atom> adv;
   Shape bshape;
   if (advanced) {
@@ -319,16 +388,28 @@ Atom lower_index_tuple(GraphBuilder& b, Atom x, const std::vector<AtItem>& items
     for (Atom& a : adv) a = convert(b, a, {DType::i32, false});
   }
   std::vector<std::pair<Atom, std::int64_t>> gi;  // index arrays and their first axis
-  V gshape, slice_shape, slice_sizes, reversed;
+  // slice_shape: the result's shape, new axes included (at newaxis_dims); y_axis counts the
+  // gather's own axes, which exclude them.
+  V gshape, slice_shape, slice_sizes, reversed, newaxis_dims;
   ir::IndexDims dn;
   std::int64_t y_axis = 0;
+  auto add_newaxes = [&](int d) {
+    for (int n = 0; n < ex.newaxes_before[static_cast<std::size_t>(d)]; ++n) {
+      newaxis_dims.push_back(std::ssize(slice_shape));
+      slice_shape.push_back(1);
+    }
+  };
   for (int d = 0; d < r; ++d) {
-    if (advanced && d == (adjacent ? adv_axes.front() : 0)) {
+    const bool block = advanced && d == (adjacent ? adv_axes.front() : 0);
+    // Adjacent advanced indices follow the new axes before them; others lead the result.
+    if (!block || adjacent) add_newaxes(d);
+    if (block) {
       for (const Atom& a : adv) gi.push_back({a, std::ssize(gshape)});
       for (std::int64_t s : bshape) gshape.push_back(s), slice_shape.push_back(s);
       dn.start_map.insert(dn.start_map.end(), adv_axes.begin(), adv_axes.end());
       dn.collapsed.insert(dn.collapsed.end(), adv_axes.begin(), adv_axes.end());
       y_axis += bshape.rank();
+      if (!adjacent) add_newaxes(d);
     }
     const AtItem& it = items[static_cast<std::size_t>(d)];
     if (it.kind != AtItem::Kind::range) {
@@ -370,6 +451,7 @@ Atom lower_index_tuple(GraphBuilder& b, Atom x, const std::vector<AtItem>& items
     }
     ++y_axis;
   }
+  add_newaxes(r);
   std::sort(dn.collapsed.begin(), dn.collapsed.end());
   // The index array: one column per index, each broadcast over gshape.
   Atom indices;
@@ -396,7 +478,13 @@ Atom lower_index_tuple(GraphBuilder& b, Atom x, const std::vector<AtItem>& items
   }
   if (!updates) {
     const Atom g = lower_gather(b, x, indices, dn, slice_sizes, mode, "None", !advanced, !advanced);
-    return emit_reverse(b, g, reversed);
+    const Atom y = emit_reverse(b, g, reversed);
+    if (newaxis_dims.empty()) return y;
+    V kept;  // lax.expand_dims: y's axes are the result's other axes
+    for (std::int64_t a = 0; a < std::ssize(slice_shape); ++a)
+      if (std::find(newaxis_dims.begin(), newaxis_dims.end(), a) == newaxis_dims.end())
+        kept.push_back(a);
+    return emit_bcast(b, y, slice_shape, kept);
   }
   Atom u = convert(b, *updates, {dtype, false});
   const Shape us = b.aval(u).shape;
@@ -408,11 +496,23 @@ Atom lower_index_tuple(GraphBuilder& b, Atom x, const std::vector<AtItem>& items
     throw ShapeError(std::string(fn) + ": updates of shape " + us.str() +
                      " do not broadcast to the indexed shape " + Shape(slice_shape).str() +
                      " of an array of shape " + xs.str());
-  u = emit_reverse(b, lower_broadcast_to(b, u, Shape(slice_shape)), reversed);
+  // Broadcast to the indexed shape, the new axes squeezed out again (jnp.squeeze), reversed.
+  u = lower_broadcast_to(b, u, Shape(slice_shape));
+  if (!newaxis_dims.empty()) {
+    ir::Params q;
+    q.items.push_back({"dimensions", newaxis_dims, true});
+    u = b.emit1(Prim::squeeze, {u}, std::move(q));
+  }
+  u = emit_reverse(b, u, reversed);
   // Every axis whole (x.at[:]): jnp scatters with an empty index array (a constant), the
   // same as combining elementwise.
   if (gi.empty()) return update == Prim::scatter ? u : lower_binary(b, combine_of(update), x, u);
   return lower_scatter(b, update, x, indices, u, dn, mode, !advanced, !advanced);
+}
+
+Atom lower_static_index(GraphBuilder& b, Atom x, const std::vector<AtItem>& items) {
+  return lower_index_tuple(b, x, items, {}, std::nullopt, Prim::scatter,
+                           ir::GatherMode::promise_in_bounds, "fj::Array::operator()");
 }
 
 Atom lower_take(GraphBuilder& b, Atom x, Atom idx, std::optional<int> axis, ir::GatherMode mode) {

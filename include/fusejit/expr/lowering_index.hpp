@@ -28,14 +28,6 @@ Atom lower_scatter(GraphBuilder& b, Prim scatter, Atom x, Atom indices, Atom upd
                    const ir::IndexDims& d, ir::GatherMode mode, bool sorted = false,
                    bool unique = false);
 
-/// One index of x(...) or x.at(...): a static integer, an fj::Range (a Python slice) or the
-/// next integer-array operand (a NumPy advanced index; rank 0 indexes like an integer).
-struct AtItem {
-  enum class Kind : std::uint8_t { range, integer, array };
-  Kind kind = Kind::range;
-  std::int64_t i = 0;
-  Range r;
-};
 /// x[items] (`updates` empty) or x.at[items].set/add/mul/min/max(updates, mode) (the scatter
 /// `update` says which), staged as jnp's rewriting_take and _scatter_update stage them: static
 /// indices read through slice, scalar array ones through dynamic_slice, the rest through

@@ -50,16 +50,11 @@ struct BroadcastToOp {
   }
   ir::Atom operator()(GraphBuilder& b, ir::Atom x) const { return lower_broadcast_to(b, x, shape); }
 };
-/// x(i, fj::range(a, b, c), ...): static indices.
+/// x(i, fj::range(a, b, c), fj::newaxis, fj::ellipsis, ...): static indices.
 struct IndexOp {
-  std::vector<Index> index;
-  void key(std::vector<std::int64_t>& k) const {
-    k.push_back(static_cast<std::int64_t>(index.size()));
-    for (const Index& ix : index)
-      k.insert(k.end(), {ix.is_range, ix.i, ix.r.start.has_value(), ix.r.start.value_or(0),
-                         ix.r.stop.has_value(), ix.r.stop.value_or(0), ix.r.step});
-  }
-  ir::Atom operator()(GraphBuilder& b, ir::Atom x) const { return lower_index(b, x, index); }
+  std::vector<AtItem> items;
+  void key(std::vector<std::int64_t>& k) const { index_items_key(items, k); }
+  ir::Atom operator()(GraphBuilder& b, ir::Atom x) const { return lower_static_index(b, x, items); }
 };
 /// An iota has no operands: its expression node has no children.
 struct IotaOp {
@@ -73,10 +68,19 @@ struct IotaOp {
   ir::Atom operator()(GraphBuilder& b) const { return lower_iota(b, dtype, shape, dimension); }
 };
 
-inline Index to_index(const Range& r) { return Index{true, 0, r}; }
-template <class I>
-requires std::is_integral_v<I> Index to_index(I i) {
-  return Index{false, static_cast<std::int64_t>(i), Range{}};
+/// One argument of x(...) or x.at(...) as an index item (an array is the next operand).
+template <class T>
+AtItem at_item(const T& v) {
+  if constexpr (std::is_same_v<T, Range>)
+    return {AtItem::Kind::range, 0, v};
+  else if constexpr (std::is_same_v<T, std::nullopt_t>)
+    return {AtItem::Kind::newaxis, 0, {}};
+  else if constexpr (std::is_same_v<T, Ellipsis>)
+    return {AtItem::Kind::ellipsis, 0, {}};
+  else if constexpr (IndexArg<T>)
+    return {AtItem::Kind::integer, static_cast<std::int64_t>(v), {}};
+  else
+    return {AtItem::Kind::array, 0, {}};
 }
 
 }  // namespace detail
