@@ -14,6 +14,22 @@ cases = {
     "grad_sum_exp": (jax.grad(lambda x: jnp.sum(jnp.exp(x))), (jnp.ones(3),)),
     "jvp_tanh": (lambda x, t: jax.jvp(jnp.tanh, (x,), (t,)), (1.0, 1.0)),
 }
+# A nested jit under grad stays two jits of its name, as JAX's partial evaluation and transpose
+# leave it: the forward part (outputs, then residuals) and the backward part (residuals and the
+# outputs' cotangents in, the inputs' cotangents out); under jvp, one jit of its JVP.
+jit_sin_x = jax.jit(lambda x: jnp.sin(x) * x)
+jit_double = jax.jit(lambda x: x * 2.0)
+jit_sin_times = jax.jit(lambda x, y: jnp.sin(x) * y)
+jit_tanh_nested = jax.jit(lambda x: jnp.tanh(jit_sin_x(x)))
+cases.update({
+    "grad_jit_sin_times_x": (jax.grad(lambda x: jnp.sum(jit_sin_x(x))), (jnp.ones(3),)),
+    "grad_jit_linear": (jax.grad(lambda x: jnp.sum(jit_double(x))), (jnp.ones(3),)),
+    "grad_jit_one_input": (jax.grad(lambda x, y: jnp.sum(jit_sin_times(x, y))),
+                           (jnp.ones(3), jnp.ones(3))),
+    "grad_jit_nested": (jax.grad(lambda x: jnp.sum(jit_tanh_nested(x))), (jnp.ones(3),)),
+    "grad_jit_cumsum": (jax.grad(lambda x: jnp.sum(jnp.cumsum(x) * x)), (jnp.ones(3),)),
+    "jvp_jit_sin_times_x": (lambda x, t: jax.jvp(jit_sin_x, (x,), (t,)), (jnp.ones(3), jnp.ones(3))),
+})
 for name, (f, args) in cases.items():
     print(f"=== {name}")
     print(jax.make_jaxpr(f)(*args))

@@ -122,7 +122,7 @@ void check_grad_output(const char* who, const ir::Graph& g) {
 
 VjpOut vjp_call(const SubGraph& s, const std::vector<Array>& args, const std::vector<int>& wrt,
                 const std::vector<Array>& cts) {
-  const ir::Graph flat = transforms::flatten(*s.graph);
+  const ir::Graph flat = transforms::flatten(*s.graph, /*keep_jits=*/true);
   std::vector<bool> mask(flat.invars.size(), false);
   for (int i : wrt) mask[s.consts.size() + static_cast<std::size_t>(i)] = true;
   const ir::Graph h = transforms::vjp_graph(flat, mask);
@@ -158,7 +158,7 @@ VjpOut vjp_call(const SubGraph& s, const std::vector<Array>& args, const std::ve
 std::pair<std::vector<Array>, std::vector<Array>> jvp_call(const SubGraph& s,
                                                            const std::vector<Array>& primals,
                                                            const std::vector<Array>& tangents) {
-  const ir::Graph flat = transforms::flatten(*s.graph);
+  const ir::Graph flat = transforms::flatten(*s.graph, /*keep_jits=*/true);
   std::vector<bool> has(flat.invars.size(), false);
   for (std::size_t i = 0; i < primals.size(); ++i) {
     const ir::Aval p = primals[i].aval(), t = tangents[i].aval();

@@ -24,6 +24,13 @@ inline ir::Params with_int(const ir::Params& p, const char* name, std::int64_t v
     if (item.name == name) item.value = v;
   return q;
 }
+/// A jit's params (its name) with another graph as its `jaxpr` (a transformed jit).
+inline ir::Params with_graph(const ir::Params& p, ir::Graph g) {
+  ir::Params q = p;
+  for (auto& item : q.items)
+    if (item.name == "jaxpr") item.value = std::make_shared<const ir::Graph>(std::move(g));
+  return q;
+}
 /// A tangent or cotangent; nullopt is a symbolic zero (nothing is emitted for it).
 using MaybeAtom = std::optional<Atom>;
 

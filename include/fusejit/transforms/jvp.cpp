@@ -46,8 +46,12 @@ std::vector<MaybeAtom> jvp_rule(Emit& E, const ir::Eqn& e, const std::vector<Ato
     MaybeAtom ty;
     for (std::size_t i = 0; i < in.size(); ++i) {
       if (!t[i] || !d[i]) continue;
-      const Atom term = E.mul(*t[i], *d[i]);
-      ty = ty ? E.add(*ty, term) : term;
+      // JAX's mul rule writes its second term x * ydot.
+      const Atom term = e.prim == Prim::mul && i == 1 ? E.mul(*d[i], *t[i]) : E.mul(*t[i], *d[i]);
+      // JAX sums the terms of a rule given per operand (defjvp) with add_any; add's and sub's
+      // own rules add.
+      const bool own_rule = e.prim == Prim::add || e.prim == Prim::sub;
+      ty = !ty ? term : own_rule ? E.add(*ty, term) : E.add_any(*ty, term);
     }
     if (ty) ty = E.broadcast_to(*ty, ya.shape);
     return {ty};
@@ -115,7 +119,7 @@ bool has_jvp_rule(ir::Prim p) {
   // The primitives the rules above handle: a new differentiable row of primitives.def is
   // reported missing (by the table-walk test) until it is listed here with its rule.
   switch (p) {
-    case Prim::jit:        // inlined before the pass
+    case Prim::jit:        // jvp_graph and vjp_graph transform its graph (batching inlines it)
     case Prim::shard_map:  // its `lowered` graph inlined before the pass
     case Prim::fused:      // made by a backend only
     // A C++ function has no derivative to take (JAX: "Pure callbacks do not support JVP").
@@ -183,8 +187,8 @@ bool has_jvp_rule(ir::Prim p) {
   }
 }
 
-ir::Graph flatten(const ir::Graph& g) {
-  ir::Graph f = ir::inline_jit(g, /*keep_custom_jvp=*/true);
+ir::Graph flatten(const ir::Graph& g, bool keep_jits) {
+  ir::Graph f = ir::inline_jit(g, /*keep_custom_jvp=*/true, keep_jits);
   f.invars.insert(f.invars.begin(), f.constvars.begin(), f.constvars.end());
   f.constvars.clear();
   return f;
@@ -216,6 +220,25 @@ ir::Graph jvp_graph(const ir::Graph& g, const std::vector<bool>& has_tangent) {
       in.push_back(at(a));
       t.push_back(tangent(a));
       any = any || t.back().has_value();
+    }
+    if (any && e.prim == Prim::jit) {
+      // JAX's JVP of a jit is one jit of the same name: its graph's JVP, on the primals and the
+      // tangents that exist.
+      std::vector<bool> has;
+      std::vector<Atom> ops = in;
+      for (const MaybeAtom& ta : t) {
+        has.push_back(ta.has_value());
+        if (ta) ops.push_back(*ta);
+      }
+      const std::vector<Atom> r =
+          b.emit(Prim::jit, ops,
+                 with_graph(e.params, jvp_graph(*e.params.get<ir::GraphPtr>("jaxpr"), has)));
+      for (std::size_t k = 0; k < e.out.size(); ++k) {
+        env[static_cast<std::size_t>(e.out[k])] = r[k];
+        if (differentiable(g.aval(e.out[k])))
+          tan[static_cast<std::size_t>(e.out[k])] = r[e.out.size() + k];
+      }
+      continue;
     }
     std::vector<Atom> out = b.emit(e.prim, in, e.params);
     for (std::size_t k = 0; k < e.out.size(); ++k) env[static_cast<std::size_t>(e.out[k])] = out[k];

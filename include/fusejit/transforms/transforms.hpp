@@ -1,6 +1,8 @@
 // The transformations as IR -> IR passes: forward mode (jvp), reverse mode (vjp) and batching
-// (vmap), each one rule per primitive. They take flat graphs: no jit equations (run
-// ir::inline_jit first) and no constvars (closed-over values are leading invars).
+// (vmap), each one rule per primitive. They take flattened graphs (no constvars: closed-over
+// values are leading invars). Batching takes no jit equations; jvp and vjp keep them, as JAX
+// does: a jit's JVP is one jit, and reverse mode splits it into a jit of the forward part and
+// one of the backward part (JAX's partial evaluation and transpose of a jit).
 #pragma once
 #include <vector>
 
@@ -8,8 +10,9 @@
 
 namespace fj::transforms {
 
-/// g with its constvars turned into leading invars and its jit equations inlined.
-ir::Graph flatten(const ir::Graph& g);
+/// g with its constvars turned into leading invars and its jit equations inlined (or, with
+/// `keep_jits`, kept, their sub-graphs flattened alike).
+ir::Graph flatten(const ir::Graph& g, bool keep_jits = false);
 
 /// Forward mode. Invars: g's invars, then a tangent for each invar with has_tangent set.
 /// Outvars: g's outvars, then their tangents (zeros where no tangent reaches them).

@@ -1,6 +1,8 @@
 // Reverse mode: one cotangent rule per differentiable primitive, and the pass that copies a
 // graph's equations and then walks them backwards accumulating cotangents.
+#include <map>
 #include <numeric>
+#include <optional>
 
 #include "fusejit/ir/dot_dims.hpp"
 #include "fusejit/transforms/partials.hpp"
@@ -242,7 +244,118 @@ std::vector<MaybeAtom> vjp_rule(Emit& E, const ir::Eqn& e, const std::vector<Ato
 // while_loop is forward-only, as in JAX: its rule raises, naming the alternatives.
 bool has_vjp_rule(ir::Prim p) { return has_jvp_rule(p) && p != Prim::while_; }
 
-ir::Graph vjp_graph(const ir::Graph& g, const std::vector<bool>& wrt) {
+namespace {
+
+// Where vjp_impl put the equations: the forward part first (`forward_eqns` of them), then for
+// each later equation the index of g's equation whose rule emitted it (g's size: the zeros of
+// the inputs no cotangent reached).
+struct VjpLayout {
+  std::size_t forward_eqns = 0;
+  std::vector<std::size_t> emitted_for;
+};
+
+ir::Graph vjp_impl(const ir::Graph& g, const std::vector<bool>& wrt,
+                   const std::vector<bool>& has_ct, VjpLayout* layout);
+
+// A jit equation in reverse mode, split as JAX's partial evaluation and transpose split it: a
+// jit (same name) of the forward part, which returns the outputs and then the residuals, and a
+// jit of the backward part, which takes the residuals and the outputs' cotangents and returns
+// the cotangents of the wanted inputs. An output or residual that is one of the jit's operands,
+// and a residual that is one of its outputs, is not returned again: the caller passes the
+// value it already has (JAX's forwarding).
+struct JitSplit {
+  ir::GraphPtr known, backward;
+  struct Source {
+    bool operand;  // the jit's operand `index`, or the forward part's result `index`
+    std::size_t index;
+  };
+  std::vector<Source> outputs, residuals;
+};
+
+JitSplit split_jit(const ir::Graph& sub, const std::vector<bool>& wrt,
+                   const std::vector<bool>& has_ct) {
+  VjpLayout lay;
+  const ir::Graph v = vjp_impl(sub, wrt, has_ct, &lay);
+  const std::size_t m = sub.invars.size(), n = sub.outvars.size();
+  std::vector<char> known(v.avals.size(), 0);
+  for (std::size_t i = 0; i < m; ++i) known[static_cast<std::size_t>(v.invars[i])] = 1;
+  for (std::size_t k = 0; k < lay.forward_eqns; ++k)
+    for (ir::VarId o : v.eqns[k].out) known[static_cast<std::size_t>(o)] = 1;
+  // The residuals in the order JAX's linearized program first reads them: by the equation they
+  // serve, in g's order; within one, the reverse of the order its transpose reads them (JAX
+  // transposes the last linear term first), but a nested jit's call reads them in its own.
+  std::map<std::size_t, std::vector<std::size_t>> groups;
+  for (std::size_t j = lay.forward_eqns; j < v.eqns.size(); ++j)
+    groups[lay.emitted_for[j - lay.forward_eqns]].push_back(j);
+  std::vector<ir::VarId> res;
+  std::vector<char> taken(v.avals.size(), 0);
+  auto take = [&](const std::vector<ir::VarId>& vars) {
+    for (ir::VarId r : vars)
+      if (!taken[static_cast<std::size_t>(r)])
+        taken[static_cast<std::size_t>(r)] = 1, res.push_back(r);
+  };
+  auto reads_of = [&](const std::vector<Atom>& atoms, std::vector<ir::VarId>& reads) {
+    for (const Atom& a : atoms)
+      if (!a.is_literal() && known[static_cast<std::size_t>(a.var)] &&
+          std::find(reads.begin(), reads.end(), a.var) == reads.end())
+        reads.push_back(a.var);
+  };
+  for (const auto& [k, eqns] : groups) {
+    std::vector<ir::VarId> reads;
+    for (std::size_t j : eqns) reads_of(v.eqns[j].in, reads);
+    if (!(eqns.size() == 1 && v.eqns[eqns[0]].prim == Prim::jit))
+      std::reverse(reads.begin(), reads.end());
+    take(reads);
+  }
+  std::vector<ir::VarId> direct;  // a cotangent that is a forward value as it is
+  reads_of(std::vector<Atom>(v.outvars.begin() + static_cast<std::ptrdiff_t>(n), v.outvars.end()),
+           direct);
+  take(direct);
+
+  JitSplit s;
+  ir::Graph known_g, back_g;
+  known_g.avals = back_g.avals = v.avals;
+  known_g.invars.assign(v.invars.begin(), v.invars.begin() + static_cast<std::ptrdiff_t>(m));
+  known_g.eqns.assign(v.eqns.begin(),
+                      v.eqns.begin() + static_cast<std::ptrdiff_t>(lay.forward_eqns));
+  auto operand_of = [&](const Atom& a) {
+    return a.is_literal() ? m
+                          : static_cast<std::size_t>(
+                                std::find(known_g.invars.begin(), known_g.invars.end(), a.var) -
+                                known_g.invars.begin());
+  };
+  auto returned = [&](const Atom& a) {
+    known_g.outvars.push_back(a);
+    return JitSplit::Source{false, known_g.outvars.size() - 1};
+  };
+  for (std::size_t j = 0; j < n; ++j) {
+    const Atom& o = v.outvars[j];
+    const std::size_t i = operand_of(o);
+    s.outputs.push_back(i < m ? JitSplit::Source{true, i} : returned(o));
+  }
+  for (ir::VarId r : res) {
+    const Atom a = Atom::of_var(r);
+    const std::size_t i = operand_of(a);
+    const auto out_at =
+        std::find_if(v.outvars.begin(), v.outvars.begin() + static_cast<std::ptrdiff_t>(n),
+                     [&](const Atom& o) { return !o.is_literal() && o.var == r; });
+    s.residuals.push_back(i < m ? JitSplit::Source{true, i}
+                          : out_at != v.outvars.begin() + static_cast<std::ptrdiff_t>(n)
+                              ? s.outputs[static_cast<std::size_t>(out_at - v.outvars.begin())]
+                              : returned(a));
+  }
+  back_g.invars = res;
+  back_g.invars.insert(back_g.invars.end(), v.invars.begin() + static_cast<std::ptrdiff_t>(m),
+                       v.invars.end());
+  back_g.eqns.assign(v.eqns.begin() + static_cast<std::ptrdiff_t>(lay.forward_eqns), v.eqns.end());
+  back_g.outvars.assign(v.outvars.begin() + static_cast<std::ptrdiff_t>(n), v.outvars.end());
+  s.known = std::make_shared<const ir::Graph>(std::move(known_g));
+  s.backward = std::make_shared<const ir::Graph>(std::move(back_g));
+  return s;
+}
+
+ir::Graph vjp_impl(const ir::Graph& g, const std::vector<bool>& wrt,
+                   const std::vector<bool>& has_ct, VjpLayout* layout) {
   GraphBuilder b;
   Emit E(b);
   std::vector<Atom> env(g.avals.size());
@@ -265,23 +378,66 @@ ir::Graph vjp_graph(const ir::Graph& g, const std::vector<bool>& wrt) {
     const bool any = std::any_of(e.in.begin(), e.in.end(), dep);
     for (ir::VarId v : e.out) depends[static_cast<std::size_t>(v)] = any;
   }
+  // Which values a cotangent may reach (more than do: a rule may still give none); a jit's
+  // backward part takes a cotangent for each of its outputs that may get one.
+  std::vector<bool> reached(g.avals.size(), false);
+  for (std::size_t j = 0; j < g.outvars.size(); ++j)
+    if (has_ct[j] && dep(g.outvars[j])) reached[static_cast<std::size_t>(g.outvars[j].var)] = true;
+  for (std::size_t k = g.eqns.size(); k-- > 0;) {
+    const ir::Eqn& e = g.eqns[k];
+    if (std::none_of(e.out.begin(), e.out.end(),
+                     [&](ir::VarId o) { return reached[static_cast<std::size_t>(o)]; }))
+      continue;
+    for (const Atom& a : e.in)
+      if (dep(a)) reached[static_cast<std::size_t>(a.var)] = true;
+  }
   for (ir::VarId v : g.invars)
     env[static_cast<std::size_t>(v)] = Atom::of_var(b.add_invar(g.aval(v)));
   std::vector<std::vector<Atom>> ins(g.eqns.size()), outs(g.eqns.size());
   // A unary elementwise equation's derivative (tanh: 1 - y) is computed in the forward pass,
   // right after the equation, where JAX's linearization leaves its residuals.
   std::vector<MaybeAtom> residual(g.eqns.size());
+  // A jit whose cotangents may flow: split in two (split_jit), its residuals' atoms.
+  std::vector<std::optional<JitSplit>> jits(g.eqns.size());
+  std::vector<std::vector<Atom>> jit_residuals(g.eqns.size());
+  std::vector<std::vector<bool>> jit_has_ct(g.eqns.size());
   for (std::size_t k = 0; k < g.eqns.size(); ++k) {
     const ir::Eqn& e = g.eqns[k];
     for (auto& a : e.in) ins[k].push_back(at(a));
-    outs[k] = b.emit(e.prim, ins[k], e.params);
+    const bool split =
+        e.prim == Prim::jit && std::any_of(e.out.begin(), e.out.end(), [&](ir::VarId o) {
+          return reached[static_cast<std::size_t>(o)];
+        });
+    if (split) {
+      std::vector<bool> sub_wrt, sub_ct;
+      for (const Atom& a : e.in) sub_wrt.push_back(dep(a) && differentiable(g.aval(a)));
+      for (ir::VarId o : e.out)
+        sub_ct.push_back(reached[static_cast<std::size_t>(o)] && differentiable(g.aval(o)));
+      JitSplit sp = split_jit(*e.params.get<ir::GraphPtr>("jaxpr"), sub_wrt, sub_ct);
+      const std::vector<Atom> r = b.emit(Prim::jit, ins[k], with_graph(e.params, *sp.known));
+      auto value = [&](const JitSplit::Source& src) {
+        return src.operand ? ins[k][src.index] : r[src.index];
+      };
+      for (const JitSplit::Source& src : sp.outputs) outs[k].push_back(value(src));
+      for (const JitSplit::Source& src : sp.residuals) jit_residuals[k].push_back(value(src));
+      jits[k] = std::move(sp);
+      jit_has_ct[k] = std::move(sub_ct);
+    } else {
+      outs[k] = b.emit(e.prim, ins[k], e.params);
+    }
     for (std::size_t j = 0; j < e.out.size(); ++j)
       env[static_cast<std::size_t>(e.out[j])] = outs[k][j];
     if (e.in.size() == 1 && is_elementwise(ir::info(e.prim).kind) && has_vjp_rule(e.prim) &&
         dep(e.in[0]) && differentiable(g.aval(e.in[0])) && differentiable(g.aval(e.out[0])))
       residual[k] = unary_residual(E, e.prim, e.params, ins[k][0], outs[k][0]);
   }
-  for (auto& o : g.outvars) {
+  if (layout) layout->forward_eqns = b.graph.eqns.size();
+  auto attribute = [&](std::size_t k) {
+    if (layout) layout->emitted_for.resize(b.graph.eqns.size() - layout->forward_eqns, k);
+  };
+  for (std::size_t j = 0; j < g.outvars.size(); ++j) {
+    if (!has_ct[j]) continue;
+    const Atom& o = g.outvars[j];
     const Atom c = Atom::of_var(b.add_invar(g.aval(o)));
     if (dep(o) && differentiable(g.aval(o))) accumulate(o.var, c);
   }
@@ -297,6 +453,20 @@ ir::Graph vjp_graph(const ir::Graph& g, const std::vector<bool>& wrt) {
     if (residual[k]) {
       unary_cotangent_terms(E, e.prim, *residual[k], outs[k][0], *cts[0],
                             [&](Atom term) { accumulate(e.in[0].var, term); });
+      attribute(k);
+      continue;
+    }
+    if (jits[k]) {
+      // The backward part: the residuals, then a cotangent (zeros if none came) per output
+      // that may get one; it returns the wanted inputs' cotangents in order.
+      std::vector<Atom> ops = jit_residuals[k];
+      for (std::size_t j = 0; j < e.out.size(); ++j)
+        if (jit_has_ct[k][j]) ops.push_back(E.or_zeros(cts[j], g.aval(e.out[j])));
+      const std::vector<Atom> r = b.emit(Prim::jit, ops, with_graph(e.params, *jits[k]->backward));
+      std::size_t next = 0;
+      for (const Atom& a : e.in)
+        if (dep(a) && differentiable(g.aval(a))) accumulate(a.var, r[next++]);
+      attribute(k);
       continue;
     }
     std::vector<bool> needed;
@@ -322,13 +492,21 @@ ir::Graph vjp_graph(const ir::Graph& g, const std::vector<bool>& wrt) {
       const std::size_t i = last_first ? e.in.size() - 1 - j : j;
       if (r[i] && !e.in[i].is_literal()) accumulate(e.in[i].var, *r[i]);
     }
+    attribute(k);
   }
   for (auto& o : g.outvars) b.graph.outvars.push_back(at(o));
   for (std::size_t i = 0; i < g.invars.size(); ++i)
     if (wrt[i])
       b.graph.outvars.push_back(
           E.or_zeros(ct[static_cast<std::size_t>(g.invars[i])], g.aval(g.invars[i])));
+  attribute(g.eqns.size());
   return std::move(b.graph);
+}
+
+}  // namespace
+
+ir::Graph vjp_graph(const ir::Graph& g, const std::vector<bool>& wrt) {
+  return vjp_impl(g, wrt, std::vector<bool>(g.outvars.size(), true), nullptr);
 }
 
 }  // namespace fj::transforms

@@ -21,16 +21,18 @@ inline Atom map_atom(const Atom& a, const std::vector<Atom>& env) {
 }
 
 inline std::vector<Atom> inline_into(Graph& out, const Graph& sub, const std::vector<Atom>& args,
-                                     bool flatten_jit = true, bool keep_custom_jvp = false);
+                                     bool flatten_jit = true, bool keep_custom_jvp = false,
+                                     bool keep_jit = false);
 
-// A closed sub-graph with its jit equations inlined and its custom calls kept (flattened).
-inline Graph flatten_closed(const Graph& call) {
+// A closed sub-graph with its jit equations inlined (or, with `keep_jit`, kept with their own
+// sub-graphs prepared alike) and its custom calls kept (flattened).
+inline Graph flatten_closed(const Graph& call, bool keep_jit = false) {
   Graph flat;
   std::vector<Atom> call_args;
   for (VarId v : call.invars)
     flat.invars.push_back(flat.new_var(call.aval(v))),
         call_args.push_back(Atom::of_var(flat.invars.back()));
-  flat.outvars = inline_into(flat, call, call_args, true, true);
+  flat.outvars = inline_into(flat, call, call_args, true, true, keep_jit);
   return flat;
 }
 
@@ -57,10 +59,11 @@ inline bool fold_platform(Graph& out, const Eqn& e, const std::vector<Atom>& in,
 }
 
 // Appends `sub`'s equations to `out`, with sub's invars bound to `args`; returns its outputs.
-// `flatten_jit` inlines nested jit equations too, rather than copying them, and custom_jvp_call
-// equations unless `keep_custom_jvp` (then their call_jaxpr is flattened instead).
+// `flatten_jit` inlines nested jit equations too, rather than copying them (unless `keep_jit`:
+// then their sub-graphs are flattened the same way), and custom_jvp_call equations unless
+// `keep_custom_jvp` (then their call_jaxpr is flattened instead).
 inline std::vector<Atom> inline_into(Graph& out, const Graph& sub, const std::vector<Atom>& args,
-                                     bool flatten_jit, bool keep_custom_jvp) {
+                                     bool flatten_jit, bool keep_custom_jvp, bool keep_jit) {
   std::vector<Atom> env(sub.avals.size());
   for (std::size_t i = 0; i < sub.invars.size(); ++i)
     env[static_cast<std::size_t>(sub.invars[i])] = args[i];
@@ -70,10 +73,10 @@ inline std::vector<Atom> inline_into(Graph& out, const Graph& sub, const std::ve
     const bool custom = e.prim == Prim::custom_jvp_call;
     // shard_map is its `lowered` graph for backends and transforms alike: its printed body is
     // one device's view, which only make_jaxpr shows.
-    if (flatten_jit &&
-        (e.prim == Prim::jit || e.prim == Prim::shard_map || (custom && !keep_custom_jvp))) {
-      auto outs =
-          inline_into(out, *e.params.get<GraphPtr>(call_param(e.prim)), in, true, keep_custom_jvp);
+    if (flatten_jit && ((e.prim == Prim::jit && !keep_jit) || e.prim == Prim::shard_map ||
+                        (custom && !keep_custom_jvp))) {
+      auto outs = inline_into(out, *e.params.get<GraphPtr>(call_param(e.prim)), in, true,
+                              keep_custom_jvp, keep_jit);
       for (std::size_t k = 0; k < e.out.size(); ++k)
         env[static_cast<std::size_t>(e.out[k])] = outs[k];
       continue;
@@ -101,6 +104,11 @@ inline std::vector<Atom> inline_into(Graph& out, const Graph& sub, const std::ve
       for (auto& p : n.params.items)
         if (p.name == "call_jaxpr") p.value = std::make_shared<const Graph>(std::move(flat));
     }
+    if (flatten_jit && e.prim == Prim::jit) {  // kept (keep_jit): its body prepared alike
+      Graph flat = flatten_closed(*e.params.get<GraphPtr>("jaxpr"), true);
+      for (auto& p : n.params.items)
+        if (p.name == "jaxpr") p.value = std::make_shared<const Graph>(std::move(flat));
+    }
     for (VarId v : e.out) {
       n.out.push_back(out.new_var(sub.aval(v)));
       env[static_cast<std::size_t>(v)] = Atom::of_var(n.out.back());
@@ -126,8 +134,9 @@ inline GraphPtr linear_solve_call(const Graph& outer, const Eqn& e) {
   return std::make_shared<const Graph>(std::move(g));
 }
 
-/// g with its jit equations inlined; custom_jvp_call equations too unless `keep_custom_jvp`.
-inline Graph inline_jit(const Graph& g, bool keep_custom_jvp = false) {
+/// g with its jit equations inlined (unless `keep_jit`); custom_jvp_call equations too unless
+/// `keep_custom_jvp`.
+inline Graph inline_jit(const Graph& g, bool keep_custom_jvp = false, bool keep_jit = false) {
   Graph out;
   std::vector<Atom> args;
   for (VarId v : g.constvars)
@@ -138,7 +147,7 @@ inline Graph inline_jit(const Graph& g, bool keep_custom_jvp = false) {
   // Constvars and invars are bound in order, as a sub-graph's invars are.
   Graph flat = g;
   flat.invars.insert(flat.invars.begin(), g.constvars.begin(), g.constvars.end());
-  out.outvars = detail::inline_into(out, flat, args, true, keep_custom_jvp);
+  out.outvars = detail::inline_into(out, flat, args, true, keep_custom_jvp, keep_jit);
   return out;
 }
 
