@@ -105,3 +105,22 @@ TEST_CASE("grad golden: jvp_jit_sin_times_x") {
   };
   CHECK(fj::make_jaxpr(f)(fj::ones({3}), fj::ones({3})).str() == golden("jvp_jit_sin_times_x"));
 }
+
+namespace {
+Array x23() { return fj::reshape(fj::arange(1.0f, 7.0f), {2, 3}); }
+}  // namespace
+
+TEST_CASE("grad golden: grad_jit_where") {
+  auto f = fj::grad([](Tracer x) { return fj::sum(fj::where(x > 2.0, x, 0.0)); });
+  CHECK(fj::make_jaxpr(f)(x23()).str() == golden("grad_jit_where"));
+}
+
+TEST_CASE("grad golden: grad_jit_tril") {
+  auto f = fj::grad([](Tracer x) { return fj::sum(fj::tril(x) * x); });
+  CHECK(fj::make_jaxpr(f)(x23()).str() == golden("grad_jit_tril"));
+}
+
+TEST_CASE("grad golden: grad_jit_triu") {
+  auto f = fj::grad([](Tracer x) { return fj::sum(fj::triu(x)); });
+  CHECK(fj::make_jaxpr(f)(x23()).str() == golden("grad_jit_triu"));
+}

@@ -21,6 +21,7 @@ jit_sin_x = jax.jit(lambda x: jnp.sin(x) * x)
 jit_double = jax.jit(lambda x: x * 2.0)
 jit_sin_times = jax.jit(lambda x, y: jnp.sin(x) * y)
 jit_tanh_nested = jax.jit(lambda x: jnp.tanh(jit_sin_x(x)))
+x23 = jnp.arange(1.0, 7.0).reshape(2, 3)
 cases.update({
     "grad_jit_sin_times_x": (jax.grad(lambda x: jnp.sum(jit_sin_x(x))), (jnp.ones(3),)),
     "grad_jit_linear": (jax.grad(lambda x: jnp.sum(jit_double(x))), (jnp.ones(3),)),
@@ -29,6 +30,11 @@ cases.update({
     "grad_jit_nested": (jax.grad(lambda x: jnp.sum(jit_tanh_nested(x))), (jnp.ones(3),)),
     "grad_jit_cumsum": (jax.grad(lambda x: jnp.sum(jnp.cumsum(x) * x)), (jnp.ones(3),)),
     "jvp_jit_sin_times_x": (lambda x, t: jax.jvp(jit_sin_x, (x,), (t,)), (jnp.ones(3), jnp.ones(3))),
+    # select_n's JVP makes zeros for the case without a tangent: a residual its transpose
+    # takes but does not read.
+    "grad_jit_where": (jax.grad(lambda x: jnp.sum(jnp.where(x > 2.0, x, 0.0))), (x23,)),
+    "grad_jit_tril": (jax.grad(lambda x: jnp.sum(jnp.tril(x) * x)), (x23,)),
+    "grad_jit_triu": (jax.grad(lambda x: jnp.sum(jnp.triu(x))), (x23,)),
 })
 for name, (f, args) in cases.items():
     print(f"=== {name}")

@@ -252,6 +252,9 @@ namespace {
 struct VjpLayout {
   std::size_t forward_eqns = 0;
   std::vector<std::size_t> emitted_for;
+  // Forward values JAX's linearized program reads for g's equation `first` that the direct
+  // rule does not (select_n's zeros): residuals all the same.
+  std::vector<std::pair<std::size_t, ir::VarId>> linear_reads;
 };
 
 ir::Graph vjp_impl(const ir::Graph& g, const std::vector<bool>& wrt,
@@ -282,11 +285,21 @@ JitSplit split_jit(const ir::Graph& sub, const std::vector<bool>& wrt,
   for (std::size_t k = 0; k < lay.forward_eqns; ++k)
     for (ir::VarId o : v.eqns[k].out) known[static_cast<std::size_t>(o)] = 1;
   // The residuals in the order JAX's linearized program first reads them: by the equation they
-  // serve, in g's order; within one, the reverse of the order its transpose reads them (JAX
-  // transposes the last linear term first), but a nested jit's call reads them in its own.
-  std::map<std::size_t, std::vector<std::size_t>> groups;
+  // serve, in g's order; within an elementwise one, the reverse of the order its transpose
+  // reads them (JAX transposes the last linear term first).
+  std::map<std::size_t, std::vector<ir::VarId>> reads;
+  auto read = [&](std::size_t k, const Atom& a) {
+    auto& r = reads[k];
+    if (!a.is_literal() && known[static_cast<std::size_t>(a.var)] &&
+        std::find(r.begin(), r.end(), a.var) == r.end())
+      r.push_back(a.var);
+  };
   for (std::size_t j = lay.forward_eqns; j < v.eqns.size(); ++j)
-    groups[lay.emitted_for[j - lay.forward_eqns]].push_back(j);
+    for (const Atom& a : v.eqns[j].in) read(lay.emitted_for[j - lay.forward_eqns], a);
+  for (auto& [k, r] : reads)
+    if (k < sub.eqns.size() && is_elementwise(ir::info(sub.eqns[k].prim).kind))
+      std::reverse(r.begin(), r.end());
+  for (const auto& [k, var] : lay.linear_reads) read(k, Atom::of_var(var));
   std::vector<ir::VarId> res;
   std::vector<char> taken(v.avals.size(), 0);
   auto take = [&](const std::vector<ir::VarId>& vars) {
@@ -294,23 +307,10 @@ JitSplit split_jit(const ir::Graph& sub, const std::vector<bool>& wrt,
       if (!taken[static_cast<std::size_t>(r)])
         taken[static_cast<std::size_t>(r)] = 1, res.push_back(r);
   };
-  auto reads_of = [&](const std::vector<Atom>& atoms, std::vector<ir::VarId>& reads) {
-    for (const Atom& a : atoms)
-      if (!a.is_literal() && known[static_cast<std::size_t>(a.var)] &&
-          std::find(reads.begin(), reads.end(), a.var) == reads.end())
-        reads.push_back(a.var);
-  };
-  for (const auto& [k, eqns] : groups) {
-    std::vector<ir::VarId> reads;
-    for (std::size_t j : eqns) reads_of(v.eqns[j].in, reads);
-    if (!(eqns.size() == 1 && v.eqns[eqns[0]].prim == Prim::jit))
-      std::reverse(reads.begin(), reads.end());
-    take(reads);
-  }
-  std::vector<ir::VarId> direct;  // a cotangent that is a forward value as it is
-  reads_of(std::vector<Atom>(v.outvars.begin() + static_cast<std::ptrdiff_t>(n), v.outvars.end()),
-           direct);
-  take(direct);
+  for (const auto& [k, r] : reads) take(r);
+  // A cotangent that is a forward value as it is.
+  for (std::size_t j = n; j < v.outvars.size(); ++j) read(sub.eqns.size() + 1, v.outvars[j]);
+  take(reads[sub.eqns.size() + 1]);
 
   JitSplit s;
   ir::Graph known_g, back_g;
@@ -430,6 +430,17 @@ ir::Graph vjp_impl(const ir::Graph& g, const std::vector<bool>& wrt,
     if (e.in.size() == 1 && is_elementwise(ir::info(e.prim).kind) && has_vjp_rule(e.prim) &&
         dep(e.in[0]) && differentiable(g.aval(e.in[0])) && differentiable(g.aval(e.out[0])))
       residual[k] = unary_residual(E, e.prim, e.params, ins[k][0], outs[k][0]);
+    if (e.prim == Prim::select_n) {
+      // JAX's select_n JVP fills the cases without a tangent with zeros it makes here (its
+      // transpose makes its own): computed where JAX's linearization leaves them.
+      std::size_t with = 0;
+      for (std::size_t i = 1; i < e.in.size(); ++i)
+        with += dep(e.in[i]) && differentiable(g.aval(e.in[i]));
+      if (with > 0 && with + 1 < e.in.size() && differentiable(g.aval(e.out[0]))) {
+        const Atom z = E.zeros(g.aval(e.out[0]));
+        if (layout && !z.is_literal()) layout->linear_reads.push_back({k, z.var});
+      }
+    }
   }
   if (layout) layout->forward_eqns = b.graph.eqns.size();
   auto attribute = [&](std::size_t k) {
