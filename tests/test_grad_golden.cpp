@@ -124,3 +124,37 @@ TEST_CASE("grad golden: grad_jit_triu") {
   auto f = fj::grad([](Tracer x) { return fj::sum(fj::triu(x)); });
   CHECK(fj::make_jaxpr(f)(x23()).str() == golden("grad_jit_triu"));
 }
+
+TEST_CASE("grad golden: grad_jit_var") {
+  auto f = fj::grad([](Tracer x) { return fj::var(x); });
+  CHECK(fj::make_jaxpr(f)(x23()).str() == golden("grad_jit_var"));
+}
+
+TEST_CASE("grad golden: grad_mean") {
+  auto f = fj::grad([](Tracer x) { return fj::mean(x * x); });
+  CHECK(fj::make_jaxpr(f)(x23()).str() == golden("grad_mean"));
+}
+
+TEST_CASE("grad golden: grad_div") {
+  auto f = fj::grad([](Tracer x) { return fj::sum(x / (x + 1.0)); });
+  CHECK(fj::make_jaxpr(f)(x23()).str() == golden("grad_div"));
+}
+
+TEST_CASE("grad golden: jvp_div_sub") {
+  auto f = [](Tracer x, Tracer t) {
+    auto [y, ty] = fj::jvp([](Tracer a) { return Array(a / (a - 2.0) - a); },
+                           std::array<Array, 1>{x}, std::array<Array, 1>{t});
+    return std::make_tuple(y, ty);
+  };
+  CHECK(fj::make_jaxpr(f)(x23(), x23()).str() == golden("jvp_div_sub"));
+}
+
+TEST_CASE("grad golden: grad_jit_flip") {
+  auto f = fj::grad([](Tracer x) { return fj::sum(fj::flip(x, {0}) * x); });
+  CHECK(fj::make_jaxpr(f)(x23()).str() == golden("grad_jit_flip"));
+}
+
+TEST_CASE("grad golden: grad_jit_take") {
+  auto f = fj::grad([](Tracer x) { return fj::sum(fj::take(x, fj::array({1, 0}), 0) * x); });
+  CHECK(fj::make_jaxpr(f)(x23()).str() == golden("grad_jit_take"));
+}

@@ -35,6 +35,15 @@ cases.update({
     "grad_jit_where": (jax.grad(lambda x: jnp.sum(jnp.where(x > 2.0, x, 0.0))), (x23,)),
     "grad_jit_tril": (jax.grad(lambda x: jnp.sum(jnp.tril(x) * x)), (x23,)),
     "grad_jit_triu": (jax.grad(lambda x: jnp.sum(jnp.triu(x))), (x23,)),
+    # div's transpose (ct / y, and y's through its y^-2 residual), sub's (neg), a scalar
+    # select's literal zero residual, under jnp.var's jits.
+    "grad_jit_var": (jax.grad(lambda x: jnp.var(x)), (x23,)),
+    "grad_mean": (jax.grad(lambda x: jnp.mean(x * x)), (x23,)),
+    "grad_div": (jax.grad(lambda x: jnp.sum(x / (x + 1.0))), (x23,)),
+    "jvp_div_sub": (lambda x, t: jax.jvp(lambda a: a / (a - 2.0) - a, (x,), (t,)), (x23, x23)),
+    "grad_jit_flip": (jax.grad(lambda x: jnp.sum(jnp.flip(x, 0) * x)), (x23,)),
+    "grad_jit_take": (jax.grad(lambda x: jnp.sum(jnp.take(x, jnp.array([1, 0]), axis=0) * x)),
+                      (x23,)),
 })
 for name, (f, args) in cases.items():
     print(f"=== {name}")

@@ -42,17 +42,7 @@ std::vector<MaybeAtom> jvp_rule(Emit& E, const ir::Eqn& e, const std::vector<Ato
     return {ty};
   }
   if (is_elementwise(pi.kind)) {
-    const auto d = elementwise_partials(E, e.prim, e.params, in, y);
-    MaybeAtom ty;
-    for (std::size_t i = 0; i < in.size(); ++i) {
-      if (!t[i] || !d[i]) continue;
-      // JAX's mul rule writes its second term x * ydot.
-      const Atom term = e.prim == Prim::mul && i == 1 ? E.mul(*d[i], *t[i]) : E.mul(*t[i], *d[i]);
-      // JAX sums the terms of a rule given per operand (defjvp) with add_any; add's and sub's
-      // own rules add.
-      const bool own_rule = e.prim == Prim::add || e.prim == Prim::sub;
-      ty = !ty ? term : own_rule ? E.add(*ty, term) : E.add_any(*ty, term);
-    }
+    MaybeAtom ty = binary_tangent(E, e.prim, e.params, in, y, t);
     if (ty) ty = E.broadcast_to(*ty, ya.shape);
     return {ty};
   }

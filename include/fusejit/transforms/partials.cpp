@@ -193,13 +193,63 @@ MaybeAtom unary_residual(Emit& E, Prim p, const ir::Params& params, Atom x, Atom
   return elementwise_partials(E, p, params, {x}, y)[0];
 }
 
+namespace {
+Atom inverse_square(Emit& E, Atom y) {
+  ir::Params q;
+  q.items.push_back({"y", std::int64_t{-2}, true});
+  return E.un(Prim::integer_pow, y, std::move(q));
+}
+}  // namespace
+
+MaybeAtom binary_residual(Emit& E, Prim p, const std::vector<Atom>& in, bool wants_y) {
+  if (p == Prim::div && wants_y) return inverse_square(E, in[1]);
+  return std::nullopt;
+}
+
+MaybeAtom binary_tangent(Emit& E, Prim p, const ir::Params& params, const std::vector<Atom>& in,
+                         Atom y, const std::vector<MaybeAtom>& t) {
+  std::vector<MaybeAtom> terms(2);
+  if (p == Prim::sub) {  // JAX's own rule: sub(xdot, ydot), or -ydot alone
+    if (t[0] && t[1]) return E.sub(*t[0], *t[1]);
+    return t[0] ? t[0] : (t[1] ? MaybeAtom(E.neg(*t[1])) : std::nullopt);
+  }
+  if (p == Prim::div) {
+    if (t[0]) terms[0] = E.div(*t[0], in[1]);
+    if (t[1]) {
+      const Atom scaled = E.mul(E.neg(*t[1]), in[0]);  // staged before y^-2, in JAX's order
+      terms[1] = E.mul(scaled, inverse_square(E, in[1]));
+    }
+  } else {
+    const auto d = elementwise_partials(E, p, params, in, y);
+    for (std::size_t i = 0; i < 2; ++i)
+      if (t[i] && d[i])
+        terms[i] = p == Prim::mul && i == 1 ? E.mul(*d[i], *t[i]) : E.mul(*t[i], *d[i]);
+  }
+  if (!terms[0] || !terms[1]) return terms[0] ? terms[0] : terms[1];
+  return p == Prim::add ? E.add(*terms[0], *terms[1]) : E.add_any(*terms[0], *terms[1]);
+}
+
 std::vector<MaybeAtom> binary_cotangents(Emit& E, Prim p, const ir::Params& params,
                                          const std::vector<Atom>& in, Atom y, Atom ct,
-                                         const std::vector<bool>& wants) {
+                                         const std::vector<bool>& wants,
+                                         const MaybeAtom& residual) {
   std::vector<MaybeAtom> r(2);
   if (p == Prim::mul) {
     if (wants[1]) r[1] = E.unbroadcast(E.mul(in[0], ct), E.aval(in[1]));
     if (wants[0]) r[0] = E.unbroadcast(E.mul(ct, in[1]), E.aval(in[0]));
+    return r;
+  }
+  if (p == Prim::sub) {  // JAX's transpose: ct to x, -ct to y
+    if (wants[0]) r[0] = E.unbroadcast(ct, E.aval(in[0]));
+    if (wants[1]) r[1] = E.unbroadcast(E.neg(ct), E.aval(in[1]));
+    return r;
+  }
+  if (p == Prim::div) {
+    if (wants[1]) {
+      const Atom s = residual ? *residual : inverse_square(E, in[1]);
+      r[1] = E.unbroadcast(E.neg(E.mul(E.mul(ct, s), in[0])), E.aval(in[1]));
+    }
+    if (wants[0]) r[0] = E.unbroadcast(E.div(ct, in[1]), E.aval(in[0]));
     return r;
   }
   const auto d = elementwise_partials(E, p, params, in, y);

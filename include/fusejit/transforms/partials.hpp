@@ -39,11 +39,25 @@ void unary_cotangent_terms(Emit& E, Prim p, Atom residual, Atom y, Atom ct, Add 
   if (p == Prim::tanh) add(E.mul(d, y));
 }
 
+/// What reverse mode computes in the forward pass right after a binary elementwise equation,
+/// where JAX's linearization leaves it: div's y^-2 (`integer_pow`) when y is differentiated.
+MaybeAtom binary_residual(Emit& E, Prim p, const std::vector<Atom>& in, bool wants_y);
+
+/// The tangent of a binary elementwise equation from its operands' tangents, in JAX's terms
+/// (each operand's term, summed with add_any but for add's and sub's own rules: add(xdot,
+/// ydot), sub(xdot, ydot) or -ydot): mul's second term `x * ydot`, div's `ydot`-term
+/// `(-ydot * x) * y^-2`.
+MaybeAtom binary_tangent(Emit& E, Prim p, const ir::Params& params, const std::vector<Atom>& in,
+                         Atom y, const std::vector<MaybeAtom>& t);
+
 /// The cotangents of a binary elementwise equation's operands (where `wants`), unbroadcast to
-/// their shapes. mul is transposed as JAX does it: y's `mul x ct` first, then x's `mul ct y`.
+/// their shapes. mul is transposed as JAX does it: y's `mul x ct` first, then x's `mul ct y`;
+/// div as JAX's linear terms transpose: y's `neg((ct * residual) * x)` first (the residual is
+/// binary_residual's y^-2), then x's `ct / y`; sub as JAX's rule: ct to x, then `neg ct` to y.
 std::vector<MaybeAtom> binary_cotangents(Emit& E, Prim p, const ir::Params& params,
                                          const std::vector<Atom>& in, Atom y, Atom ct,
-                                         const std::vector<bool>& wants);
+                                         const std::vector<bool>& wants,
+                                         const MaybeAtom& residual = std::nullopt);
 
 bool is_elementwise(ir::PrimKind k);
 

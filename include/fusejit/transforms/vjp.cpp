@@ -139,7 +139,8 @@ std::pair<Atom, Atom> dot_transpose(Emit& E, Atom ct, Atom lhs, Atom rhs, const 
 /// The cotangents of e's operands (nullopt: none) given its output's cotangent.
 /// `needed[i]`: whether operand i leads back to an input whose cotangent is wanted.
 std::vector<MaybeAtom> vjp_rule(Emit& E, const ir::Eqn& e, const std::vector<Atom>& in, Atom y,
-                                Atom ct, const std::vector<bool>& needed) {
+                                Atom ct, const std::vector<bool>& needed,
+                                const MaybeAtom& residual) {
   const ir::PrimInfo& pi = ir::info(e.prim);
   if (!has_vjp_rule(e.prim))
     throw ValueError("fj::grad: no reverse-mode rule for " + std::string(pi.name));
@@ -148,7 +149,7 @@ std::vector<MaybeAtom> vjp_rule(Emit& E, const ir::Eqn& e, const std::vector<Ato
     return needed[i] && !in[i].is_literal() && differentiable(E.aval(in[i]));
   };
   if (pi.kind == ir::PrimKind::binary)
-    return binary_cotangents(E, e.prim, e.params, in, y, ct, {wants(0), wants(1)});
+    return binary_cotangents(E, e.prim, e.params, in, y, ct, {wants(0), wants(1)}, residual);
   if (pi.kind == ir::PrimKind::unary) {
     // vjp_graph applies unary rules itself, from the residual it computes in the forward pass
     // (unary_cotangent_terms); this is for callers without one.
@@ -254,7 +255,7 @@ struct VjpLayout {
   std::vector<std::size_t> emitted_for;
   // Forward values JAX's linearized program reads for g's equation `first` that the direct
   // rule does not (select_n's zeros): residuals all the same.
-  std::vector<std::pair<std::size_t, ir::VarId>> linear_reads;
+  std::vector<std::pair<std::size_t, Atom>> linear_reads;
 };
 
 ir::Graph vjp_impl(const ir::Graph& g, const std::vector<bool>& wrt,
@@ -287,29 +288,36 @@ JitSplit split_jit(const ir::Graph& sub, const std::vector<bool>& wrt,
   // The residuals in the order JAX's linearized program first reads them: by the equation they
   // serve, in g's order; within an elementwise one, the reverse of the order its transpose
   // reads them (JAX transposes the last linear term first).
-  std::map<std::size_t, std::vector<ir::VarId>> reads;
+  // A literal the linearized program reads (a scalar select's zero) is a residual too: the
+  // forward part returns it and the backward part takes it, unread, as JAX's do.
+  std::map<std::size_t, std::vector<Atom>> reads;
   auto read = [&](std::size_t k, const Atom& a) {
     auto& r = reads[k];
-    if (!a.is_literal() && known[static_cast<std::size_t>(a.var)] &&
-        std::find(r.begin(), r.end(), a.var) == r.end())
-      r.push_back(a.var);
+    if (a.is_literal() ||
+        (known[static_cast<std::size_t>(a.var)] &&
+         std::none_of(r.begin(), r.end(), [&](const Atom& b) { return b.var == a.var; })))
+      r.push_back(a);
   };
   for (std::size_t j = lay.forward_eqns; j < v.eqns.size(); ++j)
-    for (const Atom& a : v.eqns[j].in) read(lay.emitted_for[j - lay.forward_eqns], a);
+    for (const Atom& a : v.eqns[j].in)
+      if (!a.is_literal()) read(lay.emitted_for[j - lay.forward_eqns], a);
   for (auto& [k, r] : reads)
     if (k < sub.eqns.size() && is_elementwise(ir::info(sub.eqns[k].prim).kind))
       std::reverse(r.begin(), r.end());
-  for (const auto& [k, var] : lay.linear_reads) read(k, Atom::of_var(var));
-  std::vector<ir::VarId> res;
+  for (const auto& [k, a] : lay.linear_reads) read(k, a);
+  std::vector<Atom> res;
   std::vector<char> taken(v.avals.size(), 0);
-  auto take = [&](const std::vector<ir::VarId>& vars) {
-    for (ir::VarId r : vars)
-      if (!taken[static_cast<std::size_t>(r)])
-        taken[static_cast<std::size_t>(r)] = 1, res.push_back(r);
+  auto take = [&](const std::vector<Atom>& atoms) {
+    for (const Atom& r : atoms)
+      if (r.is_literal() || !taken[static_cast<std::size_t>(r.var)]) {
+        if (!r.is_literal()) taken[static_cast<std::size_t>(r.var)] = 1;
+        res.push_back(r);
+      }
   };
   for (const auto& [k, r] : reads) take(r);
   // A cotangent that is a forward value as it is.
-  for (std::size_t j = n; j < v.outvars.size(); ++j) read(sub.eqns.size() + 1, v.outvars[j]);
+  for (std::size_t j = n; j < v.outvars.size(); ++j)
+    if (!v.outvars[j].is_literal()) read(sub.eqns.size() + 1, v.outvars[j]);
   take(reads[sub.eqns.size() + 1]);
 
   JitSplit s;
@@ -333,18 +341,18 @@ JitSplit split_jit(const ir::Graph& sub, const std::vector<bool>& wrt,
     const std::size_t i = operand_of(o);
     s.outputs.push_back(i < m ? JitSplit::Source{true, i} : returned(o));
   }
-  for (ir::VarId r : res) {
-    const Atom a = Atom::of_var(r);
+  for (const Atom& a : res) {
     const std::size_t i = operand_of(a);
-    const auto out_at =
-        std::find_if(v.outvars.begin(), v.outvars.begin() + static_cast<std::ptrdiff_t>(n),
-                     [&](const Atom& o) { return !o.is_literal() && o.var == r; });
+    const auto out_at = std::find_if(
+        v.outvars.begin(), v.outvars.begin() + static_cast<std::ptrdiff_t>(n),
+        [&](const Atom& o) { return !a.is_literal() && !o.is_literal() && o.var == a.var; });
     s.residuals.push_back(i < m ? JitSplit::Source{true, i}
                           : out_at != v.outvars.begin() + static_cast<std::ptrdiff_t>(n)
                               ? s.outputs[static_cast<std::size_t>(out_at - v.outvars.begin())]
                               : returned(a));
   }
-  back_g.invars = res;
+  for (const Atom& a : res)
+    back_g.invars.push_back(a.is_literal() ? back_g.new_var(v.aval(a)) : a.var);
   back_g.invars.insert(back_g.invars.end(), v.invars.begin() + static_cast<std::ptrdiff_t>(m),
                        v.invars.end());
   back_g.eqns.assign(v.eqns.begin() + static_cast<std::ptrdiff_t>(lay.forward_eqns), v.eqns.end());
@@ -363,7 +371,12 @@ ir::Graph vjp_impl(const ir::Graph& g, const std::vector<bool>& wrt,
   auto at = [&](const Atom& a) {
     return a.is_literal() ? a : env[static_cast<std::size_t>(a.var)];
   };
+  // A value whose tangent is its operand's own (x + c, x - c: JAX's add and sub JVPs return
+  // xdot itself) passes its cotangent straight to that operand, as JAX's transpose sees one
+  // variable: so the operand's cotangents are summed in JAX's order.
+  std::vector<ir::VarId> alias(g.avals.size(), ir::VarId{-1});
   auto accumulate = [&](ir::VarId v, Atom c) {
+    while (alias[static_cast<std::size_t>(v)] >= 0) v = alias[static_cast<std::size_t>(v)];
     auto& slot = ct[static_cast<std::size_t>(v)];
     slot = slot ? E.add_any(*slot, c) : c;
   };
@@ -390,6 +403,15 @@ ir::Graph vjp_impl(const ir::Graph& g, const std::vector<bool>& wrt,
       continue;
     for (const Atom& a : e.in)
       if (dep(a)) reached[static_cast<std::size_t>(a.var)] = true;
+  }
+  for (const ir::Eqn& e : g.eqns) {
+    if (e.prim != Prim::add && e.prim != Prim::sub) continue;
+    auto carries = [&](const Atom& a) { return dep(a) && differentiable(g.aval(a)); };
+    const bool x = carries(e.in[0]), y = carries(e.in[1]);
+    const ir::VarId from =
+        x && !y ? e.in[0].var : (y && !x && e.prim == Prim::add ? e.in[1].var : -1);
+    if (from >= 0 && g.aval(Atom::of_var(from)).shape == g.aval(Atom::of_var(e.out[0])).shape)
+      alias[static_cast<std::size_t>(e.out[0])] = from;
   }
   for (ir::VarId v : g.invars)
     env[static_cast<std::size_t>(v)] = Atom::of_var(b.add_invar(g.aval(v)));
@@ -430,6 +452,9 @@ ir::Graph vjp_impl(const ir::Graph& g, const std::vector<bool>& wrt,
     if (e.in.size() == 1 && is_elementwise(ir::info(e.prim).kind) && has_vjp_rule(e.prim) &&
         dep(e.in[0]) && differentiable(g.aval(e.in[0])) && differentiable(g.aval(e.out[0])))
       residual[k] = unary_residual(E, e.prim, e.params, ins[k][0], outs[k][0]);
+    if (ir::info(e.prim).kind == ir::PrimKind::binary && differentiable(g.aval(e.out[0])))
+      residual[k] =
+          binary_residual(E, e.prim, ins[k], dep(e.in[1]) && differentiable(g.aval(e.in[1])));
     if (e.prim == Prim::select_n) {
       // JAX's select_n JVP fills the cases without a tangent with zeros it makes here (its
       // transpose makes its own): computed where JAX's linearization leaves them.
@@ -438,7 +463,7 @@ ir::Graph vjp_impl(const ir::Graph& g, const std::vector<bool>& wrt,
         with += dep(e.in[i]) && differentiable(g.aval(e.in[i]));
       if (with > 0 && with + 1 < e.in.size() && differentiable(g.aval(e.out[0]))) {
         const Atom z = E.zeros(g.aval(e.out[0]));
-        if (layout && !z.is_literal()) layout->linear_reads.push_back({k, z.var});
+        if (layout) layout->linear_reads.push_back({k, z});
       }
     }
   }
@@ -461,7 +486,7 @@ ir::Graph vjp_impl(const ir::Graph& g, const std::vector<bool>& wrt,
       any = any || cts.back().has_value();
     }
     if (!any) continue;
-    if (residual[k]) {
+    if (residual[k] && e.in.size() == 1) {
       unary_cotangent_terms(E, e.prim, *residual[k], outs[k][0], *cts[0],
                             [&](Atom term) { accumulate(e.in[0].var, term); });
       attribute(k);
@@ -495,7 +520,7 @@ ir::Graph vjp_impl(const ir::Graph& g, const std::vector<bool>& wrt,
         : is_spectral(e.prim)                 ? vjp_spectral(E, e, ins[k], outs[k], cts, wanted)
         : is_index_op(e.prim)                 ? vjp_index(E, e, ins[k], outs[k], cts, wanted)
         : is_pad_op(e.prim)                   ? vjp_pad(E, e, ins[k], cts, wanted)
-                                              : vjp_rule(E, e, ins[k], outs[k][0], *cts[0], needed);
+                            : vjp_rule(E, e, ins[k], outs[k][0], *cts[0], needed, residual[k]);
     // JAX transposes a binary op's linearized terms last first, so operand 1's cotangent is
     // summed into a variable both operands read (x * x) before operand 0's: add_any's order.
     const bool last_first = ir::info(e.prim).kind == ir::PrimKind::binary;
