@@ -5,6 +5,7 @@
 
 #include <array>
 #include <fusejit/fusejit.hpp>
+#include <functional>
 #include <map>
 #include <string>
 
@@ -157,4 +158,29 @@ TEST_CASE("grad golden: grad_jit_flip") {
 TEST_CASE("grad golden: grad_jit_take") {
   auto f = fj::grad([](Tracer x) { return fj::sum(fj::take(x, fj::array({1, 0}), 0) * x); });
   CHECK(fj::make_jaxpr(f)(x23()).str() == golden("grad_jit_take"));
+}
+
+// JAX's forms of the unary rules: t / r (log, log1p, atan), -(t * r) (cos), 2/sqrt(pi) (t * r)
+// (erf), and tan's and erf's `square`.
+TEST_CASE("grad golden: unary rules in JAX's forms") {
+  const std::map<std::string, std::function<Array(Tracer)>> fns = {
+      {"grad_log", [](Tracer x) { return Array(fj::log(x)); }},
+      {"grad_log1p", [](Tracer x) { return Array(fj::log1p(x)); }},
+      {"grad_atan", [](Tracer x) { return Array(fj::arctan(x)); }},
+      {"grad_cos", [](Tracer x) { return Array(fj::cos(x)); }},
+      {"grad_erf", [](Tracer x) { return Array(fj::erf(x)); }},
+      {"grad_tan", [](Tracer x) { return Array(fj::tan(x)); }},
+      {"grad_log2", [](Tracer x) { return Array(fj::log2(x)); }},
+  };
+  for (const auto& [name, fn] : fns) {
+    CAPTURE(name);
+    auto f = fj::grad([&](Tracer x) { return fj::sum(fn(x)); });
+    CHECK(fj::make_jaxpr(f)(x23()).str() == golden(name));
+  }
+  auto j = [](Tracer x, Tracer t) {
+    auto [y, ty] = fj::jvp([](Tracer a) { return Array(fj::log(a) + fj::cos(a) + fj::erf(a)); },
+                           std::array<Array, 1>{x}, std::array<Array, 1>{t});
+    return std::make_tuple(y, ty);
+  };
+  CHECK(fj::make_jaxpr(j)(x23(), x23()).str() == golden("jvp_log_cos_erf"));
 }

@@ -44,6 +44,17 @@ cases.update({
     "grad_jit_flip": (jax.grad(lambda x: jnp.sum(jnp.flip(x, 0) * x)), (x23,)),
     "grad_jit_take": (jax.grad(lambda x: jnp.sum(jnp.take(x, jnp.array([1, 0]), axis=0) * x)),
                       (x23,)),
+    # Unary rules JAX writes as a division (log, log1p, atan), a negated product (cos) or a
+    # scaled one (erf), and tan's square.
+    "grad_log": (jax.grad(lambda x: jnp.sum(jnp.log(x))), (x23,)),
+    "grad_log1p": (jax.grad(lambda x: jnp.sum(jnp.log1p(x))), (x23,)),
+    "grad_atan": (jax.grad(lambda x: jnp.sum(jnp.arctan(x))), (x23,)),
+    "grad_cos": (jax.grad(lambda x: jnp.sum(jnp.cos(x))), (x23,)),
+    "grad_erf": (jax.grad(lambda x: jnp.sum(jax.scipy.special.erf(x))), (x23,)),
+    "grad_tan": (jax.grad(lambda x: jnp.sum(jnp.tan(x))), (x23,)),
+    "grad_log2": (jax.grad(lambda x: jnp.sum(jnp.log2(x))), (x23,)),
+    "jvp_log_cos_erf": (lambda x, t: jax.jvp(
+        lambda a: jnp.log(a) + jnp.cos(a) + jax.scipy.special.erf(a), (x,), (t,)), (x23, x23)),
 })
 for name, (f, args) in cases.items():
     print(f"=== {name}")

@@ -40,7 +40,7 @@ std::vector<MaybeAtom> elementwise_partials(Emit& E, Prim p, const ir::Params& p
         r[0] = E.neg(E.un(Prim::sin, x));
         break;
       case Prim::tan:
-        r[0] = E.add(L(1), E.mul(y, y));
+        r[0] = E.add(L(1), E.un(Prim::square, y));
         break;
       case Prim::tanh:  // jvp and vjp use JAX's factored form (unary_tangent below)
         r[0] = E.sub(L(1), E.mul(y, y));
@@ -55,7 +55,7 @@ std::vector<MaybeAtom> elementwise_partials(Emit& E, Prim p, const ir::Params& p
         r[0] = E.mul(y, E.sub(L(1), y));
         break;
       case Prim::erf:
-        r[0] = E.mul(L(2 / std::sqrt(M_PI)), E.un(Prim::exp, E.neg(E.mul(x, x))));
+        r[0] = E.mul(L(2 / std::sqrt(M_PI)), E.un(Prim::exp, E.neg(E.un(Prim::square, x))));
         break;
       case Prim::erf_inv:  // sqrt(pi)/2 * exp(erf_inv(x)^2)
         r[0] = E.mul(L(std::sqrt(M_PI) / 2), E.un(Prim::exp, E.mul(y, y)));
@@ -177,20 +177,79 @@ std::vector<MaybeAtom> elementwise_partials(Emit& E, Prim p, const ir::Params& p
   return r;
 }
 
+namespace {
+// How JAX writes a unary primitive's linear term from the value it keeps (the residual r):
+// t * r for most; t / r where JAX divides by a denominator (log: x, log1p: 1 + x, atan:
+// 1 + x^2); -(t * r) for cos (r = sin x); 2/sqrt(pi) * (t * r) for erf (r = exp(-x^2)).
+enum class UnaryForm : std::uint8_t { multiply, divide, negate, erf_scaled };
+UnaryForm unary_form(Prim p) {
+  switch (p) {
+    case Prim::log:
+    case Prim::log1p:
+    case Prim::atan:
+      return UnaryForm::divide;
+    case Prim::cos:
+      return UnaryForm::negate;
+    case Prim::erf:
+      return UnaryForm::erf_scaled;
+    default:
+      return UnaryForm::multiply;
+  }
+}
+Atom erf_scale(Emit& E, Atom like) { return Emit::lit(2 / std::sqrt(M_PI), E.dtype(like)); }
+}  // namespace
+
 MaybeAtom unary_tangent(Emit& E, Prim p, const ir::Params& params, Atom x, Atom y, Atom t) {
   if (p == Prim::tanh) {  // staged in JAX's order (C++ leaves argument order open)
     const Atom s = E.add(t, E.mul(t, y));
     const Atom r = E.sub(Emit::lit(1, E.dtype(y)), y);
     return E.mul(s, r);
   }
-  const MaybeAtom d = elementwise_partials(E, p, params, {x}, y)[0];
-  if (!d) return std::nullopt;
-  return E.mul(t, *d);
+  const MaybeAtom r = unary_residual(E, p, params, x, y);
+  if (!r) return std::nullopt;
+  switch (unary_form(p)) {
+    case UnaryForm::divide:
+      return E.div(t, *r);
+    case UnaryForm::negate:
+      return E.neg(E.mul(t, *r));
+    case UnaryForm::erf_scaled:
+      return E.mul(erf_scale(E, y), E.mul(t, *r));
+    default:
+      return E.mul(t, *r);
+  }
 }
 
 MaybeAtom unary_residual(Emit& E, Prim p, const ir::Params& params, Atom x, Atom y) {
-  if (p == Prim::tanh) return E.sub(Emit::lit(1, E.dtype(y)), y);
-  return elementwise_partials(E, p, params, {x}, y)[0];
+  const DType d = E.dtype(y);
+  switch (p) {
+    case Prim::tanh:
+      return E.sub(Emit::lit(1, d), y);
+    case Prim::log:
+      return x;
+    case Prim::log1p:
+      return E.add(x, Emit::lit(1, d));
+    case Prim::atan:
+      return E.add(Emit::lit(1, d), E.un(Prim::square, x));
+    case Prim::cos:
+      return E.un(Prim::sin, x);
+    case Prim::erf:
+      return E.un(Prim::exp, E.neg(E.un(Prim::square, x)));
+    default:
+      return elementwise_partials(E, p, params, {x}, y)[0];
+  }
+}
+
+Atom unary_linear_transpose(Emit& E, Prim p, Atom residual, Atom ct) {
+  switch (unary_form(p)) {
+    case UnaryForm::divide:
+      return E.div(ct, residual);
+    case UnaryForm::negate:
+      return E.mul(E.neg(ct), residual);
+    case UnaryForm::erf_scaled:
+      return E.mul(E.mul(erf_scale(E, ct), ct), residual);
+    default:
+      return E.mul(ct, residual);
+  }
 }
 
 namespace {

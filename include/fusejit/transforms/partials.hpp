@@ -27,14 +27,20 @@ std::vector<MaybeAtom> elementwise_partials(Emit& E, Prim p, const ir::Params& p
 MaybeAtom unary_tangent(Emit& E, Prim p, const ir::Params& params, Atom x, Atom y, Atom t);
 
 /// What reverse mode computes in the forward pass right after a unary elementwise equation, as
-/// JAX's linearization leaves it there (its residual): the partial, or tanh's 1 - y.
+/// JAX's linearization leaves it there (its residual): the partial, tanh's 1 - y, or the value
+/// JAX's rule divides by (log's x itself: nothing staged), scales (erf's exp(-x^2)) or negates
+/// (cos's sin x).
 MaybeAtom unary_residual(Emit& E, Prim p, const ir::Params& params, Atom x, Atom y);
+
+/// The transpose of a unary primitive's linear term at ct: ct * r, ct / r, (-ct) * r or
+/// (2/sqrt(pi) * ct) * r, as JAX's rule writes the term.
+Atom unary_linear_transpose(Emit& E, Prim p, Atom residual, Atom ct);
 
 /// Hands `add` the terms reverse mode adds, in order, to x's cotangent from y's cotangent ct
 /// (each staged just before it is added, as JAX's transpose does).
 template <class Add>
 void unary_cotangent_terms(Emit& E, Prim p, Atom residual, Atom y, Atom ct, Add add) {
-  const Atom d = E.mul(ct, residual);
+  const Atom d = unary_linear_transpose(E, p, residual, ct);
   add(d);
   if (p == Prim::tanh) add(E.mul(d, y));
 }
