@@ -169,6 +169,7 @@ TEST_CASE("grad golden: unary rules in JAX's forms") {
       {"grad_atan", [](Tracer x) { return Array(fj::arctan(x)); }},
       {"grad_cos", [](Tracer x) { return Array(fj::cos(x)); }},
       {"grad_erf", [](Tracer x) { return Array(fj::erf(x)); }},
+      {"grad_erfc", [](Tracer x) { return Array(fj::erfc(x)); }},
       {"grad_tan", [](Tracer x) { return Array(fj::tan(x)); }},
       {"grad_log2", [](Tracer x) { return Array(fj::log2(x)); }},
   };

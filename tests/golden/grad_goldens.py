@@ -51,6 +51,7 @@ cases.update({
     "grad_atan": (jax.grad(lambda x: jnp.sum(jnp.arctan(x))), (x23,)),
     "grad_cos": (jax.grad(lambda x: jnp.sum(jnp.cos(x))), (x23,)),
     "grad_erf": (jax.grad(lambda x: jnp.sum(jax.scipy.special.erf(x))), (x23,)),
+    "grad_erfc": (jax.grad(lambda x: jnp.sum(jax.scipy.special.erfc(x))), (x23,)),
     "grad_tan": (jax.grad(lambda x: jnp.sum(jnp.tan(x))), (x23,)),
     "grad_log2": (jax.grad(lambda x: jnp.sum(jnp.log2(x))), (x23,)),
     "jvp_log_cos_erf": (lambda x, t: jax.jvp(

@@ -180,7 +180,8 @@ std::vector<MaybeAtom> elementwise_partials(Emit& E, Prim p, const ir::Params& p
 namespace {
 // How JAX writes a unary primitive's linear term from the value it keeps (the residual r):
 // t * r for most; t / r where JAX divides by a denominator (log: x, log1p: 1 + x, atan:
-// 1 + x^2); -(t * r) for cos (r = sin x); 2/sqrt(pi) * (t * r) for erf (r = exp(-x^2)).
+// 1 + x^2); -(t * r) for cos (r = sin x); +-2/sqrt(pi) * (t * r) for erf and erfc
+// (r = exp(-x^2)).
 enum class UnaryForm : std::uint8_t { multiply, divide, negate, erf_scaled };
 UnaryForm unary_form(Prim p) {
   switch (p) {
@@ -191,12 +192,16 @@ UnaryForm unary_form(Prim p) {
     case Prim::cos:
       return UnaryForm::negate;
     case Prim::erf:
+    case Prim::erfc:
       return UnaryForm::erf_scaled;
     default:
       return UnaryForm::multiply;
   }
 }
-Atom erf_scale(Emit& E, Atom like) { return Emit::lit(2 / std::sqrt(M_PI), E.dtype(like)); }
+// d erf / dx = 2/sqrt(pi) exp(-x^2); erfc's is its negation.
+Atom erf_scale(Emit& E, Prim p, Atom like) {
+  return Emit::lit((p == Prim::erfc ? -2 : 2) / std::sqrt(M_PI), E.dtype(like));
+}
 }  // namespace
 
 MaybeAtom unary_tangent(Emit& E, Prim p, const ir::Params& params, Atom x, Atom y, Atom t) {
@@ -213,7 +218,7 @@ MaybeAtom unary_tangent(Emit& E, Prim p, const ir::Params& params, Atom x, Atom 
     case UnaryForm::negate:
       return E.neg(E.mul(t, *r));
     case UnaryForm::erf_scaled:
-      return E.mul(erf_scale(E, y), E.mul(t, *r));
+      return E.mul(erf_scale(E, p, y), E.mul(t, *r));
     default:
       return E.mul(t, *r);
   }
@@ -233,6 +238,7 @@ MaybeAtom unary_residual(Emit& E, Prim p, const ir::Params& params, Atom x, Atom
     case Prim::cos:
       return E.un(Prim::sin, x);
     case Prim::erf:
+    case Prim::erfc:
       return E.un(Prim::exp, E.neg(E.un(Prim::square, x)));
     default:
       return elementwise_partials(E, p, params, {x}, y)[0];
@@ -246,7 +252,7 @@ Atom unary_linear_transpose(Emit& E, Prim p, Atom residual, Atom ct) {
     case UnaryForm::negate:
       return E.mul(E.neg(ct), residual);
     case UnaryForm::erf_scaled:
-      return E.mul(E.mul(erf_scale(E, ct), ct), residual);
+      return E.mul(E.mul(erf_scale(E, p, ct), ct), residual);
     default:
       return E.mul(ct, residual);
   }
