@@ -253,8 +253,8 @@ namespace {
 struct VjpLayout {
   std::size_t forward_eqns = 0;
   std::vector<std::size_t> emitted_for;
-  // Forward values JAX's linearized program reads for g's equation `first` that the direct
-  // rule does not (select_n's zeros): residuals all the same.
+  // (g's equation, value) pairs: forward values JAX's linearized program reads for that
+  // equation that the direct rule does not (select_n's zeros), residuals all the same.
   std::vector<std::pair<std::size_t, Atom>> linear_reads;
 };
 
@@ -387,6 +387,8 @@ ir::Graph vjp_impl(const ir::Graph& g, const std::vector<bool>& wrt,
   auto dep = [&](const Atom& a) {
     return !a.is_literal() && depends[static_cast<std::size_t>(a.var)];
   };
+  // A value a cotangent flows back through: depends on a wanted input, and is a float.
+  auto carries = [&](const Atom& a) { return dep(a) && differentiable(g.aval(a)); };
   for (const ir::Eqn& e : g.eqns) {
     const bool any = std::any_of(e.in.begin(), e.in.end(), dep);
     for (ir::VarId v : e.out) depends[static_cast<std::size_t>(v)] = any;
@@ -406,7 +408,6 @@ ir::Graph vjp_impl(const ir::Graph& g, const std::vector<bool>& wrt,
   }
   for (const ir::Eqn& e : g.eqns) {
     if (e.prim != Prim::add && e.prim != Prim::sub) continue;
-    auto carries = [&](const Atom& a) { return dep(a) && differentiable(g.aval(a)); };
     const bool x = carries(e.in[0]), y = carries(e.in[1]);
     const ir::VarId from =
         x && !y ? e.in[0].var : (y && !x && e.prim == Prim::add ? e.in[1].var : -1);
@@ -432,7 +433,7 @@ ir::Graph vjp_impl(const ir::Graph& g, const std::vector<bool>& wrt,
         });
     if (split) {
       std::vector<bool> sub_wrt, sub_ct;
-      for (const Atom& a : e.in) sub_wrt.push_back(dep(a) && differentiable(g.aval(a)));
+      for (const Atom& a : e.in) sub_wrt.push_back(carries(a));
       for (ir::VarId o : e.out)
         sub_ct.push_back(reached[static_cast<std::size_t>(o)] && differentiable(g.aval(o)));
       JitSplit sp = split_jit(*e.params.get<ir::GraphPtr>("jaxpr"), sub_wrt, sub_ct);
@@ -450,17 +451,15 @@ ir::Graph vjp_impl(const ir::Graph& g, const std::vector<bool>& wrt,
     for (std::size_t j = 0; j < e.out.size(); ++j)
       env[static_cast<std::size_t>(e.out[j])] = outs[k][j];
     if (e.in.size() == 1 && is_elementwise(ir::info(e.prim).kind) && has_vjp_rule(e.prim) &&
-        dep(e.in[0]) && differentiable(g.aval(e.in[0])) && differentiable(g.aval(e.out[0])))
+        carries(e.in[0]) && differentiable(g.aval(e.out[0])))
       residual[k] = unary_residual(E, e.prim, e.params, ins[k][0], outs[k][0]);
     if (ir::info(e.prim).kind == ir::PrimKind::binary && differentiable(g.aval(e.out[0])))
-      residual[k] =
-          binary_residual(E, e.prim, ins[k], dep(e.in[1]) && differentiable(g.aval(e.in[1])));
+      residual[k] = binary_residual(E, e.prim, ins[k], carries(e.in[1]));
     if (e.prim == Prim::select_n) {
       // JAX's select_n JVP fills the cases without a tangent with zeros it makes here (its
       // transpose makes its own): computed where JAX's linearization leaves them.
       std::size_t with = 0;
-      for (std::size_t i = 1; i < e.in.size(); ++i)
-        with += dep(e.in[i]) && differentiable(g.aval(e.in[i]));
+      for (std::size_t i = 1; i < e.in.size(); ++i) with += carries(e.in[i]);
       if (with > 0 && with + 1 < e.in.size() && differentiable(g.aval(e.out[0]))) {
         const Atom z = E.zeros(g.aval(e.out[0]));
         if (layout) layout->linear_reads.push_back({k, z});
@@ -501,7 +500,7 @@ ir::Graph vjp_impl(const ir::Graph& g, const std::vector<bool>& wrt,
       const std::vector<Atom> r = b.emit(Prim::jit, ops, with_graph(e.params, *jits[k]->backward));
       std::size_t next = 0;
       for (const Atom& a : e.in)
-        if (dep(a) && differentiable(g.aval(a))) accumulate(a.var, r[next++]);
+        if (carries(a)) accumulate(a.var, r[next++]);
       attribute(k);
       continue;
     }
