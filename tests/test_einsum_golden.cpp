@@ -8,10 +8,12 @@
 #include <fusejit/fusejit.hpp>
 #include <functional>
 #include <map>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include "backend_compare.hpp"
+#include "fusejit/expr/einsum_path.hpp"
 #include "golden_file.hpp"
 
 using fj::Array;
@@ -28,6 +30,17 @@ struct Case {
   std::string spec;
   std::vector<fj::Shape> shapes;
 };
+
+// A chain of fifteen matrices, "ab,bc,...,op->ap", of sizes 2 to 4 (einsum_goldens.py's chain15).
+Case chain15() {
+  Case c;
+  for (int k = 0; k < 15; ++k) {
+    c.spec += std::string(k ? "," : "") + static_cast<char>('a' + k) + static_cast<char>('b' + k);
+    c.shapes.push_back({2 + k % 3, 2 + (k + 1) % 3});
+  }
+  c.spec += "->ap";
+  return c;
+}
 
 // The cases of einsum_goldens.py, in its words.
 const std::map<std::string, Case>& cases() {
@@ -58,6 +71,33 @@ const std::map<std::string, Case>& cases() {
       {"batched3", {"bij,bjk,bkl->bil", {{2, 3, 4}, {2, 4, 5}, {2, 5, 2}}}},
       {"outer3", {"i,j,k->kji", {{3}, {4}, {2}}}},
       {"shared_letter3", {"ij,ik,il->jkl", {{4, 2}, {4, 3}, {4, 5}}}},
+      // Five and more: opt_einsum's branch-and-bound searches, then greedy from fifteen.
+      {"chain5", {"ab,bc,cd,de,ef->af", {{2, 9}, {9, 3}, {3, 8}, {8, 2}, {2, 7}}}},
+      {"ring6", {"ij,jk,kl,lm,mn,ni->", {{3, 4}, {4, 2}, {2, 5}, {5, 3}, {3, 2}, {2, 3}}}},
+      {"vector_chain7",
+       {"a,ab,bc,cd,de,ef,f->", {{4}, {4, 3}, {3, 5}, {5, 2}, {2, 6}, {6, 3}, {3}}}},
+      {"star9",
+       {"ia,ib,ic,id,ie,if,ig,ih,i->abc",
+        {{3, 2}, {3, 4}, {3, 2}, {3, 3}, {3, 2}, {3, 2}, {3, 3}, {3, 2}, {3}}}},
+      {"chain15", chain15()},
+      {"hadamard16",
+       {"ab,ab,bc,cd,cd,de,ef,fg,gh,hi,ij,jk,kl,lm,mn,no->ao",
+        {{2, 3},
+         {2, 3},
+         {3, 2},
+         {2, 2},
+         {2, 2},
+         {2, 3},
+         {3, 2},
+         {2, 2},
+         {2, 3},
+         {3, 2},
+         {2, 2},
+         {2, 3},
+         {3, 2},
+         {2, 2},
+         {2, 3},
+         {3, 2}}}},
   };
   return m;
 }
@@ -76,18 +116,9 @@ std::vector<Array> operands(const Case& c) {
   return xs;
 }
 
-// The einsum of a case over a runtime number of operands (1 to 4).
+// The einsum of a case over its operands.
 Array einsum_of(const std::string& spec, const std::vector<Array>& xs) {
-  switch (xs.size()) {
-    case 1:
-      return fj::einsum(spec, xs[0]);
-    case 2:
-      return fj::einsum(spec, xs[0], xs[1]);
-    case 3:
-      return fj::einsum(spec, xs[0], xs[1], xs[2]);
-    default:
-      return fj::einsum(spec, xs[0], xs[1], xs[2], xs[3]);
-  }
+  return fj::einsum(spec, xs);
 }
 
 // |a - b| within (n + 2) f64 epsilons of the sum of the magnitudes of up to n = 64 products:
@@ -157,28 +188,11 @@ TEST_CASE("einsum golden: jaxpr text") {
     CAPTURE(name);
     std::vector<Array> xs;
     for (const fj::Shape& s : c.shapes) xs.push_back(fj::ones(s));
-    std::string text;
-    switch (xs.size()) {
-      case 1:
-        text = fj::make_jaxpr([&](Tracer a) { return Array(fj::einsum(c.spec, a)); })(xs[0]).str();
-        break;
-      case 2:
-        text = fj::make_jaxpr([&](Tracer a, Tracer b) { return Array(fj::einsum(c.spec, a, b)); })(
-                   xs[0], xs[1])
-                   .str();
-        break;
-      case 3:
-        text = fj::make_jaxpr([&](Tracer a, Tracer b, Tracer d) {
-                 return Array(fj::einsum(c.spec, a, b, d));
-               })(xs[0], xs[1], xs[2])
-                   .str();
-        break;
-      default:
-        text = fj::make_jaxpr([&](Tracer a, Tracer b, Tracer d, Tracer e) {
-                 return Array(fj::einsum(c.spec, a, b, d, e));
-               })(xs[0], xs[1], xs[2], xs[3])
-                   .str();
-    }
+    const std::string text =
+        fj::make_jaxpr([&](const std::vector<Tracer>& v) {
+          return Array(fj::einsum(c.spec, std::vector<Array>(v.begin(), v.end())));
+        })(xs)
+            .str();
     const auto it = kGolden.all().find("jaxpr " + name);
     REQUIRE(it != kGolden.all().end());
     CHECK(text == it->second);
@@ -217,6 +231,39 @@ TEST_CASE("einsum golden: an attention block") {
     };
     CHECK(std::fabs((at(1e-6) - at(-1e-6)) / 2e-6 - g[i]) <= 1e-7 * std::max(1.0, std::fabs(g[i])));
   }
+}
+
+// The order of contractions decides the jaxpr's equations and the size of every intermediate:
+// fusejit's search against opt_einsum's contract_path (optimize="auto") on 300 random subscripts
+// of 3 to 17 operands, which cover its optimal, branch-all, branch-2, branch-1 and greedy paths,
+// scalar operands, repeated letters and extents of 1.
+TEST_CASE("einsum golden: contraction paths as opt_einsum's") {
+  int checked = 0;
+  for (const auto& [name, text] : kGolden.all()) {
+    if (name.rfind("path ", 0) != 0) continue;
+    CAPTURE(name);
+    const std::vector<std::string> lines = kGolden.lines(name);
+    REQUIRE(lines.size() >= 2);
+    const std::string& spec = lines[0];
+    CAPTURE(spec);
+    const std::size_t arrow = spec.find("->");
+    std::vector<std::string> inputs{""};
+    for (char ch : spec.substr(0, arrow)) {
+      if (ch == ',')
+        inputs.emplace_back();
+      else
+        inputs.back() += ch;
+    }
+    std::map<char, std::int64_t> size;
+    std::istringstream sizes(lines[1]);
+    for (std::string item; sizes >> item;) size[item[0]] = std::stoll(item.substr(2));
+    std::vector<std::pair<int, int>> want;
+    std::istringstream pairs(lines.size() > 2 ? lines[2] : "");
+    for (int i, j; pairs >> i >> j;) want.emplace_back(i, j);
+    CHECK(fj::detail::einsum_contraction_path(inputs, spec.substr(arrow + 2), size) == want);
+    ++checked;
+  }
+  CHECK(checked == 300);
 }
 
 TEST_CASE("einsum golden: subscripts that do not fit the operands") {

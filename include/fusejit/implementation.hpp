@@ -15,6 +15,7 @@
 #include "fusejit/expr/lowering_nn.cpp"
 #include "fusejit/expr/lowering_stats.cpp"
 #include "fusejit/expr/lowering_sort.cpp"
+#include "fusejit/expr/einsum_path.cpp"
 #include "fusejit/expr/lowering_einsum.cpp"
 #include "fusejit/expr/lowering_layout.cpp"
 #include "fusejit/expr/lowering_pad.cpp"

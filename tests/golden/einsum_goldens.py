@@ -7,6 +7,7 @@ C++ test rebuilds the same inputs from the shapes alone.
 import numpy as np
 import jax
 import jax.numpy as jnp
+import opt_einsum
 
 jax.config.update("jax_enable_x64", True)
 
@@ -85,3 +86,40 @@ more = {
 print_values_and_grads(more)
 jax.config.update("jax_enable_x64", False)
 print_jaxprs(more)
+
+# Five operands and more: opt_einsum's "branch-all" (5, 6), "branch-2" (7, 8), "branch-1" (9 to
+# 14) and "greedy" (15 and more), which optimize="auto" picks by the count of operands.
+jax.config.update("jax_enable_x64", True)
+many = {
+    "chain5": ("ab,bc,cd,de,ef->af", [(2, 9), (9, 3), (3, 8), (8, 2), (2, 7)]),
+    "ring6": ("ij,jk,kl,lm,mn,ni->", [(3, 4), (4, 2), (2, 5), (5, 3), (3, 2), (2, 3)]),
+    "vector_chain7": ("a,ab,bc,cd,de,ef,f->", [(4,), (4, 3), (3, 5), (5, 2), (2, 6), (6, 3), (3,)]),
+    "star9": ("ia,ib,ic,id,ie,if,ig,ih,i->abc",
+              [(3, 2), (3, 4), (3, 2), (3, 3), (3, 2), (3, 2), (3, 3), (3, 2), (3,)]),
+    "chain15": (",".join(chr(97 + k) + chr(98 + k) for k in range(15)) + "->ap",
+                [(2 + k % 3, 2 + (k + 1) % 3) for k in range(15)]),
+    "hadamard16": ("ab,ab,bc,cd,cd,de,ef,fg,gh,hi,ij,jk,kl,lm,mn,no->ao",
+                   [(2, 3), (2, 3), (3, 2), (2, 2), (2, 2), (2, 3), (3, 2), (2, 2), (2, 3),
+                    (3, 2), (2, 2), (2, 3), (3, 2), (2, 2), (2, 3), (3, 2)]),
+}
+print_values_and_grads(many)
+jax.config.update("jax_enable_x64", False)
+print_jaxprs(many)
+
+# opt_einsum's path for random subscripts of 3 to 17 operands, against which the C++ test checks
+# fusejit's own search: the subscripts, each letter's extent, the linear path.
+rng = np.random.RandomState(19)
+for case in range(300):
+    n = int(rng.randint(3, 18))
+    pool = "abcdefghijklmnopqrstuvwxyz"[: int(rng.randint(3, 14))]
+    size = {c: int(rng.randint(1, 10)) for c in pool}
+    terms = ["".join(rng.choice(list(pool), int(rng.randint(0, 5)))) for _ in range(n)]
+    used = sorted(set("".join(terms)))
+    out = "".join(c for c in used if rng.rand() < 0.3)
+    spec = ",".join(terms) + "->" + out
+    shapes = [tuple(size[c] for c in t) for t in terms]
+    path, _ = opt_einsum.contract_path(spec, *shapes, shapes=True, optimize="auto")
+    print(f"=== path {case}")
+    print(spec)
+    print(" ".join(f"{c}={size[c]}" for c in used))
+    print(" ".join(f"{i} {j}" for i, j in path))

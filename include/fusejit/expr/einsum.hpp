@@ -34,4 +34,9 @@ auto einsum(std::string subscripts, A&&... operands) {
       {}, {std::move(subscripts)}, std::vector<Array>{Array(std::forward<A>(operands))...}};
 }
 
+/// The same over a list of operands, for a count known only at run time (jnp.einsum(s, *xs)).
+inline auto einsum(std::string subscripts, std::vector<Array> operands) {
+  return detail::ListNode<detail::EinsumOp>{{}, {std::move(subscripts)}, std::move(operands)};
+}
+
 }  // namespace fj

@@ -2,10 +2,9 @@
 // staged as JAX's _einsum (jax/_src/numpy/einsum.py) stages it.
 #include "fusejit/expr/lowering_einsum.hpp"
 
+#include "fusejit/expr/einsum_path.hpp"
+
 #include <algorithm>
-#include <set>
-#include <limits>
-#include <functional>
 #include <cctype>
 #include <map>
 #include <string>
@@ -301,91 +300,6 @@ class Contractor {
   DType preferred_;
 };
 
-// opt_einsum's flop estimate of one contraction over the letters `either`: the product of
-// their extents, times the number of terms less one (at least 1), plus one with an inner
-// product (a letter summed away).
-double flop_count(const std::set<char>& either, bool inner, int terms,
-                  const std::map<char, std::int64_t>& size) {
-  double n = 1;
-  for (char c : either) n *= static_cast<double>(size.at(c));
-  return n * (std::max(1, terms - 1) + (inner ? 1 : 0));
-}
-
-// The order of pairwise contractions jnp.einsum takes (optimize="auto"): for up to four operands
-// opt_einsum's "optimal", a depth-first search over every order that keeps the first of least
-// total flop count, pairs taken in itertools.combinations order, each result appended (static
-// single assignment ids, then opt_einsum's ssa_to_linear: positions in the shrinking list).
-// Five or more operands, where opt_einsum branches or goes greedy, are contracted left to right.
-std::vector<std::pair<int, int>> contraction_order(const std::vector<std::string>& inputs,
-                                                   const std::string& output,
-                                                   const std::map<char, std::int64_t>& size) {
-  const int n = static_cast<int>(inputs.size());
-  std::vector<std::pair<int, int>> linear;
-  if (n > 4) {
-    for (int k = 1; k < n; ++k) linear.emplace_back(0, 1);
-    return linear;
-  }
-  using Letters = std::set<char>;
-  const Letters out(output.begin(), output.end());
-  std::vector<Letters> sets;
-  for (const std::string& in : inputs) sets.emplace_back(in.begin(), in.end());
-  double best = std::numeric_limits<double>::infinity();
-  std::vector<std::pair<int, int>> best_path;
-  std::function<void(std::vector<std::pair<int, int>>&, std::vector<int>&, double)> search =
-      [&](std::vector<std::pair<int, int>>& path, std::vector<int>& remaining, double flops) {
-        if (remaining.size() == 1) {
-          best = flops;
-          best_path = path;
-          return;
-        }
-        for (std::size_t a = 0; a < remaining.size(); ++a)
-          for (std::size_t b = a + 1; b < remaining.size(); ++b) {
-            const int i = remaining[a], j = remaining[b];
-            Letters keep = out, either = sets[static_cast<std::size_t>(i)], k12;
-            for (int r : remaining)
-              if (r != i && r != j)
-                keep.insert(sets[static_cast<std::size_t>(r)].begin(),
-                            sets[static_cast<std::size_t>(r)].end());
-            either.insert(sets[static_cast<std::size_t>(j)].begin(),
-                          sets[static_cast<std::size_t>(j)].end());
-            bool inner = false;
-            for (char c : either) {
-              if (keep.count(c))
-                k12.insert(c);
-              else if (sets[static_cast<std::size_t>(i)].count(c) &&
-                       sets[static_cast<std::size_t>(j)].count(c))
-                inner = true;
-            }
-            const double total = flops + flop_count(either, inner, 2, size);
-            if (total >= best) continue;
-            std::vector<int> next;
-            for (int r : remaining)
-              if (r != i && r != j) next.push_back(r);
-            next.push_back(static_cast<int>(sets.size()));
-            sets.push_back(k12);
-            path.emplace_back(i, j);
-            search(path, next, total);
-            path.pop_back();
-            sets.pop_back();
-          }
-      };
-  std::vector<std::pair<int, int>> path;
-  std::vector<int> remaining(static_cast<std::size_t>(n));
-  for (int k = 0; k < n; ++k) remaining[static_cast<std::size_t>(k)] = k;
-  search(path, remaining, 0);
-  std::vector<int> ids = remaining;  // ssa_to_linear
-  int ssa = n;
-  for (auto [i, j] : best_path) {
-    const int p = static_cast<int>(std::lower_bound(ids.begin(), ids.end(), i) - ids.begin());
-    const int q = static_cast<int>(std::lower_bound(ids.begin(), ids.end(), j) - ids.begin());
-    linear.emplace_back(std::min(p, q), std::max(p, q));
-    ids.erase(ids.begin() + std::max(p, q));
-    ids.erase(ids.begin() + std::min(p, q));
-    ids.push_back(ssa++);
-  }
-  return linear;
-}
-
 }  // namespace
 
 Atom lower_einsum(GraphBuilder& b, const std::string& subscripts, const std::vector<Atom>& xs) {
@@ -416,7 +330,7 @@ Atom lower_einsum(GraphBuilder& b, const std::string& subscripts, const std::vec
       std::int64_t& e = size[names[k][d]];
       e = std::max(e, b.aval(ops[k]).shape[static_cast<int>(d)]);
     }
-  const std::vector<std::pair<int, int>> order = contraction_order(names, s.output, size);
+  const std::vector<std::pair<int, int>> order = einsum_contraction_path(names, s.output, size);
   for (std::size_t step = 0; step < order.size(); ++step) {
     const bool last = step + 1 == order.size();
     // opt_einsum pops the later operand first: it is the dot's lhs.
