@@ -161,7 +161,8 @@ TEST_CASE("grad golden: grad_jit_take") {
 }
 
 // JAX's forms of the unary rules: t / r (log, log1p, atan), -(t * r) (cos), 2/sqrt(pi) (t * r)
-// (erf), and tan's and erf's `square`.
+// (erf), tan's and erf's `square`, abs's select_n of -t and t, exp2's forward-pass `log 2`,
+// atanh's two residuals.
 TEST_CASE("grad golden: unary rules in JAX's forms") {
   const std::map<std::string, std::function<Array(Tracer)>> fns = {
       {"grad_log", [](Tracer x) { return Array(fj::log(x)); }},
@@ -172,6 +173,10 @@ TEST_CASE("grad golden: unary rules in JAX's forms") {
       {"grad_erfc", [](Tracer x) { return Array(fj::erfc(x)); }},
       {"grad_tan", [](Tracer x) { return Array(fj::tan(x)); }},
       {"grad_log2", [](Tracer x) { return Array(fj::log2(x)); }},
+      {"grad_abs", [](Tracer x) { return Array(fj::abs(x)); }},
+      {"grad_exp2", [](Tracer x) { return Array(fj::exp2(x)); }},
+      {"grad_arctanh", [](Tracer x) { return Array(fj::arctanh(x)); }},
+      {"grad_abs_sin", [](Tracer x) { return Array(fj::abs(x) * fj::sin(x)); }},
   };
   for (const auto& [name, fn] : fns) {
     CAPTURE(name);
@@ -184,4 +189,39 @@ TEST_CASE("grad golden: unary rules in JAX's forms") {
     return std::make_tuple(y, ty);
   };
   CHECK(fj::make_jaxpr(j)(x23(), x23()).str() == golden("jvp_log_cos_erf"));
+}
+
+TEST_CASE("grad golden: abs of a scalar, and a jvp of abs, exp2 and arctanh") {
+  auto f = fj::grad([](Tracer x) { return Array(fj::abs(x) * x); });
+  CHECK(fj::make_jaxpr(f)(2.0f).str() == golden("grad_abs_scalar"));
+  auto j = [](Tracer x, Tracer t) {
+    auto [y, ty] =
+        fj::jvp([](Tracer a) { return Array(fj::abs(a) + fj::exp2(a) + fj::arctanh(a)); },
+                std::array<Array, 1>{x}, std::array<Array, 1>{t});
+    return std::make_tuple(y, ty);
+  };
+  CHECK(fj::make_jaxpr(j)(x23(), x23()).str() == golden("jvp_abs_exp2_arctanh"));
+}
+
+// max's and min's partials are JAX's _balanced_eq, computed in the forward pass for each
+// operand differentiated, the second operand's cotangent first; clip is max then min in a jit.
+TEST_CASE("grad golden: maximum, minimum and clip") {
+  auto both =
+      fj::grad([](Tracer x, Tracer y) { return fj::sum(fj::maximum(x, y)); }, fj::argnums_v<0, 1>);
+  CHECK(fj::make_jaxpr(both)(x23(), x23()).str() == golden("grad_maximum"));
+  auto min_x = fj::grad([](Tracer x, Tracer y) { return fj::sum(fj::minimum(x, y)); });
+  CHECK(fj::make_jaxpr(min_x)(x23(), x23()).str() == golden("grad_minimum_x"));
+  auto max_y =
+      fj::grad([](Tracer x, Tracer y) { return fj::sum(fj::maximum(x, y)); }, fj::argnums_v<1>);
+  CHECK(fj::make_jaxpr(max_y)(x23(), x23()).str() == golden("grad_maximum_y"));
+  auto literal = fj::grad([](Tracer x) { return fj::sum(fj::maximum(x, 0.0) * x); });
+  CHECK(fj::make_jaxpr(literal)(x23()).str() == golden("grad_maximum_literal"));
+  auto clip = fj::grad([](Tracer x) { return fj::sum(fj::clip(x, -0.5, 0.5)); });
+  CHECK(fj::make_jaxpr(clip)(x23()).str() == golden("grad_jit_clip"));
+  auto j = [](Tracer x, Tracer y, Tracer tx, Tracer ty) {
+    auto [o, to] = fj::jvp([](Tracer a, Tracer b) { return Array(fj::maximum(a, b)); },
+                           std::array<Array, 2>{x, y}, std::array<Array, 2>{tx, ty});
+    return std::make_tuple(o, to);
+  };
+  CHECK(fj::make_jaxpr(j)(x23(), x23(), x23(), x23()).str() == golden("jvp_maximum"));
 }

@@ -56,6 +56,23 @@ cases.update({
     "grad_log2": (jax.grad(lambda x: jnp.sum(jnp.log2(x))), (x23,)),
     "jvp_log_cos_erf": (lambda x, t: jax.jvp(
         lambda a: jnp.log(a) + jnp.cos(a) + jax.scipy.special.erf(a), (x,), (t,)), (x23, x23)),
+    # abs as a select_n of -t and t, exp2 scaled by a forward-pass `log 2`, atanh's two
+    # residuals; max and min through _balanced_eq's partials (ties split), per operand.
+    "grad_abs": (jax.grad(lambda x: jnp.sum(jnp.abs(x))), (x23,)),
+    "grad_exp2": (jax.grad(lambda x: jnp.sum(jnp.exp2(x))), (x23,)),
+    "grad_arctanh": (jax.grad(lambda x: jnp.sum(jnp.arctanh(x))), (x23,)),
+    "grad_abs_scalar": (jax.grad(lambda x: jnp.abs(x) * x), (2.0,)),
+    "grad_abs_sin": (jax.grad(lambda x: jnp.sum(jnp.abs(x) * jnp.sin(x))), (x23,)),
+    "jvp_abs_exp2_arctanh": (lambda x, t: jax.jvp(
+        lambda a: jnp.abs(a) + jnp.exp2(a) + jnp.arctanh(a), (x,), (t,)), (x23, x23)),
+    "grad_maximum": (jax.grad(lambda x, y: jnp.sum(jnp.maximum(x, y)), argnums=(0, 1)),
+                     (x23, x23)),
+    "grad_minimum_x": (jax.grad(lambda x, y: jnp.sum(jnp.minimum(x, y))), (x23, x23)),
+    "grad_maximum_y": (jax.grad(lambda x, y: jnp.sum(jnp.maximum(x, y)), argnums=1), (x23, x23)),
+    "grad_maximum_literal": (jax.grad(lambda x: jnp.sum(jnp.maximum(x, 0.0) * x)), (x23,)),
+    "grad_jit_clip": (jax.grad(lambda x: jnp.sum(jnp.clip(x, -0.5, 0.5))), (x23,)),
+    "jvp_maximum": (lambda x, y, tx, ty: jax.jvp(jnp.maximum, (x, y), (tx, ty)),
+                    (x23, x23, x23, x23)),
 })
 for name, (f, args) in cases.items():
     print(f"=== {name}")

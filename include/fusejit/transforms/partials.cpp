@@ -6,6 +6,20 @@
 #include <cmath>
 
 namespace fj::transforms {
+namespace {
+// JAX's _balanced_eq(x, z, y), max's and min's partial in x (z the result): 1 where x is z,
+// halved where y is z too (a tie splits the derivative), staged in JAX's order.
+Atom balanced_eq(Emit& E, Atom x, Atom z, Atom y) {
+  const Aval za = E.aval(z);
+  const Atom x_is_z = E.bin(Prim::eq, x, z);
+  const Atom one = E.full(za, 1);
+  const Atom numerator = E.select(x_is_z, E.full(za, 0), one);
+  const Atom y_is_z = E.bin(Prim::eq, y, z);
+  const Atom two = E.full(za, 2);
+  const Atom denominator = E.select(y_is_z, E.full(za, 1), two);
+  return E.div(numerator, denominator);
+}
+}  // namespace
 
 std::vector<MaybeAtom> elementwise_partials(Emit& E, Prim p, const ir::Params& params,
                                             const std::vector<Atom>& in, Atom y) {
@@ -162,10 +176,8 @@ std::vector<MaybeAtom> elementwise_partials(Emit& E, Prim p, const ir::Params& p
       }
       case Prim::max:
       case Prim::min: {
-        // Ties split the derivative in halves, as JAX does.
-        const Atom half = E.mul(L(0.5), mask(E, Prim::eq, x, b, d));
-        const Prim gt = p == Prim::max ? Prim::gt : Prim::lt;
-        r = {E.add(mask(E, gt, x, b, d), half), E.add(mask(E, gt, b, x, d), half)};
+        const Atom dx = balanced_eq(E, x, y, b);
+        r = {dx, balanced_eq(E, b, y, x)};
         break;
       }
       default:
@@ -178,11 +190,20 @@ std::vector<MaybeAtom> elementwise_partials(Emit& E, Prim p, const ir::Params& p
 }
 
 namespace {
-// How JAX writes a unary primitive's linear term from the value it keeps (the residual r):
+// How JAX writes a unary primitive's linear term from the values it keeps (the residuals r):
 // t * r for most; t / r where JAX divides by a denominator (log: x, log1p: 1 + x, atan:
 // 1 + x^2); -(t * r) for cos (r = sin x); +-2/sqrt(pi) * (t * r) for erf and erfc
-// (r = exp(-x^2)).
-enum class UnaryForm : std::uint8_t { multiply, divide, negate, erf_scaled };
+// (r = exp(-x^2)); r * (t * y) for exp2 (r = log 2); r0 * (t / r1) for atanh (r0 = 1 / (1 + x),
+// r1 = 1 - x); select_n(r, -t, t) for abs (r = x >= 0).
+enum class UnaryForm : std::uint8_t {
+  multiply,
+  divide,
+  negate,
+  erf_scaled,
+  output_scaled,
+  reciprocal_divide,
+  select_sign
+};
 UnaryForm unary_form(Prim p) {
   switch (p) {
     case Prim::log:
@@ -194,6 +215,12 @@ UnaryForm unary_form(Prim p) {
     case Prim::erf:
     case Prim::erfc:
       return UnaryForm::erf_scaled;
+    case Prim::exp2:
+      return UnaryForm::output_scaled;
+    case Prim::atanh:
+      return UnaryForm::reciprocal_divide;
+    case Prim::abs:
+      return UnaryForm::select_sign;
     default:
       return UnaryForm::multiply;
   }
@@ -210,51 +237,88 @@ MaybeAtom unary_tangent(Emit& E, Prim p, const ir::Params& params, Atom x, Atom 
     const Atom r = E.sub(Emit::lit(1, E.dtype(y)), y);
     return E.mul(s, r);
   }
-  const MaybeAtom r = unary_residual(E, p, params, x, y);
-  if (!r) return std::nullopt;
+  const Residuals res = unary_residual(E, p, params, x, y);
+  if (!res[0]) return std::nullopt;
+  const Atom r = *res[0];
   switch (unary_form(p)) {
     case UnaryForm::divide:
-      return E.div(t, *r);
+      return E.div(t, r);
     case UnaryForm::negate:
-      return E.neg(E.mul(t, *r));
+      return E.neg(E.mul(t, r));
     case UnaryForm::erf_scaled:
-      return E.mul(erf_scale(E, p, y), E.mul(t, *r));
+      return E.mul(erf_scale(E, p, y), E.mul(t, r));
+    case UnaryForm::output_scaled:
+      return E.mul(r, E.mul(t, y));
+    case UnaryForm::reciprocal_divide:
+      return E.mul(r, E.div(t, *res[1]));
+    case UnaryForm::select_sign: {
+      const Atom minus_t = E.neg(t);
+      return E.select(r, minus_t, t);
+    }
     default:
-      return E.mul(t, *r);
+      return E.mul(t, r);
   }
 }
 
-MaybeAtom unary_residual(Emit& E, Prim p, const ir::Params& params, Atom x, Atom y) {
+Residuals unary_residual(Emit& E, Prim p, const ir::Params& params, Atom x, Atom y) {
   const DType d = E.dtype(y);
+  const Atom one = Emit::lit(1, d);
   switch (p) {
     case Prim::tanh:
-      return E.sub(Emit::lit(1, d), y);
+      return {E.sub(one, y)};
     case Prim::log:
-      return x;
+      return {x};
     case Prim::log1p:
-      return E.add(x, Emit::lit(1, d));
+      return {E.add(x, one)};
     case Prim::atan:
-      return E.add(Emit::lit(1, d), E.un(Prim::square, x));
+      return {E.add(one, E.un(Prim::square, x))};
     case Prim::cos:
-      return E.un(Prim::sin, x);
+      return {E.un(Prim::sin, x)};
     case Prim::erf:
     case Prim::erfc:
-      return E.un(Prim::exp, E.neg(E.un(Prim::square, x)));
+      return {E.un(Prim::exp, E.neg(E.un(Prim::square, x)))};
+    case Prim::exp2:
+      return {E.un(Prim::log, Emit::lit(2, d))};
+    case Prim::atanh: {  // lax's reciprocal is integer_pow[y=-1]
+      ir::Params inverse;
+      inverse.items.push_back({"y", std::int64_t{-1}, true});
+      const Atom r0 = E.un(Prim::integer_pow, E.add(one, x), std::move(inverse));
+      return {r0, E.sub(one, x)};
+    }
+    case Prim::abs:
+      return {E.bin(Prim::ge, x, Emit::lit(0, d))};
     default:
-      return elementwise_partials(E, p, params, {x}, y)[0];
+      return {elementwise_partials(E, p, params, {x}, y)[0]};
   }
 }
 
-Atom unary_linear_transpose(Emit& E, Prim p, Atom residual, Atom ct) {
+void unary_cotangent_terms(Emit& E, Prim p, const Residuals& res, Atom y, Atom ct,
+                           const std::function<void(Atom)>& add) {
+  const Atom r = *res[0];
   switch (unary_form(p)) {
     case UnaryForm::divide:
-      return E.div(ct, residual);
+      return add(E.div(ct, r));
     case UnaryForm::negate:
-      return E.mul(E.neg(ct), residual);
+      return add(E.mul(E.neg(ct), r));
     case UnaryForm::erf_scaled:
-      return E.mul(E.mul(erf_scale(E, p, ct), ct), residual);
-    default:
-      return E.mul(ct, residual);
+      return add(E.mul(E.mul(erf_scale(E, p, ct), ct), r));
+    case UnaryForm::output_scaled:
+      return add(E.mul(E.mul(r, ct), y));
+    case UnaryForm::reciprocal_divide:
+      return add(E.div(E.mul(r, ct), *res[1]));
+    case UnaryForm::select_sign: {
+      // select_n's transpose: ct where each case was taken, zeros elsewhere; the x < 0 case
+      // then through neg.
+      const Atom zeros = E.zeros(E.aval(ct));
+      const Atom negative_case = E.select(r, ct, zeros);
+      add(E.select(r, zeros, ct));
+      return add(E.neg(negative_case));
+    }
+    default: {
+      const Atom d = E.mul(ct, r);
+      add(d);
+      if (p == Prim::tanh) add(E.mul(d, y));
+    }
   }
 }
 
@@ -266,9 +330,14 @@ Atom inverse_square(Emit& E, Atom y) {
 }
 }  // namespace
 
-MaybeAtom binary_residual(Emit& E, Prim p, const std::vector<Atom>& in, bool wants_y) {
-  if (p == Prim::div && wants_y) return inverse_square(E, in[1]);
-  return std::nullopt;
+Residuals binary_residual(Emit& E, Prim p, const std::vector<Atom>& in, Atom y,
+                          std::array<bool, 2> wants) {
+  Residuals r;
+  if (p == Prim::div && wants[1]) r[1] = inverse_square(E, in[1]);
+  if (p == Prim::max || p == Prim::min)
+    for (std::size_t i = 0; i < 2; ++i)
+      if (wants[i]) r[i] = balanced_eq(E, in[i], y, in[1 - i]);
+  return r;
 }
 
 MaybeAtom binary_tangent(Emit& E, Prim p, const ir::Params& params, const std::vector<Atom>& in,
@@ -284,6 +353,9 @@ MaybeAtom binary_tangent(Emit& E, Prim p, const ir::Params& params, const std::v
       const Atom scaled = E.mul(E.neg(*t[1]), in[0]);  // staged before y^-2, in JAX's order
       terms[1] = E.mul(scaled, inverse_square(E, in[1]));
     }
+  } else if (p == Prim::max || p == Prim::min) {  // each operand's partial, then its term
+    for (std::size_t i = 0; i < 2; ++i)
+      if (t[i]) terms[i] = E.mul(*t[i], balanced_eq(E, in[i], y, in[1 - i]));
   } else {
     const auto d = elementwise_partials(E, p, params, in, y);
     for (std::size_t i = 0; i < 2; ++i)
@@ -297,7 +369,7 @@ MaybeAtom binary_tangent(Emit& E, Prim p, const ir::Params& params, const std::v
 std::vector<MaybeAtom> binary_cotangents(Emit& E, Prim p, const ir::Params& params,
                                          const std::vector<Atom>& in, Atom y, Atom ct,
                                          const std::vector<bool>& wants,
-                                         const MaybeAtom& residual) {
+                                         const Residuals& residual) {
   std::vector<MaybeAtom> r(2);
   if (p == Prim::mul) {
     if (wants[1]) r[1] = E.unbroadcast(E.mul(in[0], ct), E.aval(in[1]));
@@ -311,10 +383,18 @@ std::vector<MaybeAtom> binary_cotangents(Emit& E, Prim p, const ir::Params& para
   }
   if (p == Prim::div) {
     if (wants[1]) {
-      const Atom s = residual ? *residual : inverse_square(E, in[1]);
+      const Atom s = residual[1] ? *residual[1] : inverse_square(E, in[1]);
       r[1] = E.unbroadcast(E.neg(E.mul(E.mul(ct, s), in[0])), E.aval(in[1]));
     }
     if (wants[0]) r[0] = E.unbroadcast(E.div(ct, in[1]), E.aval(in[0]));
+    return r;
+  }
+  if (p == Prim::max || p == Prim::min) {  // the last linear term transposed first
+    for (std::size_t i : {std::size_t{1}, std::size_t{0}})
+      if (wants[i]) {
+        const Atom d = residual[i] ? *residual[i] : balanced_eq(E, in[i], y, in[1 - i]);
+        r[i] = E.unbroadcast(E.mul(ct, d), E.aval(in[i]));
+      }
     return r;
   }
   const auto d = elementwise_partials(E, p, params, in, y);

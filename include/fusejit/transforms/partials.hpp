@@ -2,6 +2,8 @@
 // (partials.cpp) and used by both forward mode (t_y = sum t_i * d_i) and reverse mode
 // (ct_i = ct * d_i): jvp.cpp, vjp.cpp, batch.cpp and control_rules.cpp share them.
 #pragma once
+#include <array>
+#include <functional>
 #include <utility>
 #include <vector>
 
@@ -23,31 +25,33 @@ std::vector<MaybeAtom> elementwise_partials(Emit& E, Prim p, const ir::Params& p
 // make_jaxpr prints JAX's text. Most primitives multiply by the partial. tanh keeps JAX's
 // factored form of 1 - y^2 (y = tanh x): the tangent is `mul(add(t, mul(t, y)), sub(1, y))`, and
 // its transpose adds d = ct (1 - y), then d y, to x's cotangent.
+/// What reverse mode keeps from the forward pass for one elementwise equation, where JAX's
+/// linearization leaves it (its residuals): up to two values, in the order JAX computes them.
+using Residuals = std::array<MaybeAtom, 2>;
+
 /// The tangent of a unary elementwise equation `y = p(x)` from x's tangent t (nullopt: zero).
 MaybeAtom unary_tangent(Emit& E, Prim p, const ir::Params& params, Atom x, Atom y, Atom t);
 
-/// What reverse mode computes in the forward pass right after a unary elementwise equation, as
-/// JAX's linearization leaves it there (its residual): the partial, tanh's 1 - y, or the value
-/// JAX's rule divides by (log's x itself: nothing staged), scales (erf's exp(-x^2)) or negates
-/// (cos's sin x).
-MaybeAtom unary_residual(Emit& E, Prim p, const ir::Params& params, Atom x, Atom y);
-
-/// The transpose of a unary primitive's linear term at ct: ct * r, ct / r, (-ct) * r or
-/// (2/sqrt(pi) * ct) * r, as JAX's rule writes the term.
-Atom unary_linear_transpose(Emit& E, Prim p, Atom residual, Atom ct);
+/// What reverse mode computes in the forward pass right after a unary elementwise equation: the
+/// partial, or what JAX's rule divides by (log's x itself: nothing staged), scales by (erf's
+/// exp(-x^2), exp2's log 2), negates (cos's sin x) or selects on (abs's x >= 0); atanh keeps
+/// two, 1 / (1 + x) and 1 - x; tanh keeps 1 - y. Empty where the derivative is zero.
+Residuals unary_residual(Emit& E, Prim p, const ir::Params& params, Atom x, Atom y);
 
 /// Hands `add` the terms reverse mode adds, in order, to x's cotangent from y's cotangent ct
-/// (each staged just before it is added, as JAX's transpose does).
-template <class Add>
-void unary_cotangent_terms(Emit& E, Prim p, Atom residual, Atom y, Atom ct, Add add) {
-  const Atom d = unary_linear_transpose(E, p, residual, ct);
-  add(d);
-  if (p == Prim::tanh) add(E.mul(d, y));
-}
+/// (each staged just before it is added, as JAX's transpose does): ct * r, ct / r, (-ct) * r,
+/// (2/sqrt(pi) * ct) * r, exp2's (log 2 * ct) * y or atanh's (r0 * ct) / r1 as JAX's linear
+/// term writes it; tanh's d = ct (1 - y), then d y; abs's two select_n cases, the one taken for
+/// x < 0 negated.
+void unary_cotangent_terms(Emit& E, Prim p, const Residuals& r, Atom y, Atom ct,
+                           const std::function<void(Atom)>& add);
 
-/// What reverse mode computes in the forward pass right after a binary elementwise equation,
-/// where JAX's linearization leaves it: div's y^-2 (`integer_pow`) when y is differentiated.
-MaybeAtom binary_residual(Emit& E, Prim p, const std::vector<Atom>& in, bool wants_y);
+/// What reverse mode computes in the forward pass right after a binary elementwise equation
+/// `y = p(x0, x1)` for the operands it differentiates (`wants`): div's x1^-2 (`integer_pow`),
+/// max's and min's partial per operand (JAX's _balanced_eq: 1 where the operand is the result,
+/// halved where the other is too).
+Residuals binary_residual(Emit& E, Prim p, const std::vector<Atom>& in, Atom y,
+                          std::array<bool, 2> wants);
 
 /// The tangent of a binary elementwise equation from its operands' tangents, in JAX's terms
 /// (each operand's term, summed with add_any but for add's and sub's own rules: add(xdot,
@@ -59,11 +63,12 @@ MaybeAtom binary_tangent(Emit& E, Prim p, const ir::Params& params, const std::v
 /// The cotangents of a binary elementwise equation's operands (where `wants`), unbroadcast to
 /// their shapes. mul is transposed as JAX does it: y's `mul x ct` first, then x's `mul ct y`;
 /// div as JAX's linear terms transpose: y's `neg((ct * residual) * x)` first (the residual is
-/// binary_residual's y^-2), then x's `ct / y`; sub as JAX's rule: ct to x, then `neg ct` to y.
+/// binary_residual's y^-2), then x's `ct / y`; sub as JAX's rule: ct to x, then `neg ct` to y;
+/// max and min: `ct * partial`, the second operand's first.
 std::vector<MaybeAtom> binary_cotangents(Emit& E, Prim p, const ir::Params& params,
                                          const std::vector<Atom>& in, Atom y, Atom ct,
                                          const std::vector<bool>& wants,
-                                         const MaybeAtom& residual = std::nullopt);
+                                         const Residuals& residual = {});
 
 bool is_elementwise(ir::PrimKind k);
 

@@ -140,7 +140,7 @@ std::pair<Atom, Atom> dot_transpose(Emit& E, Atom ct, Atom lhs, Atom rhs, const 
 /// `needed[i]`: whether operand i leads back to an input whose cotangent is wanted.
 std::vector<MaybeAtom> vjp_rule(Emit& E, const ir::Eqn& e, const std::vector<Atom>& in, Atom y,
                                 Atom ct, const std::vector<bool>& needed,
-                                const MaybeAtom& residual) {
+                                const Residuals& residual) {
   const ir::PrimInfo& pi = ir::info(e.prim);
   if (!has_vjp_rule(e.prim))
     throw ValueError("fj::grad: no reverse-mode rule for " + std::string(pi.name));
@@ -419,7 +419,7 @@ ir::Graph vjp_impl(const ir::Graph& g, const std::vector<bool>& wrt,
   std::vector<std::vector<Atom>> ins(g.eqns.size()), outs(g.eqns.size());
   // A unary elementwise equation's derivative (tanh: 1 - y) is computed in the forward pass,
   // right after the equation, where JAX's linearization leaves its residuals.
-  std::vector<MaybeAtom> residual(g.eqns.size());
+  std::vector<Residuals> residual(g.eqns.size());
   // A jit whose cotangents may flow: split in two (split_jit), its residuals' atoms.
   std::vector<std::optional<JitSplit>> jits(g.eqns.size());
   std::vector<std::vector<Atom>> jit_residuals(g.eqns.size());
@@ -454,7 +454,8 @@ ir::Graph vjp_impl(const ir::Graph& g, const std::vector<bool>& wrt,
         carries(e.in[0]) && differentiable(g.aval(e.out[0])))
       residual[k] = unary_residual(E, e.prim, e.params, ins[k][0], outs[k][0]);
     if (ir::info(e.prim).kind == ir::PrimKind::binary && differentiable(g.aval(e.out[0])))
-      residual[k] = binary_residual(E, e.prim, ins[k], carries(e.in[1]));
+      residual[k] =
+          binary_residual(E, e.prim, ins[k], outs[k][0], {carries(e.in[0]), carries(e.in[1])});
     if (e.prim == Prim::select_n) {
       // JAX's select_n JVP fills the cases without a tangent with zeros it makes here (its
       // transpose makes its own): computed where JAX's linearization leaves them.
@@ -485,8 +486,8 @@ ir::Graph vjp_impl(const ir::Graph& g, const std::vector<bool>& wrt,
       any = any || cts.back().has_value();
     }
     if (!any) continue;
-    if (residual[k] && e.in.size() == 1) {
-      unary_cotangent_terms(E, e.prim, *residual[k], outs[k][0], *cts[0],
+    if (residual[k][0] && e.in.size() == 1) {
+      unary_cotangent_terms(E, e.prim, residual[k], outs[k][0], *cts[0],
                             [&](Atom term) { accumulate(e.in[0].var, term); });
       attribute(k);
       continue;
