@@ -225,3 +225,27 @@ TEST_CASE("grad golden: maximum, minimum and clip") {
   };
   CHECK(fj::make_jaxpr(j)(x23(), x23(), x23(), x23()).str() == golden("jvp_maximum"));
 }
+
+// sort's JVP sorts a uint32 iota along with the operands and gathers the tangents through the
+// permutation; reverse mode keeps the permutation from the forward pass and scatter-adds the
+// cotangents back (scatters of one dtype share JAX's cached update_jaxpr).
+TEST_CASE("grad golden: sort through its permutation") {
+  auto weighted = fj::grad([](Tracer x, Tracer w) { return fj::sum(fj::sort(x) * w); });
+  CHECK(fj::make_jaxpr(weighted)(fj::ones({3}), fj::ones({3})).str() == golden("grad_jit_sort"));
+  auto axis0 = fj::grad([](Tracer x) { return fj::sum(fj::sin(fj::sort(x, 0))); });
+  CHECK(fj::make_jaxpr(axis0)(x23()).str() == golden("grad_jit_sort_axis0"));
+  auto j = [](Tracer x, Tracer t) {
+    auto [y, ty] = fj::jvp([](Tracer v) { return Array(fj::sort(v, 1)); }, std::array<Array, 1>{x},
+                           std::array<Array, 1>{t});
+    return std::make_tuple(y, ty);
+  };
+  CHECK(fj::make_jaxpr(j)(x23(), x23()).str() == golden("jvp_jit_sort_axis1"));
+  auto two = fj::grad(
+      [](Tracer k, Tracer v) {
+        const Array a = fj::sin(fj::lax::sort({k, v}, 0, true, 1)[0]);
+        return fj::sum(a * fj::lax::sort({k, v}, 0, true, 1)[1]);
+      },
+      fj::argnums_v<0, 1>);
+  const Array keys = fj::array(std::vector<float>{3, 1, 2}, {3});
+  CHECK(fj::make_jaxpr(two)(keys, fj::ones({3})).str() == golden("grad_lax_sort_two"));
+}

@@ -73,6 +73,16 @@ cases.update({
     "grad_jit_clip": (jax.grad(lambda x: jnp.sum(jnp.clip(x, -0.5, 0.5))), (x23,)),
     "jvp_maximum": (lambda x, y, tx, ty: jax.jvp(jnp.maximum, (x, y), (tx, ty)),
                     (x23, x23, x23, x23)),
+    # sort's JVP sorts a uint32 iota along and gathers the tangents through it; reverse mode
+    # scatter-adds back, two scatters sharing one update_jaxpr (JAX caches it).
+    "grad_jit_sort": (jax.grad(lambda x, w: jnp.sum(jnp.sort(x) * w)), (jnp.ones(3), jnp.ones(3))),
+    "grad_jit_sort_axis0": (jax.grad(lambda x: jnp.sum(jnp.sin(jnp.sort(x, 0)))), (x23,)),
+    "jvp_jit_sort_axis1": (lambda x, t: jax.jvp(lambda v: jnp.sort(v, 1), (x,), (t,)),
+                           (x23, x23)),
+    "grad_lax_sort_two": (jax.grad(lambda k, v: jnp.sum(jnp.sin(jax.lax.sort(
+        (k, v), dimension=0, is_stable=True, num_keys=1)[0]) * jax.lax.sort(
+        (k, v), dimension=0, is_stable=True, num_keys=1)[1]), argnums=(0, 1)),
+                          (jnp.array([3.0, 1.0, 2.0]), jnp.ones(3))),
 })
 for name, (f, args) in cases.items():
     print(f"=== {name}")

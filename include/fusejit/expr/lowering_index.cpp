@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
 
 #include "fusejit/expr/lowering_helpers.hpp"
 #include "fusejit/expr/lowering_index.hpp"
@@ -89,7 +90,7 @@ Prim combine_of(Prim scatter) {
 
 // A scatter's update_jaxpr: { lambda ; a:T[] b:T[]. let c:T[] = add a b in (c,) } (mul, min,
 // max for the others).
-ir::GraphPtr combine_jaxpr(Prim combine, DType d) {
+ir::GraphPtr make_combine_jaxpr(Prim combine, DType d) {
   ir::Graph g;
   const ir::VarId x = g.new_var(ir::Aval{d, Shape{}, false});
   const ir::VarId y = g.new_var(ir::Aval{d, Shape{}, false});
@@ -98,6 +99,19 @@ ir::GraphPtr combine_jaxpr(Prim combine, DType d) {
   g.eqns.push_back(ir::Eqn{combine, {Atom::of_var(x), Atom::of_var(y)}, {z}, {}});
   g.outvars = {Atom::of_var(z)};
   return std::make_shared<const ir::Graph>(std::move(g));
+}
+
+// One update_jaxpr per combine and dtype, shared by every scatter, as JAX caches its
+// _reduction_jaxpr: two scatters in one program print it once, hoisted as `let jaxpr = ...`.
+ir::GraphPtr combine_jaxpr(Prim combine, DType d) {
+  static const std::map<std::pair<Prim, DType>, ir::GraphPtr> shared = [] {
+    std::map<std::pair<Prim, DType>, ir::GraphPtr> m;
+    for (Prim c : {Prim::add, Prim::mul, Prim::min, Prim::max})
+      for (DType t : {DType::bool_, DType::i32, DType::i64, DType::u32, DType::f32, DType::f64})
+        m[{c, t}] = make_combine_jaxpr(c, t);
+    return m;
+  }();
+  return shared.at({combine, d});
 }
 
 // A non-weak int32 literal (jnp.array(v, int32), JAX's index dtype), or a weak one

@@ -39,6 +39,8 @@ inline GatherMode mode_of(const Params& p) {
 struct IndexDims {
   using V = std::vector<std::int64_t>;
   V window, collapsed, start_map, operand_batching, indices_batching;
+  /// The batching dims printed as `np.int64(1)`: JAX's sort JVP computes them with NumPy.
+  bool numpy_batching = false;
 
   static constexpr const char* gather_names[5] = {"offset_dims", "collapsed_slice_dims",
                                                   "start_index_map", "operand_batching_dims",
@@ -48,21 +50,26 @@ struct IndexDims {
       "operand_batching_dims", "scatter_indices_batching_dims"};
 
   static IndexDims from(const Params& p) {
-    return {p.get<V>("window_dims"), p.get<V>("collapsed_dims"), p.get<V>("start_map"),
-            p.get<V>("operand_batching"), p.get<V>("indices_batching")};
+    return {p.get<V>("window_dims"),      p.get<V>("collapsed_dims"),
+            p.get<V>("start_map"),        p.get<V>("operand_batching"),
+            p.get<V>("indices_batching"), p.find("numpy_batching") != nullptr};
   }
   /// `GatherDimensionNumbers(offset_dims=(1,), ...)` (scatter: ScatterDimensionNumbers).
   std::string str(bool scatter) const {
-    auto tuple = [](const V& v) {
+    auto tuple = [](const V& v, bool numpy) {
       std::string s = "(";
-      for (std::size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + std::to_string(v[i]);
+      for (std::size_t i = 0; i < v.size(); ++i) {
+        const std::string n = std::to_string(v[i]);
+        s += (i ? ", " : "") + (numpy ? "np.int64(" + n + ")" : n);
+      }
       return s + (v.size() == 1 ? ",)" : ")");
     };
     const char* const* names = scatter ? scatter_names : gather_names;
     const V* parts[5] = {&window, &collapsed, &start_map, &operand_batching, &indices_batching};
     std::string s = scatter ? "ScatterDimensionNumbers(" : "GatherDimensionNumbers(";
     for (int k = 0; k < 5; ++k)
-      s += (k ? ", " : "") + std::string(names[k]) + "=" + tuple(*parts[k]);
+      s += (k ? ", " : "") + std::string(names[k]) + "=" +
+           tuple(*parts[k], numpy_batching && k >= 3);
     return s + ")";
   }
   /// The printed dimension_numbers plus the machine-readable lists (hidden when printing).
@@ -73,6 +80,7 @@ struct IndexDims {
     p.items.push_back({"start_map", start_map, false});
     p.items.push_back({"operand_batching", operand_batching, false});
     p.items.push_back({"indices_batching", indices_batching, false});
+    if (numpy_batching) p.items.push_back({"numpy_batching", true, false});
   }
   /// Whether operand axis d has no window extent (a collapsed or a batching axis).
   bool is_inserted(std::int64_t d) const {

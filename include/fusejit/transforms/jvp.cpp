@@ -230,6 +230,14 @@ ir::Graph jvp_graph(const ir::Graph& g, const std::vector<bool>& has_tangent) {
       }
       continue;
     }
+    if (any && e.prim == Prim::sort) {  // its JVP sorts the operands itself, with an iota
+      auto [out, to] = jvp_sort(E, e, in, t);
+      for (std::size_t k = 0; k < e.out.size(); ++k) {
+        env[static_cast<std::size_t>(e.out[k])] = out[k];
+        tan[static_cast<std::size_t>(e.out[k])] = to[k];
+      }
+      continue;
+    }
     std::vector<Atom> out = b.emit(e.prim, in, e.params);
     for (std::size_t k = 0; k < e.out.size(); ++k) env[static_cast<std::size_t>(e.out[k])] = out[k];
     if (!any) continue;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "fusejit/expr/lowering_index.hpp"
 #include "fusejit/ir/pad_config.hpp"
 #include "fusejit/ir/passes/inline_jit.hpp"
 #include "fusejit/transforms/batching.hpp"
@@ -33,13 +34,26 @@ Atom top_k_onehot(Emit& E, Atom idx, std::int64_t n, DType d) {
   return E.convert(E.b.emit1(Prim::eq, {wide, j}), d);
 }
 
-// The permutation sort applies along its dimension: the sorted positions of an iota.
-Atom sort_permutation(Emit& E, const ir::Eqn& e, const std::vector<Atom>& in) {
-  const auto dim = int_param(e.params, "dimension");
-  const auto keys = static_cast<std::size_t>(int_param(e.params, "num_keys"));
-  std::vector<Atom> ops(in.begin(), in.begin() + static_cast<std::ptrdiff_t>(keys));
-  ops.push_back(detail::lower_iota(E.b, DType::i32, E.shape(in[0]), static_cast<int>(dim)));
-  return E.b.emit(Prim::sort, ops, e.params).back();
+// _sort_jvp's gather dimension numbers: one index per element along the sort's dimension, the
+// other axes batching axes of both the operand and the indices.
+ir::IndexDims sort_index_dims(int rank, int dimension) {
+  ir::IndexDims d;
+  d.numpy_batching = true;
+  d.collapsed = {dimension};
+  d.start_map = {dimension};
+  for (int a = 0; a < rank; ++a)
+    if (a != dimension) {
+      d.operand_batching.push_back(a);
+      d.indices_batching.push_back(a);
+    }
+  return d;
+}
+
+Atom gather_sorted(Emit& E, Atom t, Atom indices, int dimension) {
+  const int rank = E.rank(t);
+  return detail::lower_gather(E.b, t, indices, sort_index_dims(rank, dimension),
+                              std::vector<std::int64_t>(static_cast<std::size_t>(rank), 1),
+                              ir::GatherMode::promise_in_bounds, "None");
 }
 
 // lax.slice_in_dim(x, start, limit, stride, axis), as JAX's associative_scan slices.
@@ -121,6 +135,28 @@ ir::Graph cumulative_tangent_graph(const ir::Eqn& e, const Aval& x) {
 
 }  // namespace
 
+SortedWithIndices sort_with_indices(Emit& E, const ir::Eqn& e, const std::vector<Atom>& in) {
+  const auto dim = static_cast<int>(int_param(e.params, "dimension"));
+  std::vector<Atom> ops = in;
+  ops.push_back(detail::lower_iota(E.b, DType::u32, E.shape(in[0]), dim));
+  std::vector<Atom> sorted = E.b.emit(Prim::sort, ops, e.params);
+  const Atom permutation = sorted.back();
+  sorted.pop_back();
+  return {sorted, detail::lower_expand_dims(E.b, permutation, {E.rank(permutation)})};
+}
+
+std::pair<std::vector<Atom>, std::vector<MaybeAtom>> jvp_sort(Emit& E, const ir::Eqn& e,
+                                                              const std::vector<Atom>& in,
+                                                              const std::vector<MaybeAtom>& t) {
+  SortedWithIndices s = sort_with_indices(E, e, in);
+  const auto dim = static_cast<int>(int_param(e.params, "dimension"));
+  std::vector<MaybeAtom> tangents(in.size());
+  for (std::size_t i = 0; i < in.size(); ++i)
+    if (t[i] && differentiable(E.aval(s.outs[i])))
+      tangents[i] = gather_sorted(E, *t[i], s.indices, dim);
+  return {std::move(s.outs), std::move(tangents)};
+}
+
 std::vector<MaybeAtom> jvp_sorting(Emit& E, const ir::Eqn& e, const std::vector<Atom>& in,
                                    const std::vector<MaybeAtom>& t, const std::vector<Atom>& out) {
   if (is_cumulative(e.prim) && !differentiable(E.aval(out[0]))) return {std::nullopt};
@@ -140,24 +176,12 @@ std::vector<MaybeAtom> jvp_sorting(Emit& E, const ir::Eqn& e, const std::vector<
     const Atom tw = E.broadcast_in_dim(*t[0], Shape(full), dims);
     return {E.reduce_sum(E.mul(hot, tw), {static_cast<std::int64_t>(s.rank())}), std::nullopt};
   }
-  // sort: the tangents ride along as extra operands sorted by the same keys.
-  std::vector<Atom> ops(in.begin(), in.end());
-  std::vector<std::size_t> carried;
-  for (std::size_t i = 0; i < t.size(); ++i)
-    if (t[i] && differentiable(E.aval(out[i]))) {
-      ops.push_back(*t[i]);
-      carried.push_back(i);
-    }
-  std::vector<MaybeAtom> r(out.size());
-  if (carried.empty()) return r;
-  const std::vector<Atom> sorted = E.b.emit(Prim::sort, ops, e.params);
-  for (std::size_t c = 0; c < carried.size(); ++c) r[carried[c]] = sorted[in.size() + c];
-  return r;
+  return jvp_sort(E, e, in, t).second;  // sort (its primal results made again)
 }
 
 std::vector<MaybeAtom> vjp_sorting(Emit& E, const ir::Eqn& e, const std::vector<Atom>& in,
                                    const std::vector<Atom>& out, const std::vector<MaybeAtom>& ct,
-                                   const std::vector<bool>& wants) {
+                                   const std::vector<bool>& wants, const MaybeAtom& sort_indices) {
   std::vector<MaybeAtom> r(in.size());
   if (e.prim == Prim::cumsum) {
     if (wants[0] && ct[0]) {
@@ -192,15 +216,18 @@ std::vector<MaybeAtom> vjp_sorting(Emit& E, const ir::Eqn& e, const std::vector<
     r[0] = E.reduce_sum(E.mul(hot, cw), {static_cast<std::int64_t>(k_axis)});
     return r;
   }
-  // sort: each cotangent goes back through the inverse permutation, which sorting the
-  // permutation (as the key) with the cotangent alongside applies.
+  // sort: the gather's transpose, each cotangent scatter-added into zeros, the last first (JAX
+  // transposes the tangents' gathers in reverse).
   bool any = false;
   for (std::size_t i = 0; i < in.size(); ++i) any = any || (wants[i] && ct[i]);
   if (!any) return r;
-  const Atom perm = sort_permutation(E, e, in);
-  ir::Params back = with_int(e.params, "num_keys", 1);
-  for (std::size_t i = 0; i < in.size(); ++i)
-    if (wants[i] && ct[i]) r[i] = E.b.emit(Prim::sort, {perm, *ct[i]}, back)[1];
+  const Atom indices = sort_indices ? *sort_indices : sort_with_indices(E, e, in).indices;
+  const ir::IndexDims d =
+      sort_index_dims(E.rank(in[0]), static_cast<int>(int_param(e.params, "dimension")));
+  for (std::size_t j = in.size(); j-- > 0;)
+    if (wants[j] && ct[j])
+      r[j] = detail::lower_scatter(E.b, Prim::scatter_add, E.zeros(E.aval(in[j])), indices, *ct[j],
+                                   d, ir::GatherMode::promise_in_bounds);
   return r;
 }
 

@@ -445,6 +445,11 @@ ir::Graph vjp_impl(const ir::Graph& g, const std::vector<bool>& wrt,
       for (const JitSplit::Source& src : sp.residuals) jit_residuals[k].push_back(value(src));
       jits[k] = std::move(sp);
       jit_has_ct[k] = std::move(sub_ct);
+    } else if (e.prim == Prim::sort && std::any_of(e.in.begin(), e.in.end(), carries)) {
+      // JAX's sort JVP sorts an iota along: the permutation is the backward pass's residual.
+      SortedWithIndices s = sort_with_indices(E, e, ins[k]);
+      outs[k] = std::move(s.outs);
+      residual[k][0] = s.indices;
     } else {
       outs[k] = b.emit(e.prim, ins[k], e.params);
     }
@@ -486,7 +491,7 @@ ir::Graph vjp_impl(const ir::Graph& g, const std::vector<bool>& wrt,
       any = any || cts.back().has_value();
     }
     if (!any) continue;
-    if (residual[k][0] && e.in.size() == 1) {
+    if (residual[k][0] && e.in.size() == 1 && is_elementwise(ir::info(e.prim).kind)) {
       unary_cotangent_terms(E, e.prim, residual[k], outs[k][0], *cts[0],
                             [&](Atom term) { accumulate(e.in[0].var, term); });
       attribute(k);
@@ -515,11 +520,11 @@ ir::Graph vjp_impl(const ir::Graph& g, const std::vector<bool>& wrt,
         : e.prim == Prim::custom_jvp_call     ? vjp_custom_call(E, e, ins[k], outs[k], cts, needed)
         : e.prim == Prim::custom_linear_solve ? vjp_linear_solve(E, e, ins[k], outs[k], cts, needed)
         : is_collective(e.prim)               ? vjp_collective(E, e, cts)
-        : is_sort_or_scan(e.prim)             ? vjp_sorting(E, e, ins[k], outs[k], cts, wanted)
-        : is_linalg(e.prim)                   ? vjp_linalg(E, e, ins[k], outs[k], cts, wanted)
-        : is_spectral(e.prim)                 ? vjp_spectral(E, e, ins[k], outs[k], cts, wanted)
-        : is_index_op(e.prim)                 ? vjp_index(E, e, ins[k], outs[k], cts, wanted)
-        : is_pad_op(e.prim)                   ? vjp_pad(E, e, ins[k], cts, wanted)
+        : is_sort_or_scan(e.prim) ? vjp_sorting(E, e, ins[k], outs[k], cts, wanted, residual[k][0])
+        : is_linalg(e.prim)       ? vjp_linalg(E, e, ins[k], outs[k], cts, wanted)
+        : is_spectral(e.prim)     ? vjp_spectral(E, e, ins[k], outs[k], cts, wanted)
+        : is_index_op(e.prim)     ? vjp_index(E, e, ins[k], outs[k], cts, wanted)
+        : is_pad_op(e.prim)       ? vjp_pad(E, e, ins[k], cts, wanted)
                             : vjp_rule(E, e, ins[k], outs[k][0], *cts[0], needed, residual[k]);
     // JAX transposes a binary op's linearized terms last first, so operand 1's cotangent is
     // summed into a variable both operands read (x * x) before operand 0's: add_any's order.
