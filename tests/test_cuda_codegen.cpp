@@ -120,7 +120,7 @@ TEST_CASE("cuda codegen: every fusable primitive of the table compiles with NVRT
   if (!has_nvrtc()) return;
   std::set<fj::ir::Prim> compiled;
   std::size_t kernels_compiled = 0;
-  constexpr std::uint64_t kPrograms = 360, kPerModule = 60;
+  constexpr std::uint64_t kPrograms = 420, kPerModule = 60;
   for (std::uint64_t first = 0; first < kPrograms; first += kPerModule) {
     std::vector<cuda::GeneratedKernel> module;
     for (std::uint64_t seed = first; seed < first + kPerModule; ++seed) {

@@ -108,13 +108,14 @@ TEST_CASE("fuzz: a wrong rev is found, pinned to its equation and shrunk to it")
   CHECK(found == 3);
 }
 
-TEST_CASE("fuzz: the seeds the suite checks draw pad (cropping and interior) and tile") {
+TEST_CASE("fuzz: the seeds the suite checks draw pad (cropping and interior), tile and split") {
   namespace ir = fj::ir;
-  int pads = 0, crops = 0, interiors = 0, tiles = 0;
+  int pads = 0, crops = 0, interiors = 0, tiles = 0, splits = 0;
   for (std::uint64_t s = 0; s < 2000; ++s) {
     const auto program = fusejit_fuzz::generate(s);  // kept alive while its equations are read
     for (auto& e : program.graph->eqns) {
       tiles += e.prim == ir::Prim::tile;
+      splits += e.prim == ir::Prim::split;
       if (e.prim != ir::Prim::pad) continue;
       ++pads;
       const ir::PadConfig c = ir::PadConfig::from(e.params);
@@ -125,7 +126,9 @@ TEST_CASE("fuzz: the seeds the suite checks draw pad (cropping and interior) and
     }
   }
   MESSAGE(pads << " pads (" << crops << " cropped axes, " << interiors
-               << " with interior padding) and " << tiles << " tiles drawn");
+               << " with interior padding), " << tiles << " tiles and " << splits
+               << " splits drawn");
+  CHECK(splits >= 20);
   CHECK(pads >= 20);
   CHECK(crops >= 5);
   CHECK(interiors >= 5);

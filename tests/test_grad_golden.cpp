@@ -249,3 +249,56 @@ TEST_CASE("grad golden: sort through its permutation") {
   const Array keys = fj::array(std::vector<float>{3, 1, 2}, {3});
   CHECK(fj::make_jaxpr(two)(keys, fj::ones({3})).str() == golden("grad_lax_sort_two"));
 }
+
+// slice's transpose is JAX's pad (np.int64 high edges; a stride's gaps as interior padding),
+// concatenate's a split, pad's a negative pad then a strided slice.
+TEST_CASE("grad golden: slice, roll, concatenate, pad and split transposed as JAX's") {
+  const Array x6 = fj::arange(6.0f);
+  auto slice = fj::grad([](Tracer x) { return fj::sum(fj::sin(x(fj::range(1, 4)))); });
+  CHECK(fj::make_jaxpr(slice)(x6).str() == golden("grad_slice"));
+  auto strided = fj::grad([](Tracer x) { return fj::sum(fj::sin(x(fj::range(1, fj::none, 2)))); });
+  CHECK(fj::make_jaxpr(strided)(x6).str() == golden("grad_slice_strided"));
+  auto roll = fj::grad([](Tracer x) { return fj::sum(fj::sin(fj::roll(x, 2))); });
+  CHECK(fj::make_jaxpr(roll)(x6).str() == golden("grad_jit_roll"));
+  auto cat = fj::grad(
+      [](Tracer x, Tracer y) {
+        return fj::sum(fj::sin(fj::concatenate({x, y})));
+      },
+      fj::argnums_v<0, 1>);
+  CHECK(fj::make_jaxpr(cat)(x6, fj::arange(3.0f)).str() == golden("grad_concatenate"));
+  using W = std::vector<std::pair<std::int64_t, std::int64_t>>;
+  auto pad = fj::grad([](Tracer x) { return fj::sum(fj::sin(fj::pad(x, W{{1, 2}}))); });
+  CHECK(fj::make_jaxpr(pad)(x6).str() == golden("grad_jit_pad"));
+  auto split = [](Tracer x) {
+    const std::vector<Array> p = fj::lax::split(x, {1, 0, 2}, 1);
+    return std::make_tuple(p[0], p[1], p[2]);
+  };
+  CHECK(fj::make_jaxpr(split)(x23()).str() == golden("lax_split"));
+  auto split_grad = fj::grad([](Tracer x) {
+    return fj::sum(fj::sin(fj::lax::split(x, {1, 2}, 1)[1]));
+  });
+  CHECK(fj::make_jaxpr(split_grad)(x23()).str() == golden("grad_lax_split"));
+}
+
+// reduce_max's and reduce_min's JVP as JAX's _reduce_chooser_jvp_rule: where the extremum is
+// and how many times, computed in the forward pass; softmax and logsumexp go through it.
+TEST_CASE("grad golden: reduce_max, reduce_min, softmax and logsumexp") {
+  auto rmax = fj::grad([](Tracer x) {
+    const Array first = fj::max(x, {1});  // staged in this order, as Python evaluates
+    const Array second = fj::max(x, {1});
+    return fj::sum(first * fj::sin(second));
+  });
+  CHECK(fj::make_jaxpr(rmax)(x23()).str() == golden("grad_reduce_max"));
+  auto rmin = fj::grad([](Tracer x) { return Array(fj::min(x)); });
+  CHECK(fj::make_jaxpr(rmin)(x23()).str() == golden("grad_reduce_min_all"));
+  auto j = [](Tracer x, Tracer t) {
+    auto [y, ty] = fj::jvp([](Tracer v) { return Array(fj::max(v, {0})); }, std::array<Array, 1>{x},
+                           std::array<Array, 1>{t});
+    return std::make_tuple(y, ty);
+  };
+  CHECK(fj::make_jaxpr(j)(x23(), x23()).str() == golden("jvp_reduce_max"));
+  auto softmax = fj::grad([](Tracer x, Tracer w) { return fj::sum(fj::nn::softmax(x) * w); });
+  CHECK(fj::make_jaxpr(softmax)(x23(), x23()).str() == golden("grad_softmax"));
+  auto lse = fj::grad([](Tracer x) { return fj::sum(fj::nn::logsumexp(x, 1)); });
+  CHECK(fj::make_jaxpr(lse)(x23()).str() == golden("grad_logsumexp"));
+}

@@ -571,6 +571,11 @@ std::vector<Case> differentiable_cases() {
                {f64({2, 3})},
                params({dims_param("reps", {2, 3})}),
                in_range(-2, 2)});
+  c.push_back({"split into three pieces, one empty",
+               ir::Prim::split,
+               {f64({2, 5})},
+               params({int_param("axis", 1), dims_param("sizes", {2, 0, 3})}),
+               in_range(-2, 2)});
   return c;
 }
 

@@ -177,6 +177,18 @@ inline std::vector<Row> op_rows() {
       {"`roll` by a float shift", [=] { Array r = fj::roll(m23, fj::ones({}), 0); },
        raises<fj::DTypeError>("fj::DTypeError"),
        "fj::roll: shift must have an integer dtype, got f32[] for f32[2,3]"},
+      {"`lax::split` with sizes that do not sum to the axis",
+       [=] {
+         auto r = fj::lax::split(m23, {1, 1}, 1);
+       },
+       raises<fj::ShapeError>("fj::ShapeError"),
+       "fj::lax::split: sizes (1, 1) sum to 2, but f32[2,3] has 3 along axis 1"},
+      {"`lax::split` along an axis out of range",
+       [=] {
+         auto r = fj::lax::split(m23, {1, 2}, 2);
+       },
+       raises<fj::ShapeError>("fj::ShapeError"),
+       "fj::lax::split: axis 2 is out of range for f32[2,3]"},
       {"`tile` with negative reps", [=] { Array r = fj::tile(m23, std::vector<std::int64_t>{-1}); },
        raises<fj::ShapeError>("fj::ShapeError"),
        "fj::tile: reps (-1,) must be nonnegative, for f32[2,3]"},

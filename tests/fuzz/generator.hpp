@@ -84,6 +84,7 @@ inline bool is_exact(ir::Prim p) {
     case P::argmin:
     case P::concatenate:
     case P::stack:
+    case P::split:
     case P::dynamic_slice:
     case P::dynamic_update_slice:
     case P::pad:
@@ -586,6 +587,17 @@ class Generator {
                      ? x
                      : ir::Atom::of_var(new_input({xa.dtype, s, false}))};
         ps = params({{p == P::stack ? "axis" : "dimension", axis}});
+        return true;
+      }
+      case P::split: {
+        if (rank == 0) return false;
+        // One, two or three pieces (empty ones too) that cover the axis.
+        const std::int64_t axis = r_.below(rank);
+        const std::int64_t n = xa.shape[static_cast<int>(axis)], cut = r_.below(n + 1);
+        Dims sizes = r_.chance(60) ? Dims{cut, n - cut} : Dims{n};
+        if (r_.chance(30)) sizes.insert(sizes.begin(), 0);
+        in = {x};
+        ps = params({{"axis", axis}, {"sizes", sizes}});
         return true;
       }
       case P::dynamic_slice:

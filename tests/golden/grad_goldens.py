@@ -83,6 +83,27 @@ cases.update({
         (k, v), dimension=0, is_stable=True, num_keys=1)[0]) * jax.lax.sort(
         (k, v), dimension=0, is_stable=True, num_keys=1)[1]), argnums=(0, 1)),
                           (jnp.array([3.0, 1.0, 2.0]), jnp.ones(3))),
+    # slice's transpose is a pad (np.int64 high edges, a stride's interior), concatenate's a
+    # split; pad's a negative pad and a strided slice, its padding value's zero tangent a
+    # literal residual.
+    "grad_slice": (jax.grad(lambda x: jnp.sum(jnp.sin(x[1:4]))), (jnp.arange(6.0),)),
+    "grad_slice_strided": (jax.grad(lambda x: jnp.sum(jnp.sin(x[1::2]))), (jnp.arange(6.0),)),
+    "grad_jit_roll": (jax.grad(lambda x: jnp.sum(jnp.sin(jnp.roll(x, 2)))), (jnp.arange(6.0),)),
+    "grad_concatenate": (jax.grad(lambda x, y: jnp.sum(jnp.sin(jnp.concatenate([x, y]))),
+                                  argnums=(0, 1)), (jnp.arange(6.0), jnp.arange(3.0))),
+    "grad_jit_pad": (jax.grad(lambda x: jnp.sum(jnp.sin(jnp.pad(x, (1, 2))))),
+                     (jnp.arange(6.0),)),
+    "lax_split": (lambda x: jax.lax.split(x, (1, 0, 2), axis=1), (x23,)),
+    "grad_lax_split": (jax.grad(lambda x: jnp.sum(jnp.sin(jax.lax.split(x, (1, 2), axis=1)[1]))),
+                       (x23,)),
+    # reduce_max's and reduce_min's JVP: the location of the extremum and its count, computed
+    # in the forward pass (JAX's _reduce_chooser_jvp_rule); softmax and logsumexp through it.
+    "grad_reduce_max": (jax.grad(lambda x: jnp.sum(jnp.max(x, 1) * jnp.sin(jnp.max(x, 1)))),
+                        (x23,)),
+    "grad_reduce_min_all": (jax.grad(lambda x: jnp.min(x)), (x23,)),
+    "jvp_reduce_max": (lambda x, t: jax.jvp(lambda v: jnp.max(v, 0), (x,), (t,)), (x23, x23)),
+    "grad_softmax": (jax.grad(lambda x, w: jnp.sum(jax.nn.softmax(x) * w)), (x23, x23)),
+    "grad_logsumexp": (jax.grad(lambda x: jnp.sum(jax.nn.logsumexp(x, 1))), (x23,)),
 })
 for name, (f, args) in cases.items():
     print(f"=== {name}")

@@ -490,6 +490,31 @@ Atom lower_reshape(GraphBuilder& b, Atom x, const std::vector<std::int64_t>& siz
   return b.emit1(Prim::reshape, {x}, std::move(params));
 }
 
+std::vector<Atom> lower_split(GraphBuilder& b, Atom x, const std::vector<std::int64_t>& sizes,
+                              int axis) {
+  const ir::Aval a = b.aval(x);
+  const Shape& in = a.shape;
+  if (axis < -in.rank() || axis >= in.rank())
+    throw ShapeError("fj::lax::split: axis " + std::to_string(axis) + " is out of range for " +
+                     a.str());
+  std::int64_t total = 0;
+  for (auto s : sizes) {
+    if (s < 0)
+      throw ShapeError("fj::lax::split: sizes " + ir::tuple_str(sizes) +
+                       " must be nonnegative, for " + a.str());
+    total += s;
+  }
+  const std::int64_t extent = in[axis < 0 ? axis + in.rank() : axis];
+  if (total != extent)
+    throw ShapeError("fj::lax::split: sizes " + ir::tuple_str(sizes) + " sum to " +
+                     std::to_string(total) + ", but " + a.str() + " has " + std::to_string(extent) +
+                     " along axis " + std::to_string(axis));
+  ir::Params params;
+  params.items.push_back({"axis", std::int64_t{axis < 0 ? axis + in.rank() : axis}, true});
+  params.items.push_back({"sizes", sizes, true});
+  return b.emit(Prim::split, {x}, std::move(params));
+}
+
 Atom lower_slice(GraphBuilder& b, Atom x, const std::vector<std::int64_t>& start,
                  const std::vector<std::int64_t>& stop, const std::vector<std::int64_t>& step) {
   const Shape in = b.aval(x).shape;

@@ -84,6 +84,9 @@ namespace fj::detail {
 Atom lower_transpose(GraphBuilder& b, Atom x, const std::vector<std::int64_t>& perm);
 /// jnp.reshape; one size may be -1 (inferred).
 Atom lower_reshape(GraphBuilder& b, Atom x, const std::vector<std::int64_t>& sizes);
+/// lax.split: x cut along `axis` (negative: from the end) into pieces of `sizes`.
+std::vector<Atom> lower_split(GraphBuilder& b, Atom x, const std::vector<std::int64_t>& sizes,
+                              int axis);
 /// Static slicing x[start:stop:step] per axis; negative bounds count from the end.
 Atom lower_slice(GraphBuilder& b, Atom x, const std::vector<std::int64_t>& start,
                  const std::vector<std::int64_t>& stop, const std::vector<std::int64_t>& step);

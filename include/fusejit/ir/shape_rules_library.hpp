@@ -301,6 +301,32 @@ inline std::vector<Aval> triangular_solve(const std::vector<Aval>& in, const Par
   return {Aval{b.dtype, b.shape, false}};
 }
 
+// split: pieces of the operand along `axis`, of the extents `sizes`, which sum to the operand's.
+inline std::vector<Aval> split(const std::vector<Aval>& in, const Params& params) {
+  const Aval& x = in[0];
+  const auto axis = params.get<std::int64_t>("axis");
+  const auto& sizes = params.get<std::vector<std::int64_t>>("sizes");
+  if (axis < 0 || axis >= x.shape.rank())
+    throw ShapeError("split: axis " + std::to_string(axis) + " is out of range for " + x.str());
+  std::int64_t total = 0;
+  for (auto s : sizes) {
+    if (s < 0) throw ShapeError("split: sizes " + tuple_str(sizes) + " must not be negative");
+    total += s;
+  }
+  const std::int64_t extent = x.shape[static_cast<int>(axis)];
+  if (total != extent)
+    throw ShapeError("split: sizes " + tuple_str(sizes) + " sum to " + std::to_string(total) +
+                     ", but " + x.str() + " has " + std::to_string(extent) + " along axis " +
+                     std::to_string(axis));
+  std::vector<Aval> out;
+  for (auto s : sizes) {
+    Shape piece = x.shape;
+    piece[static_cast<int>(axis)] = s;
+    out.push_back(Aval{x.dtype, piece, x.weak});
+  }
+  return out;
+}
+
 // lu: a batch of (m, n) matrices; lu of the same aval, i32 pivots (..., min(m, n)) and an i32
 // permutation (..., m).
 inline std::vector<Aval> lu(const std::vector<Aval>& in) {
@@ -333,6 +359,8 @@ inline std::vector<Aval> library_avals(Prim p, const std::vector<Aval>& in, cons
     case Prim::concatenate:
     case Prim::stack:
       return library_rules::join(p, in, params);
+    case Prim::split:
+      return library_rules::split(in, params);
     case Prim::dynamic_slice:
       return library_rules::dynamic_slice(in, params);
     case Prim::dynamic_update_slice:

@@ -67,8 +67,8 @@ std::vector<MaybeAtom> jvp_rule(Emit& E, const ir::Eqn& e, const std::vector<Ato
     case Prim::reduce_max:
     case Prim::reduce_min: {
       const auto& axes = e.params.get<Dims>("axes");
-      auto [loc, count] = chooser_mask(E, in[0], y, axes);
-      return {E.div(E.reduce_sum(E.mul(*t[0], loc), axes), count)};
+      const Residuals m = chooser_mask(E, in[0], y, axes);  // location, count
+      return {E.div(E.reduce_sum(E.mul(*t[0], *m[0]), axes), *m[1])};
     }
     case Prim::dot_general: {
       MaybeAtom ty;
@@ -161,6 +161,7 @@ bool has_jvp_rule(ir::Prim p) {
     case Prim::scatter_max:
     case Prim::pad:
     case Prim::tile:
+    case Prim::split:
     case Prim::concatenate:
     case Prim::stack:
     case Prim::dynamic_slice:

@@ -1,5 +1,5 @@
-// JVP, VJP and batching rules of pad and tile (declared in pad_rules.hpp; implementation unit
-// only).
+// JVP, VJP and batching rules of pad, tile and split (declared in pad_rules.hpp; implementation
+// unit only).
 #include "fusejit/transforms/pad_rules.hpp"
 
 #include "fusejit/ir/pad_config.hpp"
@@ -30,6 +30,11 @@ V all_axes(Emit& E, Atom x) {
 
 std::vector<MaybeAtom> jvp_pad(Emit& E, const ir::Eqn& e, const std::vector<Atom>& in,
                                const std::vector<MaybeAtom>& t) {
+  if (e.prim == Prim::split) {
+    if (!t[0]) return std::vector<MaybeAtom>(e.params.get<V>("sizes").size());
+    const std::vector<Atom> pieces = E.b.emit(Prim::split, {*t[0]}, e.params);
+    return std::vector<MaybeAtom>(pieces.begin(), pieces.end());
+  }
   if (e.prim == Prim::tile) {
     if (!t[0]) return {std::nullopt};
     return {tile_with(E, *t[0], e.params.get<V>("reps"))};
@@ -42,6 +47,22 @@ std::vector<MaybeAtom> jvp_pad(Emit& E, const ir::Eqn& e, const std::vector<Atom
 std::vector<MaybeAtom> vjp_pad(Emit& E, const ir::Eqn& e, const std::vector<Atom>& in,
                                const std::vector<MaybeAtom>& ct, const std::vector<bool>& wants) {
   std::vector<MaybeAtom> r(in.size());
+  if (e.prim == Prim::split) {
+    if (!wants[0] || std::none_of(ct.begin(), ct.end(), [](const MaybeAtom& c) { return c; }))
+      return r;
+    const auto axis = e.params.get<std::int64_t>("axis");
+    std::vector<Atom> pieces;
+    Shape piece = E.shape(in[0]);
+    const V& sizes = e.params.get<V>("sizes");
+    for (std::size_t k = 0; k < ct.size(); ++k) {
+      piece[static_cast<int>(axis)] = sizes[k];
+      pieces.push_back(E.or_zeros(ct[k], Aval{E.dtype(in[0]), piece, false}));
+    }
+    ir::Params cat;
+    cat.items.push_back({"dimension", axis, true});
+    r[0] = E.b.emit1(Prim::concatenate, std::move(pieces), std::move(cat));
+    return r;
+  }
   if (!ct[0]) return r;
   const Atom g = *ct[0];
   const Shape xs = E.shape(in[0]);
@@ -93,6 +114,9 @@ std::vector<MaybeAtom> vjp_pad(Emit& E, const ir::Eqn& e, const std::vector<Atom
   sp.items.push_back({"limit_indices", us.to_vector(), true});
   sp.items.push_back({"start_indices", V(static_cast<std::size_t>(us.rank()), 0), true});
   sp.items.push_back({"strides", strides, true});
+  // JAX's starts (np.zeros_like) and strides (np.add) are NumPy ints.
+  sp.items.push_back({"start_indices@np", V(static_cast<std::size_t>(us.rank()), 1), false});
+  sp.items.push_back({"strides@np", V(static_cast<std::size_t>(us.rank()), 1), false});
   const Atom t_operand = E.b.emit1(Prim::slice, {unpadded}, std::move(sp));
   if (wants[0]) r[0] = t_operand;
   if (wants[1])
@@ -102,6 +126,12 @@ std::vector<MaybeAtom> vjp_pad(Emit& E, const ir::Eqn& e, const std::vector<Atom
 
 std::vector<Atom> batch_pad(Emit& E, const ir::Eqn& e, std::vector<Atom> in,
                             const std::vector<bool>& bat, std::int64_t n) {
+  if (e.prim == Prim::split) {
+    ir::Params p = e.params;
+    for (auto& item : p.items)
+      if (item.name == "axis") std::get<std::int64_t>(item.value) += 1;
+    return E.b.emit(Prim::split, {in[0]}, std::move(p));
+  }
   if (e.prim == Prim::tile) {
     V reps{1};
     const V& old = e.params.get<V>("reps");

@@ -384,7 +384,7 @@ std::vector<MaybeAtom> binary_cotangents(Emit& E, Prim p, const ir::Params& para
   if (p == Prim::div) {
     if (wants[1]) {
       const Atom s = residual[1] ? *residual[1] : inverse_square(E, in[1]);
-      r[1] = E.unbroadcast(E.neg(E.mul(E.mul(ct, s), in[0])), E.aval(in[1]));
+      r[1] = E.neg(E.unbroadcast(E.mul(E.mul(ct, s), in[0]), E.aval(in[1])));
     }
     if (wants[0]) r[0] = E.unbroadcast(E.div(ct, in[1]), E.aval(in[0]));
     return r;
@@ -414,10 +414,11 @@ Dims kept_dims(int r, const Dims& axes) {
   return k;
 }
 
-std::pair<Atom, Atom> chooser_mask(Emit& E, Atom x, Atom y, const Dims& axes) {
-  const Shape xs = E.shape(x);
-  const Atom yb = E.broadcast_in_dim(y, xs, kept_dims(xs.rank(), axes));
-  const Atom loc = mask(E, Prim::eq, x, yb, E.dtype(x));
+Residuals chooser_mask(Emit& E, Atom x, Atom y, const Dims& axes) {
+  Dims kept_shape = E.shape(x).to_vector();  // the reduced axes as 1s
+  for (auto a : axes) kept_shape[static_cast<std::size_t>(a)] = 1;
+  const Atom at = E.bin(Prim::eq, x, E.reshape(y, Shape(kept_shape)));
+  const Atom loc = E.convert(at, E.dtype(x));
   return {loc, E.reduce_sum(loc, axes)};
 }
 

@@ -78,8 +78,10 @@ inline bool differentiable(const Aval& a) { return is_float(a.dtype); }
 /// The kept dims of a reduction over `axes` of a rank-r operand, for broadcasting back.
 Dims kept_dims(int r, const Dims& axes);
 
-/// The 0/1 mask of where x equals its reduction y (max or min), and the count per result.
-std::pair<Atom, Atom> chooser_mask(Emit& E, Atom x, Atom y, const Dims& axes);
+/// The 0/1 mask of where x equals its reduction y (max or min), and the count per result:
+/// JAX's _reduce_chooser_jvp_rule (y reshaped with the reduced axes as 1s, `eq`, converted),
+/// which reverse mode computes in the forward pass.
+Residuals chooser_mask(Emit& E, Atom x, Atom y, const Dims& axes);
 
 /// d prod(x) / d x_i = the product of the other elements, exact where x has zeros: with none it
 /// is prod / x_i; with one, it is the product of the non-zeros at that zero and 0 elsewhere;

@@ -4,7 +4,9 @@
 #include <numeric>
 #include <optional>
 
+#include "fusejit/expr/lowering_helpers.hpp"
 #include "fusejit/ir/dot_dims.hpp"
+#include "fusejit/ir/pad_config.hpp"
 #include "fusejit/transforms/partials.hpp"
 #include "fusejit/transforms/index_rules.hpp"
 #include "fusejit/transforms/linalg_rules.hpp"
@@ -55,36 +57,38 @@ Atom broadcast_transpose(Emit& E, Atom ct, const Aval& x, const Dims& dims) {
 
 /// ct of slice(x, start, limit, strides): ct spread back with zeros between strided elements,
 /// then written into zeros of x's shape at `start`.
+// JAX's _reduce_sum_transpose_rule: ct broadcast back over the reduced axes; the kept axes come
+// from np.delete, so JAX prints them as np.int64.
+Atom unreduce(Emit& E, Atom ct, const Shape& shape, const Dims& axes) {
+  const Dims kept = kept_dims(shape.rank(), axes);
+  if (kept.empty()) return E.broadcast_in_dim(ct, shape, kept);
+  return detail::broadcast_np(E.b, ct, shape.to_vector(), kept, 0);
+}
+
 Atom slice_transpose(Emit& E, Atom ct, const Aval& x, const ir::Params& params) {
+  // JAX's _slice_transpose_rule: ct padded with zeros back to x's shape, a stride's gaps as
+  // interior padding. The high edges (and a stride's interior) come out of NumPy arithmetic,
+  // so JAX prints them as np.int64; the low ones are the slice's own starts.
   const auto& start = params.get<Dims>("start_indices");
+  const auto& limit = params.get<Dims>("limit_indices");
   const int r = x.shape.rank();
   const Dims steps = ir::slice_strides(params, r);
-  Atom c = ct;
+  const bool unit = std::all_of(steps.begin(), steps.end(), [](auto s) { return s == 1; });
+  const ir::ParamValue* start_np = params.find("start_indices@np");
+  const auto* start_flags = start_np ? std::get_if<Dims>(start_np) : nullptr;
+  const Shape cs = E.shape(ct);
+  ir::PadConfig c;
   for (int d = 0; d < r; ++d) {
-    const auto s = steps[static_cast<std::size_t>(d)];
-    if (s == 1) continue;
-    Shape cs = E.shape(c);
-    const auto m = cs[d];
-    Dims with1 = cs.to_vector(), zero_shape = cs.to_vector();
-    with1.insert(with1.begin() + d + 1, 1);
-    zero_shape.insert(zero_shape.begin() + d + 1, s - 1);
-    const Atom c1 = E.reshape(c, Shape(with1));
-    ir::Params cat;
-    cat.items.push_back({"dimension", std::int64_t{d + 1}, true});
-    const Atom c2 =
-        E.b.emit1(Prim::concatenate, {c1, E.zeros(Aval{x.dtype, Shape(zero_shape), false})}, cat);
-    Dims flat = cs.to_vector();
-    flat[static_cast<std::size_t>(d)] = m * s;
-    c = E.reshape(c2, Shape(flat));
-    const auto len = std::min(m * s, x.shape[d] - start[static_cast<std::size_t>(d)]);
-    Dims lo(static_cast<std::size_t>(r), 0), hi = flat;
-    hi[static_cast<std::size_t>(d)] = len;
-    c = E.slice(c, lo, hi);
+    const auto i = static_cast<std::size_t>(d);
+    const std::int64_t real_limit =
+        unit ? limit[i] : start[i] + (cs[d] == 0 ? 0 : 1 + (cs[d] - 1) * steps[i]);
+    c.lo.push_back(start[i]);
+    c.hi.push_back(x.shape[d] - real_limit);
+    c.interior.push_back(unit ? 0 : steps[i] - 1);
+    const bool lo_np = start_flags && start_flags->size() == start.size() && (*start_flags)[i];
+    c.np.insert(c.np.end(), {lo_np ? 1 : 0, 1, unit ? 0 : 1});
   }
-  if (E.shape(c) == x.shape) return c;
-  std::vector<Atom> starts;
-  for (auto s : start) starts.push_back(Emit::lit(static_cast<double>(s), DType::i32));
-  return E.dynamic_update_slice(E.zeros(x), c, starts);
+  return E.b.emit1(Prim::pad, {ct, Emit::lit(0, x.dtype)}, c.params());
 }
 
 /// The cotangents of dot_general's operands: each is dot_general(ct, other operand), transposed
@@ -185,8 +189,7 @@ std::vector<MaybeAtom> vjp_rule(Emit& E, const ir::Eqn& e, const std::vector<Ato
       r[0] = E.b.emit1(Prim::rev, {ct}, e.params);
       break;
     case Prim::reduce_sum:
-      r[0] =
-          E.broadcast_in_dim(ct, xa.shape, kept_dims(xa.shape.rank(), e.params.get<Dims>("axes")));
+      r[0] = unreduce(E, ct, xa.shape, e.params.get<Dims>("axes"));
       break;
     case Prim::reduce_prod: {
       const auto& axes = e.params.get<Dims>("axes");
@@ -197,9 +200,9 @@ std::vector<MaybeAtom> vjp_rule(Emit& E, const ir::Eqn& e, const std::vector<Ato
     case Prim::reduce_max:
     case Prim::reduce_min: {
       const auto& axes = e.params.get<Dims>("axes");
-      auto [loc, count] = chooser_mask(E, in[0], y, axes);
-      r[0] = E.mul(
-          loc, E.broadcast_in_dim(E.div(ct, count), xa.shape, kept_dims(xa.shape.rank(), axes)));
+      const Residuals m = residual[0] ? residual : chooser_mask(E, in[0], y, axes);
+      const Atom spread = unreduce(E, E.div(ct, *m[1]), xa.shape, axes);
+      r[0] = E.mul(spread, *m[0]);
       break;
     }
     case Prim::dot_general: {
@@ -208,7 +211,15 @@ std::vector<MaybeAtom> vjp_rule(Emit& E, const ir::Eqn& e, const std::vector<Ato
       if (wants(1)) r[1] = cr;
       break;
     }
-    case Prim::concatenate:
+    case Prim::concatenate: {  // JAX's transpose: the cotangent split into every operand's piece
+      const auto axis = e.params.get<std::int64_t>("dimension");
+      Dims sizes;
+      for (const Atom& a : in) sizes.push_back(E.shape(a)[static_cast<int>(axis)]);
+      const std::vector<Atom> pieces = detail::lower_split(E.b, ct, sizes, static_cast<int>(axis));
+      for (std::size_t i = 0; i < in.size(); ++i)
+        if (wants(i)) r[i] = pieces[i];
+      break;
+    }
     case Prim::stack: {
       const bool stack = e.prim == Prim::stack;
       const auto axis = e.params.get<std::int64_t>(stack ? "axis" : "dimension");
@@ -390,7 +401,9 @@ ir::Graph vjp_impl(const ir::Graph& g, const std::vector<bool>& wrt,
   // A value a cotangent flows back through: depends on a wanted input, and is a float.
   auto carries = [&](const Atom& a) { return dep(a) && differentiable(g.aval(a)); };
   for (const ir::Eqn& e : g.eqns) {
-    const bool any = std::any_of(e.in.begin(), e.in.end(), dep);
+    // stop_gradient's result carries no tangent (JAX's is a symbolic zero): nothing after it
+    // is linearized through it.
+    const bool any = e.prim != Prim::stop_gradient && std::any_of(e.in.begin(), e.in.end(), dep);
     for (ir::VarId v : e.out) depends[static_cast<std::size_t>(v)] = any;
   }
   // Which values a cotangent may reach (more than do: a rule may still give none); a jit's
@@ -458,6 +471,8 @@ ir::Graph vjp_impl(const ir::Graph& g, const std::vector<bool>& wrt,
     if (e.in.size() == 1 && is_elementwise(ir::info(e.prim).kind) && has_vjp_rule(e.prim) &&
         carries(e.in[0]) && differentiable(g.aval(e.out[0])))
       residual[k] = unary_residual(E, e.prim, e.params, ins[k][0], outs[k][0]);
+    if ((e.prim == Prim::reduce_max || e.prim == Prim::reduce_min) && carries(e.in[0]))
+      residual[k] = chooser_mask(E, ins[k][0], outs[k][0], e.params.get<Dims>("axes"));
     if (ir::info(e.prim).kind == ir::PrimKind::binary && differentiable(g.aval(e.out[0])))
       residual[k] =
           binary_residual(E, e.prim, ins[k], outs[k][0], {carries(e.in[0]), carries(e.in[1])});
@@ -471,6 +486,9 @@ ir::Graph vjp_impl(const ir::Graph& g, const std::vector<bool>& wrt,
         if (layout) layout->linear_reads.push_back({k, z});
       }
     }
+    // pad's JVP likewise pads with a zero tangent for a padding value without one.
+    if (e.prim == Prim::pad && carries(e.in[0]) && !carries(e.in[1]) && layout)
+      layout->linear_reads.push_back({k, E.zeros(g.aval(e.in[1]))});
   }
   if (layout) layout->forward_eqns = b.graph.eqns.size();
   auto attribute = [&](std::size_t k) {

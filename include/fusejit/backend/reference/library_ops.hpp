@@ -1,5 +1,5 @@
 // The reference backend's library primitives: dot_general as plain loops in the output dtype,
-// argmax/argmin, concatenate/stack and dynamic (update) slices as element copies. The LLVM
+// argmax/argmin, concatenate/stack, split and dynamic (update) slices as element copies. The LLVM
 // backend runs the same routines (all but dot_general) on materialized operands.
 #pragma once
 #include <algorithm>
@@ -192,6 +192,23 @@ inline void run_join(const ir::Eqn& e, const backend::Value* in, backend::Value*
   }
 }
 
+/// split: each result is its block of the operand along the axis, in order.
+inline void run_split(const ir::Eqn& e, const backend::Value* in, backend::Value* out) {
+  const auto axis = static_cast<std::size_t>(e.params.get<std::int64_t>("axis"));
+  const Shape& s = in[0].aval.shape;
+  const std::size_t bytes = size_of(in[0].aval.dtype);
+  std::int64_t offset = 0;
+  for (std::size_t k = 0; k < e.out.size(); ++k) {
+    const Shape& os = out[k].aval.shape;
+    std::vector<std::int64_t> s0(static_cast<std::size_t>(os.rank()), 0),
+        d0(static_cast<std::size_t>(os.rank()), 0);
+    s0[axis] = offset;
+    copy_box(static_cast<char*>(out[k].buf->data), os, d0,
+             static_cast<const char*>(in[0].buf->data), s, s0, os.to_vector(), bytes);
+    offset += os[static_cast<int>(axis)];
+  }
+}
+
 // ---- dynamic_slice / dynamic_update_slice --------------------------------------------------
 
 /// Start indices clamped so that a box of `size` fits in `extent`, as XLA clamps them.
@@ -275,6 +292,10 @@ struct concatenate : Library {
   static EqnFn resolve(const ir::Graph&, const ir::Eqn&) { return &library::run_join; }
 };
 struct stack : concatenate {};
+struct split : Library {
+  static constexpr int arity = 1;
+  static EqnFn resolve(const ir::Graph&, const ir::Eqn&) { return &library::run_split; }
+};
 struct dynamic_slice : Library {
   static constexpr int arity = -1;
   static EqnFn resolve(const ir::Graph&, const ir::Eqn&) { return &library::run_dynamic_slice; }
