@@ -302,3 +302,24 @@ TEST_CASE("grad golden: reduce_max, reduce_min, softmax and logsumexp") {
   auto lse = fj::grad([](Tracer x) { return fj::sum(fj::nn::logsumexp(x, 1)); });
   CHECK(fj::make_jaxpr(lse)(x23()).str() == golden("grad_logsumexp"));
 }
+
+// cumprod, cummax and cummin differentiate through their associative scan, as JAX's
+// _cumulative_jvp_rule does: the scan's values in the forward pass (the primitive is not run),
+// its transposes (pads, split, products, max/min partials) in the backward pass.
+TEST_CASE("grad golden: cumprod, cummax and cummin through their associative scan") {
+  auto cumprod = fj::grad([](Tracer x) { return fj::sum(fj::cumprod(x)); });
+  CHECK(fj::make_jaxpr(cumprod)(fj::arange(1.0f, 6.0f)).str() == golden("grad_jit_cumprod"));
+  auto axis1 = fj::grad([](Tracer x) { return fj::sum(fj::sin(fj::cumprod(x, 1))); });
+  CHECK(fj::make_jaxpr(axis1)(x23()).str() == golden("grad_jit_cumprod_axis1"));
+  auto cummax = fj::grad([](Tracer x) { return fj::sum(fj::lax::cummax(x, 0) * x); });
+  const Array v = fj::array(std::vector<float>{1, 3, 2, 5}, {4});
+  CHECK(fj::make_jaxpr(cummax)(v).str() == golden("grad_lax_cummax"));
+  auto cummin = fj::grad([](Tracer x) { return fj::sum(fj::lax::cummin(x, 1, true)); });
+  CHECK(fj::make_jaxpr(cummin)(x23()).str() == golden("grad_lax_cummin_reverse"));
+  auto j = [](Tracer x, Tracer t) {
+    auto [y, ty] = fj::jvp([](Tracer a) { return Array(fj::lax::cumprod(a, 1)); },
+                           std::array<Array, 1>{x}, std::array<Array, 1>{t});
+    return std::make_tuple(y, ty);
+  };
+  CHECK(fj::make_jaxpr(j)(x23(), x23()).str() == golden("jvp_lax_cumprod"));
+}

@@ -104,6 +104,17 @@ cases.update({
     "jvp_reduce_max": (lambda x, t: jax.jvp(lambda v: jnp.max(v, 0), (x,), (t,)), (x23, x23)),
     "grad_softmax": (jax.grad(lambda x, w: jnp.sum(jax.nn.softmax(x) * w)), (x23, x23)),
     "grad_logsumexp": (jax.grad(lambda x: jnp.sum(jax.nn.logsumexp(x, 1))), (x23,)),
+    # cumprod, cummax and cummin differentiate through their associative scan
+    # (_cumulative_jvp_rule): its values in the forward pass, its transposes in the backward.
+    "grad_jit_cumprod": (jax.grad(lambda x: jnp.sum(jnp.cumprod(x))), (jnp.arange(1.0, 6.0),)),
+    "grad_jit_cumprod_axis1": (jax.grad(lambda x: jnp.sum(jnp.sin(jnp.cumprod(x, axis=1)))),
+                               (x23,)),
+    "grad_lax_cummax": (jax.grad(lambda x: jnp.sum(jax.lax.cummax(x, axis=0) * x)),
+                        (jnp.array([1.0, 3.0, 2.0, 5.0]),)),
+    "grad_lax_cummin_reverse": (jax.grad(lambda x: jnp.sum(jax.lax.cummin(x, axis=1,
+                                                                          reverse=True))), (x23,)),
+    "jvp_lax_cumprod": (lambda x, t: jax.jvp(lambda v: jax.lax.cumprod(v, axis=1), (x,), (t,)),
+                        (x23, x23)),
 })
 for name, (f, args) in cases.items():
     print(f"=== {name}")

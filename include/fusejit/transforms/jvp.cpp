@@ -231,8 +231,8 @@ ir::Graph jvp_graph(const ir::Graph& g, const std::vector<bool>& has_tangent) {
       }
       continue;
     }
-    if (any && e.prim == Prim::sort) {  // its JVP sorts the operands itself, with an iota
-      auto [out, to] = jvp_sort(E, e, in, t);
+    if (any && jvp_makes_primals(e.prim)) {  // sort's and the scans' JVPs compute them
+      auto [out, to] = jvp_with_primals(E, e, in, t);
       for (std::size_t k = 0; k < e.out.size(); ++k) {
         env[static_cast<std::size_t>(e.out[k])] = out[k];
         tan[static_cast<std::size_t>(e.out[k])] = to[k];

@@ -59,6 +59,7 @@ Atom gather_sorted(Emit& E, Atom t, Atom indices, int dimension) {
 // lax.slice_in_dim(x, start, limit, stride, axis), as JAX's associative_scan slices.
 Atom slice_in_dim(Emit& E, Atom x, int axis, std::int64_t start, std::int64_t limit,
                   std::int64_t stride) {
+  // lax.slice_in_dim passes its strides even when they are all 1: printed, not None.
   const Shape s = E.shape(x);
   const auto a = static_cast<std::size_t>(axis);
   Dims lo(static_cast<std::size_t>(s.rank()), 0), hi = s.to_vector();
@@ -66,11 +67,15 @@ Atom slice_in_dim(Emit& E, Atom x, int axis, std::int64_t start, std::int64_t li
   lo[a] = start;
   hi[a] = std::max(start, limit);
   steps[a] = stride;
-  return E.slice(x, lo, hi, stride == 1 ? Dims{} : steps);
+  ir::Params p;
+  p.items.push_back({"limit_indices", hi, true});
+  p.items.push_back({"start_indices", lo, true});
+  p.items.push_back({"strides", steps, true});
+  return E.b.emit1(Prim::slice, {x}, std::move(p));
 }
 
 // JAX's _interleave: a's elements at the even positions of the axis, b's at the odd ones, by
-// padding each with zeros in between and adding.
+// padding each with zeros in between and adding (or-ing bools).
 Atom interleave(Emit& E, Atom a, Atom b, int axis) {
   const auto r = static_cast<std::size_t>(E.rank(a));
   const bool same = E.shape(a)[axis] == E.shape(b)[axis];
@@ -82,26 +87,28 @@ Atom interleave(Emit& E, Atom a, Atom b, int axis) {
   pb.hi[k] = same ? 0 : 1;
   pb.interior[k] = 1;
   const Atom zero = Emit::lit(0, E.dtype(a));
-  return E.add(E.b.emit1(Prim::pad, {a, zero}, pa.params()),
-               E.b.emit1(Prim::pad, {b, zero}, pb.params()));
+  const Atom a_padded = E.b.emit1(Prim::pad, {a, zero}, pa.params());  // a's first, as JAX
+  const Atom b_padded = E.b.emit1(Prim::pad, {b, zero}, pb.params());
+  return E.b.emit1(E.dtype(a) == DType::bool_ ? Prim::or_ : Prim::add, {a_padded, b_padded});
 }
 
 // JAX's associative_scan(combine, x, axis) (no reverse): combine adjacent pairs, scan those
-// recursively (the odd positions), combine them with the even elements, interleave.
+// recursively (the odd positions), combine them with the even elements, interleave. Each
+// operand is staged before the next, in the order Python evaluates JAX's arguments.
 Atom associative_scan(Emit& E, Prim combine, Atom x, int axis) {
   const std::int64_t n = E.shape(x)[axis];
   if (n < 2) return x;
-  const Atom pairs =
-      E.bin(combine, slice_in_dim(E, x, axis, 0, n - 1, 2), slice_in_dim(E, x, axis, 1, n, 2));
-  const Atom odd = associative_scan(E, combine, pairs, axis);
-  const Atom rest = slice_in_dim(E, x, axis, 2, n, 2);
+  const Atom left = slice_in_dim(E, x, axis, 0, n - 1, 2);
+  const Atom right = slice_in_dim(E, x, axis, 1, n, 2);
+  const Atom odd = associative_scan(E, combine, E.b.emit1(combine, {left, right}), axis);
   const std::int64_t m = E.shape(odd)[axis];
-  const Atom even =
-      E.bin(combine, n % 2 == 0 ? slice_in_dim(E, odd, axis, 0, m - 1, 1) : odd, rest);
+  const Atom head = n % 2 == 0 ? slice_in_dim(E, odd, axis, 0, m - 1, 1) : odd;
+  const Atom rest = slice_in_dim(E, x, axis, 2, n, 2);
+  const Atom even = E.b.emit1(combine, {head, rest});
   ir::Params cat;
   cat.items.push_back({"dimension", std::int64_t{axis}, true});
-  const Atom evens =
-      E.b.emit1(Prim::concatenate, {slice_in_dim(E, x, axis, 0, 1, 1), even}, std::move(cat));
+  const Atom first = slice_in_dim(E, x, axis, 0, 1, 1);
+  const Atom evens = E.b.emit1(Prim::concatenate, {first, even}, std::move(cat));
   return interleave(E, evens, odd, axis);
 }
 
@@ -145,9 +152,14 @@ SortedWithIndices sort_with_indices(Emit& E, const ir::Eqn& e, const std::vector
   return {sorted, detail::lower_expand_dims(E.b, permutation, {E.rank(permutation)})};
 }
 
-std::pair<std::vector<Atom>, std::vector<MaybeAtom>> jvp_sort(Emit& E, const ir::Eqn& e,
-                                                              const std::vector<Atom>& in,
-                                                              const std::vector<MaybeAtom>& t) {
+std::pair<std::vector<Atom>, std::vector<MaybeAtom>> jvp_with_primals(
+    Emit& E, const ir::Eqn& e, const std::vector<Atom>& in, const std::vector<MaybeAtom>& t) {
+  if (e.prim != Prim::sort) {  // the scan's JVP graph: (x, t) -> (scan(x), its tangent)
+    const ir::Graph jg = jvp_graph(cumulative_scan_graph(e, E.aval(in[0])), {true});
+    const std::vector<Atom> r =
+        ir::detail::inline_into(E.b.graph, jg, {in[0], *t[0]}, false, true, true);
+    return {{r[0]}, {r[1]}};
+  }
   SortedWithIndices s = sort_with_indices(E, e, in);
   const auto dim = static_cast<int>(int_param(e.params, "dimension"));
   std::vector<MaybeAtom> tangents(in.size());
@@ -155,6 +167,53 @@ std::pair<std::vector<Atom>, std::vector<MaybeAtom>> jvp_sort(Emit& E, const ir:
     if (t[i] && differentiable(E.aval(s.outs[i])))
       tangents[i] = gather_sorted(E, *t[i], s.indices, dim);
   return {std::move(s.outs), std::move(tangents)};
+}
+
+ir::Graph expand_differentiated_scans(const ir::Graph& g, const std::vector<bool>& wrt) {
+  auto scan = [](Prim p) { return p == Prim::cumprod || p == Prim::cummax || p == Prim::cummin; };
+  std::vector<char> depends(g.avals.size(), 0);
+  for (std::size_t i = 0; i < g.invars.size(); ++i)
+    depends[static_cast<std::size_t>(g.invars[i])] = wrt[i];
+  auto dep = [&](const Atom& a) {
+    return !a.is_literal() && depends[static_cast<std::size_t>(a.var)];
+  };
+  std::vector<char> expand(g.eqns.size(), 0);
+  for (std::size_t k = 0; k < g.eqns.size(); ++k) {
+    const ir::Eqn& e = g.eqns[k];
+    const bool d = e.prim != Prim::stop_gradient && std::any_of(e.in.begin(), e.in.end(), dep);
+    for (ir::VarId v : e.out) depends[static_cast<std::size_t>(v)] = d;
+    expand[k] = d && scan(e.prim) && differentiable(g.aval(Atom::of_var(e.out[0])));
+  }
+  if (!g.constvars.empty() || std::none_of(expand.begin(), expand.end(), [](char c) { return c; }))
+    return g;
+  ir::Graph out;
+  std::vector<Atom> env(g.avals.size());
+  auto at = [&](const Atom& a) {
+    return a.is_literal() ? a : env[static_cast<std::size_t>(a.var)];
+  };
+  for (ir::VarId v : g.invars) {
+    out.invars.push_back(out.new_var(g.aval(Atom::of_var(v))));
+    env[static_cast<std::size_t>(v)] = Atom::of_var(out.invars.back());
+  }
+  for (std::size_t k = 0; k < g.eqns.size(); ++k) {
+    const ir::Eqn& e = g.eqns[k];
+    if (expand[k]) {
+      const Aval x = g.aval(e.in[0]);
+      env[static_cast<std::size_t>(e.out[0])] = ir::detail::inline_into(
+          out, cumulative_scan_graph(e, x), {at(e.in[0])}, false, true, true)[0];
+      continue;
+    }
+    ir::Eqn c = e;
+    for (Atom& a : c.in) a = at(a);
+    for (ir::VarId& v : c.out) {
+      const ir::VarId fresh = out.new_var(g.aval(Atom::of_var(v)));
+      env[static_cast<std::size_t>(v)] = Atom::of_var(fresh);
+      v = fresh;
+    }
+    out.eqns.push_back(std::move(c));
+  }
+  for (const Atom& o : g.outvars) out.outvars.push_back(at(o));
+  return out;
 }
 
 std::vector<MaybeAtom> jvp_sorting(Emit& E, const ir::Eqn& e, const std::vector<Atom>& in,
@@ -176,7 +235,7 @@ std::vector<MaybeAtom> jvp_sorting(Emit& E, const ir::Eqn& e, const std::vector<
     const Atom tw = E.broadcast_in_dim(*t[0], Shape(full), dims);
     return {E.reduce_sum(E.mul(hot, tw), {static_cast<std::int64_t>(s.rank())}), std::nullopt};
   }
-  return jvp_sort(E, e, in, t).second;  // sort (its primal results made again)
+  return jvp_with_primals(E, e, in, t).second;  // sort (its primal results made again)
 }
 
 std::vector<MaybeAtom> vjp_sorting(Emit& E, const ir::Eqn& e, const std::vector<Atom>& in,

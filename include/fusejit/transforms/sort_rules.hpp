@@ -23,11 +23,22 @@ struct SortedWithIndices {
 };
 SortedWithIndices sort_with_indices(Emit& E, const ir::Eqn& e, const std::vector<Atom>& in);
 
-/// JAX's sort JVP, which makes the primal results too: the sort with indices, then each
-/// tangent gathered (`mode=promise_in_bounds`, the other axes batching dims).
-std::pair<std::vector<Atom>, std::vector<MaybeAtom>> jvp_sort(Emit& E, const ir::Eqn& e,
-                                                              const std::vector<Atom>& in,
-                                                              const std::vector<MaybeAtom>& t);
+/// Whether the JVP of `p` computes the primal results itself (JAX's rules for sort and for
+/// cumprod, cummax and cummin do), so the primal equation is not copied.
+inline bool jvp_makes_primals(Prim p) {
+  return p == Prim::sort || p == Prim::cumprod || p == Prim::cummax || p == Prim::cummin;
+}
+
+/// Such a JVP: the primal results and the tangents. sort's (JAX's _sort_jvp) is the sort with
+/// indices, then each tangent gathered (`mode=promise_in_bounds`, the other axes batching dims);
+/// cumprod's, cummax's and cummin's (_cumulative_jvp_rule) the JVP of their associative scan.
+std::pair<std::vector<Atom>, std::vector<MaybeAtom>> jvp_with_primals(
+    Emit& E, const ir::Eqn& e, const std::vector<Atom>& in, const std::vector<MaybeAtom>& t);
+
+/// `g` for reverse mode with respect to the inputs `wrt`: each cumprod, cummax or cummin that
+/// depends on one replaced by its associative scan's equations, which reverse mode then
+/// linearizes one by one, as JAX's _cumulative_jvp_rule leaves them to its partial evaluation.
+ir::Graph expand_differentiated_scans(const ir::Graph& g, const std::vector<bool>& wrt);
 
 /// Tangents of every result. sort gathers the tangents as jvp_sort does; top_k picks them at its
 /// indices (a one-hot sum, exact: one term is nonzero). cumsum is linear; cumprod, cummax and

@@ -287,8 +287,9 @@ struct JitSplit {
   std::vector<Source> outputs, residuals;
 };
 
-JitSplit split_jit(const ir::Graph& sub, const std::vector<bool>& wrt,
+JitSplit split_jit(const ir::Graph& jaxpr, const std::vector<bool>& wrt,
                    const std::vector<bool>& has_ct) {
+  const ir::Graph sub = expand_differentiated_scans(jaxpr, wrt);
   VjpLayout lay;
   const ir::Graph v = vjp_impl(sub, wrt, has_ct, &lay);
   const std::size_t m = sub.invars.size(), n = sub.outvars.size();
@@ -565,7 +566,8 @@ ir::Graph vjp_impl(const ir::Graph& g, const std::vector<bool>& wrt,
 }  // namespace
 
 ir::Graph vjp_graph(const ir::Graph& g, const std::vector<bool>& wrt) {
-  return vjp_impl(g, wrt, std::vector<bool>(g.outvars.size(), true), nullptr);
+  return vjp_impl(expand_differentiated_scans(g, wrt), wrt,
+                  std::vector<bool>(g.outvars.size(), true), nullptr);
 }
 
 }  // namespace fj::transforms
