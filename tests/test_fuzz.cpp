@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstring>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "backend_compare.hpp"
@@ -80,8 +81,13 @@ TEST_CASE("fuzz: a wrong rev is found, pinned to its equation and shrunk to it")
           fj::visit_dtype(out[k].aval.dtype, [&](auto x) {
             using T = decltype(x);
             T* p = static_cast<T*>(buf->data);
-            p[0] = static_cast<T>(p[0] + T(1));
-            if constexpr (std::is_same_v<T, bool>) p[0] = !p[0];
+            // Off by one, wrapping around for integers (no signed overflow at INT_MAX).
+            if constexpr (std::is_same_v<T, bool>)
+              p[0] = !p[0];
+            else if constexpr (std::is_integral_v<T>)
+              p[0] = static_cast<T>(static_cast<std::make_unsigned_t<T>>(p[0]) + 1u);
+            else
+              p[0] = static_cast<T>(p[0] + T(1));
           });
         }
     }
