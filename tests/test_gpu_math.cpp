@@ -155,6 +155,19 @@ void check_every_function(const fj::Device& device) {
   check_function<double, 2>(
       "atan2", [](Tracer a, Tracer b) { return fj::atan2(a, b); },
       [](double a, double b) { return h::fj_atan2(a, b); }, device);
+  // polygamma at whole orders 0..5 made from the first input (a float order is NaN on both
+  // sides): floor, fabs and fmod are exact, so both sides see the same m.
+  auto polygamma = [&]<class T>(T) {
+    check_function<T, 2>(
+        "polygamma",
+        [](Tracer a, Tracer b) {
+          return fj::lax::polygamma(fj::fmod(fj::floor(fj::abs(a)), T(6)), b);
+        },
+        [](T a, T b) { return h::fj_polygamma(std::fmod(std::floor(std::fabs(a)), T(6)), b); },
+        device);
+  };
+  polygamma(0.0f);
+  polygamma(0.0);
 }
 
 }  // namespace

@@ -177,6 +177,8 @@ TEST_CASE("grad golden: unary rules in JAX's forms") {
       {"grad_exp2", [](Tracer x) { return Array(fj::exp2(x)); }},
       {"grad_arctanh", [](Tracer x) { return Array(fj::arctanh(x)); }},
       {"grad_abs_sin", [](Tracer x) { return Array(fj::abs(x) * fj::sin(x)); }},
+      {"grad_digamma", [](Tracer x) { return Array(fj::digamma(x)); }},
+      {"grad_polygamma", [](Tracer x) { return Array(fj::lax::polygamma(2.0f, x)); }},
   };
   for (const auto& [name, fn] : fns) {
     CAPTURE(name);

@@ -52,6 +52,8 @@ const std::map<std::string, Unary>& unary_functions() {
       {"erfc", [](Tracer x) { return Array(fj::erfc(x)); }},
       {"lgamma", [](Tracer x) { return Array(fj::lgamma(x)); }},
       {"digamma", [](Tracer x) { return Array(fj::digamma(x)); }},
+      {"polygamma1", [](Tracer x) { return Array(fj::lax::polygamma(1.0f, x)); }},
+      {"polygamma2", [](Tracer x) { return Array(fj::lax::polygamma(2.0f, x)); }},
       {"trunc", [](Tracer x) { return Array(fj::trunc(x)); }},
       {"rint", [](Tracer x) { return Array(fj::rint(x)); }},
       {"square", [](Tracer x) { return Array(fj::square(x)); }},
@@ -76,6 +78,7 @@ const std::map<std::string, Binary>& binary_functions() {
       {"fmod", [](Tracer x, Tracer y) { return Array(fj::fmod(x, y)); }},
       {"rem", [](Tracer x, Tracer y) { return Array(fj::lax::rem(x, y)); }},
       {"nextafter", [](Tracer x, Tracer y) { return Array(fj::nextafter(x, y)); }},
+      {"polygamma", [](Tracer m, Tracer x) { return Array(fj::lax::polygamma(m, x)); }},
   };
   return m;
 }
@@ -87,10 +90,11 @@ const std::map<std::string, Binary>& binary_functions() {
 // 1 + q^2 and a product, 2; logaddexp: max + log1p(exp(-d)), 2.5). Exact functions: 0.
 double bound_f64(const std::string& fn) {
   static const std::map<std::string, double> b = {
-      {"arcsin", 2},  {"arccos", 2},      {"arctan", 2},       {"sinh", 2},   {"cosh", 2},
-      {"arcsinh", 2}, {"arccosh", 2},     {"arctanh", 2},      {"cbrt", 1},   {"exp2", 1.5},
-      {"log2", 2.5},  {"log10", 2},       {"erfc", 2},         {"lgamma", 4}, {"digamma", 4},
-      {"hypot", 2},   {"logaddexp", 2.5}, {"logaddexp2", 2.5}, {"arctan2", 2}};
+      {"arcsin", 2},     {"arccos", 2},      {"arctan", 2},       {"sinh", 2},    {"cosh", 2},
+      {"arcsinh", 2},    {"arccosh", 2},     {"arctanh", 2},      {"cbrt", 1},    {"exp2", 1.5},
+      {"log2", 2.5},     {"log10", 2},       {"erfc", 2},         {"lgamma", 4},  {"digamma", 4},
+      {"hypot", 2},      {"logaddexp", 2.5}, {"logaddexp2", 2.5}, {"arctan2", 2}, {"polygamma1", 8},
+      {"polygamma2", 8}, {"polygamma", 8}};
   auto it = b.find(fn);
   return it == b.end() ? 0 : it->second;
 }
@@ -253,7 +257,21 @@ TEST_CASE("math golden: jaxpr text") {
   }
 }
 
-TEST_CASE("math golden: digamma's derivative raises NotImplementedError, naming polygamma") {
-  auto g = fj::grad([](Tracer x) { return fj::digamma(x); });
-  CHECK_THROWS_WITH_AS(g(1.5), doctest::Contains("polygamma"), fj::NotImplementedError);
+TEST_CASE("math golden: polygamma has no derivative in its order m, as in JAX") {
+  auto g = fj::grad([](Tracer m) { return fj::lax::polygamma(m, 1.5f); });
+  CHECK_THROWS_WITH_AS(g(2.0f), doctest::Contains("order m"), fj::ValueError);
+  auto j = [](Tracer m, Tracer t) {
+    return fj::jvp([](Tracer a) { return Array(fj::lax::polygamma(a, 1.5f)); },
+                   std::array<Array, 1>{m}, std::array<Array, 1>{t});
+  };
+  CHECK_THROWS_WITH_AS(j(fj::array(2.0f), fj::array(1.0f)), doctest::Contains("order m"),
+                       fj::ValueError);
+  // A constant m is no derivative in m: d/dx polygamma(m, x) = polygamma(m + 1, x).
+  const Array m = fj::array({1.0, 2.0, 3.0});
+  auto dx = fj::grad([m](Tracer x) { return fj::sum(fj::lax::polygamma(m, x)); });
+  const Array got = dx(fj::array({0.5, 0.5, 0.5}));
+  const Array want = fj::jit([](Tracer x) {
+    return Array(fj::lax::polygamma(fj::array({2.0, 3.0, 4.0}), x));
+  })(fj::array({0.5, 0.5, 0.5}));
+  for (int i = 0; i < 3; ++i) CHECK(got.data<double>()[i] == want.data<double>()[i]);
 }

@@ -120,6 +120,7 @@ std::vector<Case> differentiable_cases() {
   unary("exp2", ir::Prim::exp2, in_range(-2, 2));
   unary("erfc", ir::Prim::erfc, in_range(-2, 2));
   unary("lgamma", ir::Prim::lgamma, in_range(0.3, 5));
+  unary("digamma", ir::Prim::digamma, in_range(0.5, 4));
   unary("square", ir::Prim::square, in_range(-2, 2));
   auto binary = [&](const char* n, ir::Prim p, auto sample, Dims a = {2, 3}, Dims b = {2, 3}) {
     c.push_back({n, p, {f64(a), f64(b)}, {}, sample});
@@ -601,11 +602,18 @@ std::vector<Case> other_cases() {
         {std::string(ir::name(p)), p, {typed(DType::i32, s), typed(DType::i32, s)}, {}, ints});
   c.push_back({"stop_gradient", ir::Prim::stop_gradient, {f64(s)}, {}, in_range(-2, 2)});
   // Zero derivative (is_finite: a bool result; nextafter: JAX defines none and neither does
-  // fusejit) or integer-only; digamma's derivative raises NotImplementedError (tested in
-  // test_math_golden.cpp), its batching rule is checked here.
+  // fusejit) or integer-only; polygamma has none in its order m (it raises ValueError, as JAX's
+  // rule; its derivative in x is checked against JAX and central differences in
+  // test_math_golden.cpp), its batching rule is checked here, at whole orders.
   c.push_back({"is_finite", ir::Prim::is_finite, {f64(s)}, {}, in_range(-2, 2)});
   c.push_back({"nextafter", ir::Prim::nextafter, {f64(s), f64(s)}, {}, in_range(-2, 2)});
-  c.push_back({"digamma", ir::Prim::digamma, {f64(s)}, {}, in_range(0.5, 4)});
+  c.push_back({"polygamma",
+               ir::Prim::polygamma,
+               {f64(s), f64(s)},
+               {},
+               [](std::mt19937& g, std::size_t k, std::int64_t) {
+                 return k == 0 ? std::floor(uniform(g, 0, 4)) : uniform(g, 0.5, 4);
+               }});
   // svd with full u and v^T of a non-square matrix: JVP undefined, as JAX's (it raises
   // NotImplementedError, tested in test_linalg_spectral.cpp); its batching rule is checked here.
   c.push_back({"svd with full u and v^T",

@@ -1,10 +1,12 @@
-// The exhaustive sweep's entries for erfc, lgamma, digamma (math_erfc.hpp, math_gamma.hpp).
+// The exhaustive sweep's entries for erfc, lgamma, digamma (math_erfc.hpp, math_gamma.hpp) and
+// polygamma of orders 1 and 2 (math_polygamma.hpp).
 #pragma once
 #include <cmath>
 #include <limits>
 #include <vector>
 
 #include "digamma_ref.hpp"
+#include "fusejit/backend/reference/polygamma.hpp"
 #include "math_fn.hpp"
 
 namespace fusejit_exhaustive {
@@ -23,6 +25,37 @@ namespace fusejit_exhaustive {
 inline LD lgamma_nonneg(LD x) {
   int sign = 0;
   return x < 0 ? std::numeric_limits<LD>::quiet_NaN() : ::lgammal_r(x, &sign);
+}
+
+// polygamma(m, x) on x >= 0 in both formats: below 0 the Hurwitz zeta sum that XLA and fusejit
+// use loses accuracy (docs/MATH.md, "polygamma"), and the reference, the same sum in long double
+// (its truncation below 1e-20 relative for x >= 0, checked against mpmath), shares that error.
+#define FUSEJIT_EXH_JIT_POLYGAMMA(m)                                     \
+  [f = fj::jit([](fj::Tracer x) {                                        \
+     return fj::where(x < 0.0, std::numeric_limits<double>::quiet_NaN(), \
+                      fj::lax::polygamma(fj::full_like(x, m), x));       \
+   })](const fj::Array& a) mutable -> fj::Array { return f(a); }
+template <int m>
+LD polygamma_nonneg(LD x) {
+  return x < 0 ? std::numeric_limits<LD>::quiet_NaN() : fj::detail::reference::polygamma_ld(m, x);
+}
+template <int m>
+double polygamma_nonneg32(double x) {
+  return static_cast<double>(polygamma_nonneg<m>(x));
+}
+// polygamma of order m on (0, 50]: 1 ulp in f32 (f64 inside), 8 in f64 (docs/MATH.md).
+template <int m>
+MathFn polygamma_entry(std::vector<double> edges32, std::vector<double> edges64) {
+  return {"polygamma" + std::to_string(m),
+          FUSEJIT_EXH_JIT_POLYGAMMA(m),
+          polygamma_nonneg32<m>,
+          polygamma_nonneg<m>,
+          1,
+          8,
+          std::move(edges32),
+          std::move(edges64),
+          0,
+          50};
 }
 
 inline std::vector<MathFn> gamma_functions() {
@@ -67,9 +100,13 @@ inline std::vector<MathFn> gamma_functions() {
        {0, 1, 2.5, 5, 10, root, 0x1p-60},
        0,
        20},
+      // No branches but the poles at 0 and the overflow of x^-(m+1) next to it.
+      polygamma_entry<1>({0x1p-64, 1, 10}, {0x1p-511, 1, 10}),
+      polygamma_entry<2>({0x1p-42, 1, 10}, {0x1p-340, 1, 10}),
   };
 }
 
 #undef FUSEJIT_EXH_JIT_NONNEG64
+#undef FUSEJIT_EXH_JIT_POLYGAMMA
 
 }  // namespace fusejit_exhaustive

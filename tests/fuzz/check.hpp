@@ -244,6 +244,13 @@ class PerOpBound {
         abs_floor_ = 8 * eps_;
         reflected_ = true;
         break;
+      case P::polygamma:
+        // Both backends sum the same ten terms and Euler-Maclaurin tail (the reference in long
+        // double, the LLVM backend with f64 powers, f32 through f64), each within a few ulps:
+        // 8 ulps of the result, or of the terms' magnitude where they cancel (at()).
+        ulps_ = 8;
+        summed_terms_ = true;
+        break;
       case P::erf_inv:
         // f32: XLA's polynomial, the same fused multiply-adds on both backends (bit-exact, as
         // normal() must be). f64: the same pieces on both (ir/erf_inv.hpp), each backend's own
@@ -288,6 +295,17 @@ class PerOpBound {
         b.abs = std::max(b.abs, 8 * eps_ * size);
       }
     }
+    if (summed_terms_) {
+      // polygamma: m! sum |x + k|^-(m+1) over the directly summed terms (and the tail's point),
+      // which below x = 0 have both signs and may cancel to far less than themselves.
+      const double m = check_detail::element(ops_.at(0), i);
+      const double x = check_detail::element(ops_.at(1), i);
+      if (m >= 1 && m == std::floor(m) && std::isfinite(x)) {
+        double terms = 0;
+        for (int k = 0; k <= 10; ++k) terms += std::pow(std::abs(x + k), -(m + 1));
+        b.abs = std::max(b.abs, 8 * eps_ * std::tgamma(m + 1) * terms);
+      }
+    }
     if (contracted_) {
       const Shape& out = g_.aval(e_.out[0]).shape;
       double m = 0;
@@ -326,7 +344,7 @@ class PerOpBound {
   const ir::Graph& g_;
   const ir::Eqn& e_;
   const std::vector<Value>& ops_;
-  bool f32_ = false, contracted_ = false, reflected_ = false;
+  bool f32_ = false, contracted_ = false, reflected_ = false, summed_terms_ = false;
   double eps_ = 0, ulps_ = 0, abs_floor_ = 0;
   std::int64_t terms_ = 0;
   std::vector<Value> magnitudes_;  // reduce_prod: product, min and max of magnitudes

@@ -63,6 +63,9 @@ cases.update({
     "grad_arctanh": (jax.grad(lambda x: jnp.sum(jnp.arctanh(x))), (x23,)),
     "grad_abs_scalar": (jax.grad(lambda x: jnp.abs(x) * x), (2.0,)),
     "grad_abs_sin": (jax.grad(lambda x: jnp.sum(jnp.abs(x) * jnp.sin(x))), (x23,)),
+    # digamma's derivative is polygamma(1, x); polygamma's in x stages `add m 1` unfolded.
+    "grad_digamma": (jax.grad(lambda x: jnp.sum(jax.lax.digamma(x))), (x23,)),
+    "grad_polygamma": (jax.grad(lambda x: jnp.sum(jax.lax.polygamma(2.0, x))), (x23,)),
     "jvp_abs_exp2_arctanh": (lambda x, t: jax.jvp(
         lambda a: jnp.abs(a) + jnp.exp2(a) + jnp.arctanh(a), (x,), (t,)), (x23, x23)),
     "grad_maximum": (jax.grad(lambda x, y: jnp.sum(jnp.maximum(x, y)), argnums=(0, 1)),

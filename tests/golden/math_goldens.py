@@ -31,6 +31,10 @@ unary = {
     "erfc": (special.erfc, mp.erfc, [-inf, -6, -1, -0.3, 0.0, 0.3, 0.7, 1, 2.5, 5, 10, 26, 27.3, inf, nan]),
     "lgamma": (special.gammaln, lambda v: mp.log(abs(mp.gamma(v))), [-inf, -2.5, -1.5, -0.5, -1e-8, 0.0, 1e-8, 0.5, 1, 1.5, 2, 3, 10.5, 100, 1e10, 1e300, inf, nan]),
     "digamma": (special.digamma, mp.digamma, [-2.5, -1.5, -0.5, -1e-8, 1e-8, 0.5, 1, 1.4616321449683622, 2, 3, 10.5, 100, 1e10, inf, nan]),
+    # polygamma of a literal order, as digamma's derivative stages it; fusejit sums the Hurwitz
+    # zeta as XLA does, so both lose accuracy below x = -3 and are not polygamma below -9.
+    "polygamma1": (lambda x: lax.polygamma(1.0, x), lambda v: mp.polygamma(1, v), [-3.3, -2.5, -0.5, -1e-8, 1e-8, 0.1, 0.5, 1, 1.5, 2.5, 10.5, 100, 1e5, 1e10, -2.0, 0.0, -inf, inf, nan]),
+    "polygamma2": (lambda x: lax.polygamma(2.0, x), lambda v: mp.polygamma(2, v), [-2.7, -0.3, 1e-3, 0.25, 1, 3.5, 40, 1e4, -1.0, 0.0, inf, nan]),
     "trunc": (jnp.trunc, None, [-inf, -2.5, -1.5, -0.5, -0.0, 0.0, 0.5, 1.5, 2.7, 1e300, inf, nan]),
     "rint": (jnp.rint, None, [-inf, -2.5, -1.5, -0.5, -0.0, 0.0, 0.5, 1.5, 2.5, 2.7, 1e300, inf, nan]),
     "square": (jnp.square, None, [-inf, -3, -0.5, 0.0, 1.5, 1e200, inf, nan]),
@@ -49,6 +53,9 @@ binary = {
     "copysign": (jnp.copysign, None, [(1, -0.0), (-2, 0.0), (3, -5), (-0.0, 1), (inf, -1), (nan, -1), (1, nan)]),
     "fmod": (jnp.fmod, None, [(5.5, 2), (-5.5, 2), (5.5, -2), (1e300, 3), (1, 0.0), (inf, 2), (2, inf), (-0.0, 3)]),
     "rem": (lax.rem, None, [(5.5, 2), (-5.5, 2), (5.5, -2), (1e300, 3), (1, 0.0), (inf, 2), (2, inf), (-0.0, 3)]),
+    "polygamma": (lax.polygamma, lambda m, v: mp.polygamma(int(m), v) if m == int(m) and m >= 0 else mp.nan,
+                  [(0, 1.5), (0, -0.5), (1, 0.1), (1, 3.3), (2, 0.7), (3, 0.7), (3, 7.9), (3, -1.5), (4, 1e-3), (5, 2.5), (6, 50),
+                   (12, 0.5), (25, 100), (0.5, 1), (-1, 1), (1, -2.0), (2, -3.0), (3, -inf), (nan, 1), (2, nan)]),
     "nextafter": (jnp.nextafter, None, [(0.0, 1), (0.0, -1), (-0.0, 0.0), (1, 2), (1, 0.0), (-1, -2), (inf, 0.0), (1.7976931348623157e308, inf), (nan, 1), (1, nan), (5e-324, 0.0)]),
 }
 predicates = {
@@ -85,10 +92,12 @@ def jax_ulps(o, r):
     return ulps(o, mp.mpf(r))
 
 
-def reference(ref, args, jax_value):
+def reference(ref, args, jax_value, plain_first=False):
     # mpmath's value rounded to double; JAX's own where a special value (zero, inf, NaN) is an
-    # operand, since those are the semantics being checked (mpmath has no signed zero).
-    if ref is None or any(np.isnan(a) or np.isinf(a) or a == 0 for a in args):
+    # operand, since those are the semantics being checked (mpmath has no signed zero). An order
+    # of 0 (polygamma's first operand: plain_first) is no special value.
+    if ref is None or any(np.isnan(a) or np.isinf(a) or (a == 0 and not (plain_first and i == 0))
+                          for i, a in enumerate(args)):
         return float(jax_value)
     try:
         want = ref(*[mp.mpf(a) for a in args])
@@ -100,7 +109,7 @@ def reference(ref, args, jax_value):
 
 
 def print_values(name, ins, out, ref):
-    refs = [reference(ref, args, o) for args, o in zip(zip(*ins), out)]
+    refs = [reference(ref, args, o, name == "polygamma") for args, o in zip(zip(*ins), out)]
     print(f"=== values {name}")
     for col in ins:
         print(hexs(col))
@@ -130,6 +139,7 @@ grad_points = {
     "arctanh": [-0.7, 0.1, 0.5], "cbrt": [-8, 0.1, 3], "exp2": [-2, 0.1, 3], "log2": [0.5, 2, 10],
     "log10": [0.5, 2, 10], "erfc": [-1, 0.1, 2], "lgamma": [-1.5, 0.5, 3.5], "square": [-2, 0.1, 3],
     "reciprocal": [-2, 0.1, 3],
+    "digamma": [-0.5, 0.7, 4], "polygamma1": [-0.5, 0.7, 4], "polygamma2": [-1.5, 0.7, 4],
 }
 for name, xs in grad_points.items():
     f = unary[name][0]

@@ -60,6 +60,9 @@ FUSEJIT_MATH_UNARY(gammaln, detail::UnaryOp<ir::Prim::lgamma>)
 FUSEJIT_MATH_UNARY(digamma, detail::UnaryOp<ir::Prim::digamma>)
 FUSEJIT_MATH_BINARY(arctan2, detail::FloatBinaryOp<ir::Prim::atan2>)
 FUSEJIT_MATH_BINARY(nextafter, detail::FloatBinaryOp<ir::Prim::nextafter>)
+/// jax.scipy.special.polygamma(m, x): the m-th derivative of digamma (NaN unless m is a whole
+/// number >= 0); integer operands become floats.
+FUSEJIT_MATH_BINARY(polygamma, detail::FloatBinaryOp<ir::Prim::polygamma>)
 // Compositions, staged as JAX stages them.
 FUSEJIT_MATH_UNARY(arccosh, detail::LowerOp1<detail::lower_arccosh>)
 FUSEJIT_MATH_UNARY(log2, detail::LowerOp1<detail::lower_log2>)
@@ -101,6 +104,7 @@ FUSEJIT_MATH_UNARY(population_count, detail::UnaryOp<ir::Prim::population_count>
 FUSEJIT_MATH_UNARY(clz, detail::UnaryOp<ir::Prim::clz>)
 FUSEJIT_MATH_BINARY(atan2, detail::BinaryOp<ir::Prim::atan2>)
 FUSEJIT_MATH_BINARY(nextafter, detail::BinaryOp<ir::Prim::nextafter>)
+FUSEJIT_MATH_BINARY(polygamma, detail::BinaryOp<ir::Prim::polygamma>)
 /// C's remainder (the result has x's sign); fj's % is Python's (the divisor's sign).
 FUSEJIT_MATH_BINARY(rem, detail::LowerOp2<detail::lower_rem>)
 }  // namespace lax

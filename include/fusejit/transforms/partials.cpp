@@ -19,6 +19,20 @@ Atom balanced_eq(Emit& E, Atom x, Atom z, Atom y) {
   const Atom denominator = E.select(y_is_z, E.full(za, 1), two);
   return E.div(numerator, denominator);
 }
+
+// polygamma(m + 1, x), with `add m 1` an equation even when m is a literal, as JAX stages it.
+Atom polygamma_of_next_order(Emit& E, Atom m, Atom x) {
+  const Atom next = E.b.emit1(Prim::add, {m, Emit::lit(1, E.dtype(x))});
+  return E.bin(Prim::polygamma, next, x);
+}
+
+// JAX defines no derivative of polygamma in its order m (polygamma_gradm raises ValueError).
+void reject_polygamma_order_derivative(Prim p, bool differentiated, const char* transform) {
+  if (p == Prim::polygamma && differentiated)
+    throw ValueError(std::string(transform) +
+                     ": polygamma(m, x) has no derivative with respect to its order m (as in "
+                     "JAX); pass m as a constant or stop_gradient it");
+}
 }  // namespace
 
 std::vector<MaybeAtom> elementwise_partials(Emit& E, Prim p, const ir::Params& params,
@@ -117,9 +131,9 @@ std::vector<MaybeAtom> elementwise_partials(Emit& E, Prim p, const ir::Params& p
       case Prim::lgamma:
         r[0] = E.un(Prim::digamma, x);
         break;
-      case Prim::digamma:
-        throw NotImplementedError(
-            "fj::jvp: the derivative of digamma (polygamma(1, x)) is not implemented");
+      case Prim::digamma:  // JAX's polygamma(1, x), its order a literal
+        r[0] = E.bin(Prim::polygamma, L(1), x);
+        break;
       case Prim::square:
         r[0] = E.mul(L(2), x);
         break;
@@ -169,6 +183,9 @@ std::vector<MaybeAtom> elementwise_partials(Emit& E, Prim p, const ir::Params& p
         }
         break;
       }
+      case Prim::polygamma:  // d/dx polygamma(m, x) = polygamma(m + 1, x), m + 1 staged as is
+        r[1] = polygamma_of_next_order(E, x, b);
+        break;
       case Prim::atan2: {  // atan2(x, y): d/dx = y / (x^2 + y^2), d/dy = -x / (x^2 + y^2)
         const Atom den = E.add(E.un(Prim::square, x), E.un(Prim::square, b));
         r = {E.div(b, den), E.div(E.neg(x), den)};
@@ -334,6 +351,7 @@ Residuals binary_residual(Emit& E, Prim p, const std::vector<Atom>& in, Atom y,
                           std::array<bool, 2> wants) {
   Residuals r;
   if (p == Prim::div && wants[1]) r[1] = inverse_square(E, in[1]);
+  if (p == Prim::polygamma && wants[1]) r[1] = polygamma_of_next_order(E, in[0], in[1]);
   if (p == Prim::max || p == Prim::min)
     for (std::size_t i = 0; i < 2; ++i)
       if (wants[i]) r[i] = balanced_eq(E, in[i], y, in[1 - i]);
@@ -343,6 +361,7 @@ Residuals binary_residual(Emit& E, Prim p, const std::vector<Atom>& in, Atom y,
 MaybeAtom binary_tangent(Emit& E, Prim p, const ir::Params& params, const std::vector<Atom>& in,
                          Atom y, const std::vector<MaybeAtom>& t) {
   std::vector<MaybeAtom> terms(2);
+  reject_polygamma_order_derivative(p, t[0].has_value(), "fj::jvp");
   if (p == Prim::sub) {  // JAX's own rule: sub(xdot, ydot), or -ydot alone
     if (t[0] && t[1]) return E.sub(*t[0], *t[1]);
     return t[0] ? t[0] : (t[1] ? MaybeAtom(E.neg(*t[1])) : std::nullopt);
@@ -371,6 +390,14 @@ std::vector<MaybeAtom> binary_cotangents(Emit& E, Prim p, const ir::Params& para
                                          const std::vector<bool>& wants,
                                          const Residuals& residual) {
   std::vector<MaybeAtom> r(2);
+  reject_polygamma_order_derivative(p, wants[0], "fj::grad");
+  if (p == Prim::polygamma) {
+    if (wants[1]) {
+      const Atom d = residual[1] ? *residual[1] : polygamma_of_next_order(E, in[0], in[1]);
+      r[1] = E.unbroadcast(E.mul(ct, d), E.aval(in[1]));
+    }
+    return r;
+  }
   if (p == Prim::mul) {
     if (wants[1]) r[1] = E.unbroadcast(E.mul(in[0], ct), E.aval(in[1]));
     if (wants[0]) r[0] = E.unbroadcast(E.mul(ct, in[1]), E.aval(in[0]));

@@ -307,6 +307,8 @@ class KernelSource {
         return call2("fj_atan2");
       case Prim::nextafter:
         return call2("fj_nextafter");
+      case Prim::polygamma:
+        return call2("fj_polygamma");
       case Prim::abs:
         return call("fj_abs");
       case Prim::sign:

@@ -99,6 +99,9 @@ FUSEJIT_MATH(digamma, math::digamma)
 inline llvm::Value* atan2(Emitter& e, const Node&, Args a, DType) {
   return math::atan2(e.b, a[0], a[1]);
 }
+inline llvm::Value* polygamma(Emitter& e, const Node&, Args a, DType) {
+  return math::polygamma(e.b, a[0], a[1]);
+}
 // The next float after x toward y, read off the bit pattern: one step up or down in magnitude,
 // or the smallest subnormal with y's sign from a zero; NaN when either is NaN, y when x == y.
 inline llvm::Value* nextafter(Emitter& e, const Node&, Args a, DType d) {

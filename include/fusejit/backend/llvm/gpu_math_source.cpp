@@ -465,7 +465,8 @@ std::string gpu_math_source() {
       {"acosh", m::acosh},     {"atanh", m::atanh},       {"cbrt", m::cbrt},
       {"exp2", m::exp2},       {"erfc", m::erfc},         {"lgamma", m::lgamma},
       {"digamma", m::digamma}};
-  const std::vector<std::pair<const char*, Binary>> binary = {{"pow", m::pow}, {"atan2", m::atan2}};
+  const std::vector<std::pair<const char*, Binary>> binary = {
+      {"pow", m::pow}, {"atan2", m::atan2}, {"polygamma", m::polygamma}};
   llvm::LLVMContext ctx;
   llvm::Module mod("fj_gpu_math", ctx);
   std::ostringstream os;  // the entries; the tables they read go first

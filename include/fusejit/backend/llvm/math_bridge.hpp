@@ -5,6 +5,7 @@
 
 #include "fusejit/backend/llvm/math_exp_log.hpp"
 #include "fusejit/backend/llvm/math_gamma.hpp"
+#include "fusejit/backend/llvm/math_polygamma.hpp"
 #include "fusejit/backend/llvm/math_hyperbolic.hpp"
 #include "fusejit/backend/llvm/math_inverse_trig.hpp"
 #include "fusejit/backend/llvm/math_special.hpp"
@@ -39,6 +40,9 @@ inline llvm::Value* exp2(B& b, llvm::Value* x) { return llvm_ir::emit_exp2(b, x)
 inline llvm::Value* erfc(B& b, llvm::Value* x) { return llvm_ir::emit_erfc(b, x); }
 inline llvm::Value* lgamma(B& b, llvm::Value* x) { return llvm_ir::emit_lgamma(b, x); }
 inline llvm::Value* digamma(B& b, llvm::Value* x) { return llvm_ir::emit_digamma(b, x); }
+inline llvm::Value* polygamma(B& b, llvm::Value* m, llvm::Value* x) {
+  return llvm_ir::emit_polygamma(b, m, x);
+}
 inline llvm::Value* atan2(B& b, llvm::Value* y, llvm::Value* x) {
   return llvm_ir::emit_atan2(b, y, x);
 }

@@ -45,5 +45,7 @@ llvm::Value* emit_exp2(llvm::IRBuilderBase& b, llvm::Value* x);
 llvm::Value* emit_erfc(llvm::IRBuilderBase& b, llvm::Value* x);
 llvm::Value* emit_lgamma(llvm::IRBuilderBase& b, llvm::Value* x);
 llvm::Value* emit_digamma(llvm::IRBuilderBase& b, llvm::Value* x);
+// polygamma(m, x), lax.polygamma's operand order (math_polygamma.hpp).
+llvm::Value* emit_polygamma(llvm::IRBuilderBase& b, llvm::Value* m, llvm::Value* x);
 
 }  // namespace fj::backend::llvm_ir

@@ -6,6 +6,7 @@
 #include <type_traits>
 
 #include "fusejit/backend/reference/digamma.hpp"
+#include "fusejit/backend/reference/polygamma.hpp"
 #include "fusejit/backend/reference/ops.hpp"
 
 namespace fj::detail::reference::ops {
@@ -88,6 +89,13 @@ struct atan2 : ScalarFloatBinary {
   template <class T>
   T scalar(T a, T b) const {
     return static_cast<T>(std::atan2(static_cast<long double>(a), static_cast<long double>(b)));
+  }
+};
+// polygamma(m, x) in long double (reference/polygamma.hpp), rounded once to T.
+struct polygamma : ScalarFloatBinary {
+  template <class T>
+  T scalar(T m, T x) const {
+    return static_cast<T>(polygamma_ld(static_cast<long double>(m), static_cast<long double>(x)));
   }
 };
 // The next representable T after a toward b, subnormals included (no flush to zero).
