@@ -222,7 +222,7 @@ std::vector<Array> vmap_call(const std::string& name, const std::vector<Array>& 
   if (!axis.empty()) bound.emplace(axis, size);
   SubGraph s = trace(avals);
   bound.reset();
-  const ir::Graph flat = transforms::flatten(*s.graph);
+  const ir::Graph flat = transforms::flatten(*s.graph, /*keep_jits=*/true);
   std::vector<bool> in_b(s.consts.size(), false);
   in_b.insert(in_b.end(), batched.begin(), batched.end());
   const transforms::NamedBatchScope named(axis);

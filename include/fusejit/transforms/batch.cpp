@@ -102,6 +102,14 @@ Atom batch_rule(Emit& E, const ir::Eqn& e, const Aval& out_aval, std::vector<Ato
           item.printed = true;
         }
       }
+      // JAX's rule writes (0,) + tuple(np.add(1, dims)): the shifted dims are NumPy ints.
+      if (const ir::ParamValue* d = p.find("broadcast_dimensions")) {
+        std::vector<std::int64_t> np_flags(std::get<Dims>(*d).size(), 1);
+        np_flags[0] = 0;
+        std::erase_if(p.items,
+                      [](const ir::Param& q) { return q.name == "broadcast_dimensions@np"; });
+        p.items.push_back({"broadcast_dimensions@np", np_flags, false});
+      }
       return same(std::move(p));
     }
     case ir::PrimKind::index_map: {
@@ -219,9 +227,10 @@ bool has_batch_rule(ir::Prim p) {
     case Prim::scan:
     case Prim::custom_jvp_call:      // custom_jvp_rules.cpp
     case Prim::custom_linear_solve:  // linear_solve_rules.cpp
+    case Prim::jit:                  // batch_graph: a jit of the batched graph
       return true;
     default:
-      return false;  // jit and shard_map are inlined first; fused exists only inside a backend
+      return false;  // shard_map is inlined first; fused exists only inside a backend
   }
 }
 
@@ -261,6 +270,18 @@ Batched batch_graph(const ir::Graph& g, const std::vector<bool>& in_batched, std
       auto out = b.emit(e.prim, std::move(in), e.params);
       for (std::size_t k = 0; k < e.out.size(); ++k)
         env[static_cast<std::size_t>(e.out[k])] = out[k];
+      continue;
+    }
+    if (e.prim == Prim::jit) {
+      // JAX's batching of a jit is one jit of the same name over its batched graph; results the
+      // batch does not reach stay unbatched.
+      Batched inner = batch_graph(*e.params.get<ir::GraphPtr>("jaxpr"), flags, size);
+      const std::vector<Atom> outs =
+          b.emit(Prim::jit, std::move(in), with_graph(e.params, std::move(inner.graph)));
+      for (std::size_t k = 0; k < e.out.size(); ++k) {
+        env[static_cast<std::size_t>(e.out[k])] = outs[k];
+        bat[static_cast<std::size_t>(e.out[k])] = inner.out_batched[k];
+      }
       continue;
     }
     if (ir::is_lax_control(e.prim) || e.prim == Prim::custom_jvp_call ||
