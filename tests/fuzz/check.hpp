@@ -298,8 +298,12 @@ class PerOpBound {
     if (summed_terms_) {
       // polygamma: m! sum |x + k|^-(m+1) over the directly summed terms (and the tail's point),
       // which below x = 0 have both signs and may cancel to far less than themselves.
-      const double m = check_detail::element(ops_.at(0), i);
-      const double x = check_detail::element(ops_.at(1), i);
+      const Shape& out = g_.aval(e_.out[0]).shape;
+      auto operand = [&](std::size_t k) {  // the operands broadcast to the result's shape
+        const Value& v = ops_.at(k);
+        return check_detail::element(v, check_detail::broadcast_source(i, out, v.aval.shape));
+      };
+      const double m = operand(0), x = operand(1);
       if (m >= 1 && m == std::floor(m) && std::isfinite(x)) {
         double terms = 0;
         for (int k = 0; k <= 10; ++k) terms += std::pow(std::abs(x + k), -(m + 1));
