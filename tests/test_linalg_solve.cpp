@@ -378,6 +378,20 @@ TEST_CASE("linalg solve golden: jaxpr text") {
   }
 }
 
+// grad(det) for a 1x1 matrix (the rule's a[..., 0, 0]) and past the closed forms: det's
+// custom_jvp rule (_det_jvp: the cofactor solve, then jnp.trace) linearized inside det's jit as
+// JAX's linearize does it: the rule's tangent-free part (lu, the filter, the permuted index, the
+// modified U, the results) in the forward jit, the transposed tangent part (nested jits `trace` and
+// `_where` split likewise, the two identical `_where` backward parts shared) in the backward jit.
+TEST_CASE("linalg solve golden: grad(det) jaxpr text") {
+  auto grad_det = fj::grad([](Tracer a) { return fj::linalg::det(a); });
+  CHECK(fj::make_jaxpr(grad_det)(fj::ones({4, 4})).str() == kGolden.all().at("jaxpr grad_det_4x4"));
+  CHECK(fj::make_jaxpr(grad_det)(fj::ones({1, 1})).str() == kGolden.all().at("jaxpr grad_det_1x1"));
+  auto grad_sum_det = fj::grad([](Tracer a) { return fj::sum(fj::linalg::det(a)); });
+  CHECK(fj::make_jaxpr(grad_sum_det)(fj::ones({2, 5, 5})).str() ==
+        kGolden.all().at("jaxpr grad_det_5x5_batched"));
+}
+
 namespace {
 
 // The equations of a printed jaxpr outside custom_linear_solve's sub-jaxprs and outside the

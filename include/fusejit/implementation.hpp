@@ -47,6 +47,7 @@
 #include "fusejit/transforms/partials.cpp"
 #include "fusejit/transforms/jvp.cpp"
 #include "fusejit/transforms/vjp.cpp"
+#include "fusejit/transforms/linearize_call.cpp"
 #include "fusejit/transforms/batch.cpp"
 #include "fusejit/transforms/batch_callback.cpp"
 #include "fusejit/transforms/sort_rules.cpp"

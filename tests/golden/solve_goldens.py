@@ -167,6 +167,11 @@ jaxprs = {
     "inv_5x5": (jnp.linalg.inv, (jnp.ones((5, 5), jnp.float32),)),
     "solve_batched_both": (jnp.linalg.solve, (jnp.ones((2, 3, 3), jnp.float32), jnp.ones((2, 3, 2), jnp.float32))),
     "inv_batched": (jnp.linalg.inv, (jnp.ones((2, 3, 3), jnp.float32),)),
+    # det's gradient: its custom_jvp rule (_det_jvp: the cofactor solve, then jnp.trace)
+    # linearized inside det's jit, split into a forward jit and a backward one.
+    "grad_det_4x4": (jax.grad(jnp.linalg.det), (jnp.ones((4, 4), jnp.float32),)),
+    "grad_det_1x1": (jax.grad(jnp.linalg.det), (jnp.ones((1, 1), jnp.float32),)),
+    "grad_det_5x5_batched": (jax.grad(lambda a: jnp.sum(jnp.linalg.det(a))), (jnp.ones((2, 5, 5), jnp.float32),)),
 }
 for name, (f, args) in jaxprs.items():
     print(f"=== jaxpr {name}")

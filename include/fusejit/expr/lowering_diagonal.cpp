@@ -5,6 +5,7 @@
 #include <memory>
 #include <string>
 
+#include "fusejit/expr/lowering_helpers.hpp"
 #include "fusejit/expr/lowering_index.hpp"
 
 namespace fj::detail {
@@ -89,6 +90,29 @@ Atom lower_count_nonzero(GraphBuilder& b, Atom x, int axis) {
         return lower_reduce(g, Prim::reduce_sum, n, {ax}, false, false);
       },
       std::to_string(ax));
+}
+
+Atom lower_trace(GraphBuilder& b, Atom x, int axis1, int axis2) {
+  const int r = b.aval(x).shape.rank();
+  const int a1 = axis1 < 0 ? axis1 + r : axis1, a2 = axis2 < 0 ? axis2 + r : axis2;
+  return call_named(
+      b, "trace", {x},
+      [r, a1, a2](GraphBuilder& g, const std::vector<Atom>& in) {
+        // jnp.moveaxis(x, (axis1, axis2), (-2, -1)): a transpose unless already there.
+        Atom a = in[0];
+        if (a1 != r - 2 || a2 != r - 1) {
+          std::vector<std::int64_t> perm;
+          for (int d = 0; d < r; ++d)
+            if (d != a1 && d != a2) perm.push_back(d);
+          perm.insert(perm.end(), {a1, a2});
+          a = lower_transpose(g, a, perm);
+        }
+        const Shape s = g.aval(a).shape;
+        const Atom mask = lower_eye(g, s[r - 2], s[r - 1], 0, DType::bool_);
+        const Atom kept = lower_where(g, mask, a, full_like(g, a, 0));
+        return lower_reduce(g, Prim::reduce_sum, kept, {r - 2, r - 1}, false, false);
+      },
+      std::to_string(a1) + "," + std::to_string(a2));
 }
 
 }  // namespace fj::detail

@@ -1,5 +1,6 @@
-// jnp.diagonal, jnp.count_nonzero and lax.platform_dependent as JAX 0.10.2 stages them (defined
-// in lowering_diagonal.cpp): what jnp.linalg's slogdet, det and cofactor solve read lu through.
+// jnp.diagonal, jnp.trace, jnp.count_nonzero and lax.platform_dependent as JAX 0.10.2 stages them
+// (defined in lowering_diagonal.cpp): what jnp.linalg's slogdet, det and cofactor solve read lu
+// through.
 #pragma once
 #include <vector>
 
@@ -20,5 +21,8 @@ Atom lower_diagonal(GraphBuilder& b, Atom x);
 /// jnp.count_nonzero(x, axis): `jit[name=count_nonzero]`, the i32 count of x != 0 along axis
 /// (negative from the end).
 Atom lower_count_nonzero(GraphBuilder& b, Atom x, int axis);
+/// jnp.trace(x, axis1=axis1, axis2=axis2) (offset 0): `jit[name=trace]`, the two axes moved
+/// last, then the sum of jnp.where(eye, x, 0) over them.
+Atom lower_trace(GraphBuilder& b, Atom x, int axis1, int axis2);
 
 }  // namespace fj::detail

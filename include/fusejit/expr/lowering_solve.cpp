@@ -10,9 +10,12 @@
 #include "fusejit/expr/lowering_helpers.hpp"
 #include "fusejit/expr/lowering_index.hpp"
 #include "fusejit/expr/lowering_linalg.hpp"
+#include "fusejit/expr/lowering_math.hpp"
 #include "fusejit/expr/lowering_nn.hpp"
+#include "fusejit/expr/lowering_pad.hpp"
 #include "fusejit/expr/lowering_sort.hpp"
 #include "fusejit/ir/custom_jvp.hpp"
+#include "fusejit/ir/result_jvp_rule.hpp"
 #include "fusejit/ir/linear_solve.hpp"
 
 namespace fj::detail {
@@ -224,73 +227,85 @@ Atom det_closed(GraphBuilder& g, Atom a, std::int64_t n) {
   return bin(g, Prim::sub, r, prod({{0, 1}, {1, 0}, {2, 2}}));
 }
 
-// x's batch-shaped (...) values v broadcast along two new trailing axes to x's shape.
-Atom batch_to(GraphBuilder& b, Atom v, const Shape& s) {
-  std::vector<std::int64_t> dims;
-  for (int d = 0; d < s.rank() - 2; ++d) dims.push_back(d);
-  ir::Params p;
-  p.items.push_back({"shape", s.to_vector(), false});
-  p.items.push_back({"broadcast_dimensions", dims, true});
-  return b.emit1(Prim::broadcast_in_dim, {v}, std::move(p));
-}
-
-// JAX's _cofactor_solve(a, g)'s second result, adj(a) g, which stays finite where a has rank
-// n - 1 (and is 0 below): with P a = L U, the last pivot of U replaced by 1 / (the product of
-// the others, times the permutation's sign), so that the last triangular solve's division by it
-// multiplies by det(a) instead; every other row scaled by det(a). A matrix whose modified U
-// still solves to a non-finite value (rank < n - 1) gives zeros. n = 1: g itself.
-Atom cofactor_solve(GraphBuilder& g, Atom a, Atom t) {
+// JAX's _cofactor_solve(a, b), staged as it is: det(a) and adj(a) b, which stays finite where
+// a has rank n - 1 (and is 0 below). With P a = L U, U's last pivot is replaced by 1 / (the
+// product of the others, times the permutation's sign), so that the last triangular solve's
+// division by it multiplies by det(a) instead; every other row is scaled by det(a). A matrix
+// whose modified U still solves ones to a non-finite value (rank < n - 1) gives zeros.
+std::pair<Atom, Atom> cofactor_solve(GraphBuilder& g, Atom a, Atom b) {
+  const char* fn = "fj::linalg::det";
   const Shape s = g.aval(a).shape;
   const int r = s.rank();
   const std::int64_t n = s[r - 1];
-  if (n == 1) return t;
   const DType dt = g.aval(a).dtype;
+  auto weak = [](auto v) { return Atom::of_literal(ir::Literal::of(v, true)); };
+  auto integer = [](std::int64_t i) { return AtItem{AtItem::Kind::integer, i, {}}; };
+  const AtItem all{AtItem::Kind::range, 0, {}}, ellipsis{AtItem::Kind::ellipsis, 0, {}},
+      newaxis{AtItem::Kind::newaxis, 0, {}};
+  if (n == 1) return {lower_static_index(g, a, {ellipsis, integer(0), integer(0)}), b};
   const std::vector<Atom> f = g.emit(Prim::lu, {a});
   const Atom diag = lower_diagonal(g, f[0]);
-  const Atom iota = lower_iota(g, DType::i32, g.aval(f[1]).shape, r - 2);
-  const Atom swaps = reduce(g, Prim::reduce_sum,
-                            convert(g, bin(g, Prim::ne, f[1], iota), {DType::i32, false}), {-1});
-  const Atom odd = bin(g, Prim::rem, swaps, full_like(g, swaps, 2));
+  std::vector<int> lead;  // lax.expand_dims(arange(n), range(pivots.ndim - 1))
+  for (int d = 0; d < r - 2; ++d) lead.push_back(d);
+  const Atom iota = lower_expand_dims(g, lower_iota(g, DType::i32, Shape{n}, 0), lead);
+  const Atom parity = lower_count_nonzero(g, lower_binary(g, Prim::ne, f[1], iota), -1);
+  const Atom odd = lower_remainder(g, parity, weak(2));
   const Atom sign =
-      convert(g, bin(g, Prim::sub, full_like(g, odd, 1), bin(g, Prim::add, odd, odd)), {dt, false});
-  const Atom partial = bin(
-      g, Prim::mul, lower_cumulative(g, Prim::cumprod, diag, -1, false, false, "fj::linalg::det"),
-      broadcast_to(g, lower_expand_dims(g, sign, {-1}), g.aval(diag).shape));
-  auto at = [&](std::int64_t k) {  // partial[..., k]
-    std::vector<Index> ix(static_cast<std::size_t>(r - 2), Index{true, 0, Range{}});
-    ix.push_back(Index{false, k, Range{}});
-    return lower_index(g, partial, ix);
-  };
-  const Atom det = at(n - 1);
-  const Atom corner_value = bin(g, Prim::div, full_like(g, det, 1), at(n - 2));
-  const Shape s2{n, n};
-  const Atom last = full_like(g, lower_iota(g, DType::i32, s2, 0), static_cast<int>(n - 1));
-  const Atom corner =
-      broadcast_to(g,
-                   bin(g, Prim::and_, bin(g, Prim::eq, lower_iota(g, DType::i32, s2, 0), last),
-                       bin(g, Prim::eq, lower_iota(g, DType::i32, s2, 1), last)),
-                   s);
-  const Atom lu = g.emit1(Prim::select_n, {corner, f[0], batch_to(g, corner_value, s)});
-  // The filter: a solve of U against ones that is not finite everywhere.
+      convert(g, lower_binary(g, Prim::add, lower_binary(g, Prim::mul, weak(-2), odd), weak(1)),
+              {dt, false});
+  // partial_det[..., -1] is det(a); partial_det[..., -2] is det(U) / U's last pivot. (Each
+  // operand is staged before the call that reads it: JAX's order, whatever C++'s.)
+  const Atom cumprod = lower_cumulative(g, Prim::cumprod, diag, -1, false, true, fn);
+  const Atom partial_det =
+      lower_binary(g, Prim::mul, cumprod, lower_static_index(g, sign, {ellipsis, newaxis}));
+  const Atom corner = lower_binary(g, Prim::div, weak(1.0),
+                                   lower_static_index(g, partial_det, {ellipsis, integer(-2)}));
+  const Atom lu = lower_index_tuple(g, f[0], {ellipsis, integer(-1), integer(-1)}, {}, corner,
+                                    Prim::scatter, ir::GatherMode::fill_or_drop, fn);
+  // jnp.ix_ over the batch axes (and one more of size 1, unread: left out, as JAX's grad drops
+  // it).
+  std::vector<Atom> iotas;
+  for (int d = 0; d < r - 2; ++d) {
+    std::vector<std::int64_t> to(static_cast<std::size_t>(r - 1), 1);
+    to[static_cast<std::size_t>(d)] = s[d];
+    ir::Params p;
+    p.items.push_back({"shape", to, false});
+    p.items.push_back({"broadcast_dimensions", std::vector<std::int64_t>{d}, true});
+    iotas.push_back(
+        g.emit1(Prim::broadcast_in_dim, {lower_iota(g, DType::i32, Shape{s[d]}, 0)}, std::move(p)));
+  }
+  // The filter: a solve of U against ones that is not finite somewhere.
   std::vector<std::int64_t> vs(s.begin(), s.end() - 1);
   const Atom ones = lower_full(g, Shape(vs), ir::Literal::of(1.0, true).cast(dt, false));
-  const Atom d =
-      lower_triangular_solve(g, lu, ones, {true, false, false, false, false}, "fj::linalg::det");
+  const Atom solved = lower_triangular_solve(g, lu, ones, {true, false, false, false, false}, fn);
+  const Atom nan = lower_binary(g, Prim::ne, solved, solved);
   const Atom bad =
-      bin(g, Prim::or_, bin(g, Prim::ne, d, d),
-          bin(g, Prim::eq, g.emit1(Prim::abs, {d}),
-              lower_full(g, g.aval(d).shape, ir::Literal::of(INFINITY, true).cast(dt, false))));
-  const Atom filter = batch_to(g, reduce(g, Prim::reduce_or, bad, {-1}), s);
-  const Atom zeros = full_like(g, t, 0);
-  Atom x = g.emit1(Prim::select_n, {filter, t, zeros});
-  x = permute_rows(g, f[2], x, "fj::linalg::det");
-  x = lower_triangular_solve(g, lu, x, {true, true, false, false, true}, "fj::linalg::det");
-  const Atom not_last =
-      broadcast_to(g, bin(g, Prim::lt, lower_iota(g, DType::i32, s2, 0), last), s);
-  const Atom scale = g.emit1(Prim::select_n, {not_last, full_like(g, x, 1), batch_to(g, det, s)});
-  x = bin(g, Prim::mul, x, scale);
-  x = lower_triangular_solve(g, lu, x, {true, false, false, false, false}, "fj::linalg::det");
-  return g.emit1(Prim::select_n, {filter, x, zeros});
+      reduce(g, Prim::reduce_or, lower_logical(g, Prim::or_, nan, lower_isinf(g, solved)), {-1});
+  std::vector<std::int64_t> reps(static_cast<std::size_t>(r - 2), 1);
+  reps.insert(reps.end(), {n, n});
+  const Atom filter = lower_tile(g, lower_static_index(g, bad, {ellipsis, newaxis, newaxis}), reps);
+  const Atom zeros = full_like(g, b, 0);
+  Atom x = lower_where(g, filter, zeros, b);
+  std::vector<AtItem> rows(static_cast<std::size_t>(r - 2), AtItem{AtItem::Kind::array, 0, {}});
+  rows.push_back(AtItem{AtItem::Kind::array, 0, {}});
+  rows.push_back(all);
+  std::vector<Atom> row_arrays = iotas;
+  row_arrays.push_back(f[2]);
+  x = lower_index_tuple(g, x, rows, row_arrays, std::nullopt, Prim::scatter,
+                        ir::GatherMode::promise_in_bounds, fn);
+  x = lower_triangular_solve(g, lu, x, {true, true, false, false, true}, fn);
+  const AtItem but_last{AtItem::Kind::range, 0, {std::nullopt, -1, 1}};
+  const AtItem last{AtItem::Kind::range, 0, {-1, std::nullopt, 1}};
+  const Atom upper = lower_static_index(g, x, {ellipsis, but_last, all});
+  const Atom scaled =
+      lower_binary(g, Prim::mul, upper,
+                   lower_static_index(g, partial_det, {ellipsis, integer(-1), newaxis, newaxis}));
+  x = lower_join(g, Prim::concatenate, {scaled, lower_static_index(g, x, {ellipsis, last, all})},
+                 -2);
+  x = lower_triangular_solve(g, lu, x, {true, false, false, false, false}, fn);
+  const Atom zeros2 = full_like(g, x, 0);
+  x = lower_where(g, filter, zeros2, x);
+  return {lower_static_index(g, partial_det, {ellipsis, integer(-1)}), x};
 }
 
 }  // namespace
@@ -298,13 +313,14 @@ Atom cofactor_solve(GraphBuilder& g, Atom a, Atom t) {
 Atom lower_det(GraphBuilder& b, Atom a) {
   check_square(b, a, "fj::linalg::det");
   const std::int64_t n = b.aval(a).shape[b.aval(a).shape.rank() - 1];
-  // JAX's _det_jvp: tr(adj(a) a_dot), finite for singular matrices too.
-  static const auto rule = std::make_shared<const ir::FunctionJvpRule>(
+  // JAX's _det_jvp: det(a) and tr(adj(a) a_dot) from the cofactor solve, which stays finite
+  // for singular matrices; the rule computes the result too, as JAX's does.
+  static const auto rule = std::make_shared<const ir::ResultJvpRule>(
       "_det_jvp",
-      [](GraphBuilder& g, const std::vector<Atom>& p, const std::vector<Atom>& o,
+      [](GraphBuilder& g, const std::vector<Atom>& p,
          const std::vector<Atom>& t) -> std::vector<Atom> {
-        (void)o;
-        return {trace(g, cofactor_solve(g, p[0], t[0]))};
+        const auto [det, adj_t] = cofactor_solve(g, p[0], t[0]);
+        return {det, lower_trace(g, adj_t, -1, -2)};
       });
   return call_named(
       b, "det", {a},

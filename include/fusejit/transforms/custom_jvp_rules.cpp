@@ -1,9 +1,12 @@
 // The transformation rules of custom_jvp_call (jax.custom_jvp): forward mode calls the
 // equation's tangent rule, reverse mode transposes the rule's (linear) tangents, batching
 // batches call_jaxpr and keeps the rule (implementation unit only).
+#include <algorithm>
 #include <memory>
+#include <optional>
 
 #include "fusejit/ir/custom_jvp.hpp"
+#include "fusejit/ir/result_jvp_rule.hpp"
 #include "fusejit/ir/passes/inline_jit.hpp"
 #include "fusejit/transforms/batching.hpp"
 #include "fusejit/transforms/partials.hpp"
@@ -20,16 +23,9 @@ RulePtr cj_rule_of(const ir::Eqn& e) {
   return std::dynamic_pointer_cast<const ir::CustomJvpRule>(e.params.get<ir::CallbackPtr>("jvp"));
 }
 
-/// A graph of (primals, results, tangents) -> the rule's tangents of the results, flat (jit
-/// inlined, custom_jvp_call kept), each tangent checked against its result's aval.
-ir::Graph cj_rule_graph(const ir::CustomJvpRule& rule, const std::vector<Aval>& primals,
-                        const std::vector<Aval>& outs) {
-  GraphBuilder g;
-  std::vector<Atom> p, o, t;
-  for (auto& a : primals) p.push_back(Atom::of_var(g.add_invar(a)));
-  for (auto& a : outs) o.push_back(Atom::of_var(g.add_invar(a)));
-  for (auto& a : primals) t.push_back(Atom::of_var(g.add_invar(a)));
-  std::vector<Atom> touts = rule.tangents(g, p, o, t);
+/// The rule's tangents, checked against the results' avals (a scalar tangent is broadcast).
+void check_tangents(GraphBuilder& g, const ir::CustomJvpRule& rule, std::vector<Atom>& touts,
+                    const std::vector<Aval>& outs) {
   if (touts.size() != outs.size())
     throw ValueError("custom_jvp: the rule " + rule.name() + " gave " +
                      std::to_string(touts.size()) + " tangents for " + std::to_string(outs.size()) +
@@ -47,6 +43,19 @@ ir::Graph cj_rule_graph(const ir::CustomJvpRule& rule, const std::vector<Aval>& 
       touts[k] = E.broadcast_to(touts[k], outs[k].shape);
     }
   }
+}
+
+/// A graph of (primals, results, tangents) -> the rule's tangents of the results, flat (jit
+/// inlined, custom_jvp_call kept), each tangent checked against its result's aval.
+ir::Graph cj_rule_graph(const ir::CustomJvpRule& rule, const std::vector<Aval>& primals,
+                        const std::vector<Aval>& outs) {
+  GraphBuilder g;
+  std::vector<Atom> p, o, t;
+  for (auto& a : primals) p.push_back(Atom::of_var(g.add_invar(a)));
+  for (auto& a : outs) o.push_back(Atom::of_var(g.add_invar(a)));
+  for (auto& a : primals) t.push_back(Atom::of_var(g.add_invar(a)));
+  std::vector<Atom> touts = rule.tangents(g, p, o, t);
+  check_tangents(g, rule, touts, outs);
   g.graph.outvars = std::move(touts);
   return ir::inline_jit(g.graph, /*keep_custom_jvp=*/true);
 }
@@ -117,6 +126,31 @@ std::vector<MaybeAtom> jvp_custom_call(Emit& E, const ir::Eqn& e, const std::vec
   for (std::size_t k = 0; k < out.size(); ++k)
     r.push_back(differentiable(E.aval(out[k])) ? MaybeAtom(touts[k]) : std::nullopt);
   return r;
+}
+
+std::optional<ir::Graph> custom_call_jvp_graph(Emit& E, const ir::Eqn& e,
+                                               const std::vector<Atom>& in,
+                                               const std::vector<Aval>& outs) {
+  const RulePtr any_rule = cj_rule_of(e);
+  const auto* rule = dynamic_cast<const ir::ResultJvpRule*>(any_rule.get());
+  if (!rule) return std::nullopt;
+  GraphBuilder g;
+  std::vector<Atom> p, t;
+  for (const Atom& x : in) p.push_back(Atom::of_var(g.add_invar(E.aval(x))));
+  for (const Atom& x : in) t.push_back(Atom::of_var(g.add_invar(E.aval(x))));
+  std::vector<Atom> r = rule->jvp(g, p, t);
+  if (r.size() != 2 * outs.size())
+    throw ValueError("custom_jvp: the rule " + rule->name() + " gave " + std::to_string(r.size()) +
+                     " results and tangents for " + std::to_string(outs.size()) + " results");
+  std::vector<Atom> touts(r.begin() + static_cast<std::ptrdiff_t>(outs.size()), r.end());
+  for (std::size_t k = 0; k < outs.size(); ++k)
+    if (g.aval(r[k]).dtype != outs[k].dtype || !(g.aval(r[k]).shape == outs[k].shape))
+      throw TypeError("custom_jvp: the rule " + rule->name() + " gave a result of " +
+                      g.aval(r[k]).str() + " where the function gives " + outs[k].str());
+  check_tangents(g, *rule, touts, outs);
+  std::copy(touts.begin(), touts.end(), r.begin() + static_cast<std::ptrdiff_t>(outs.size()));
+  g.graph.outvars = std::move(r);
+  return std::move(g.graph);
 }
 
 std::vector<MaybeAtom> vjp_custom_call(Emit& E, const ir::Eqn& e, const std::vector<Atom>& in,

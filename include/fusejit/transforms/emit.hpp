@@ -25,11 +25,15 @@ inline ir::Params with_int(const ir::Params& p, const char* name, std::int64_t v
   return q;
 }
 /// A jit's params (its name) with another graph as its `jaxpr` (a transformed jit).
-inline ir::Params with_graph(const ir::Params& p, ir::Graph g) {
+/// A shared one stays shared (one graph printed once, as JAX's shared jaxprs).
+inline ir::Params with_graph(const ir::Params& p, ir::GraphPtr g) {
   ir::Params q = p;
   for (auto& item : q.items)
-    if (item.name == "jaxpr") item.value = std::make_shared<const ir::Graph>(std::move(g));
+    if (item.name == "jaxpr") item.value = std::move(g);
   return q;
+}
+inline ir::Params with_graph(const ir::Params& p, ir::Graph g) {
+  return with_graph(p, std::make_shared<const ir::Graph>(std::move(g)));
 }
 /// A tangent or cotangent; nullopt is a symbolic zero (nothing is emitted for it).
 using MaybeAtom = std::optional<Atom>;
@@ -182,6 +186,12 @@ std::pair<std::vector<Atom>, std::vector<bool>> batch_control(Emit& E, const ir:
 std::vector<MaybeAtom> jvp_custom_call(Emit& E, const ir::Eqn& e, const std::vector<Atom>& in,
                                        const std::vector<MaybeAtom>& t,
                                        const std::vector<Atom>& out);
+/// For a custom_jvp_call whose rule computes its results (JAX's defjvp form): the graph
+/// (operands, tangents) -> (results, tangents), nested jits kept, checked against the call's
+/// result avals `outs`; nullopt for a rule given the results.
+std::optional<ir::Graph> custom_call_jvp_graph(Emit& E, const ir::Eqn& e,
+                                               const std::vector<Atom>& in,
+                                               const std::vector<Aval>& outs);
 std::vector<MaybeAtom> vjp_custom_call(Emit& E, const ir::Eqn& e, const std::vector<Atom>& in,
                                        const std::vector<Atom>& out,
                                        const std::vector<MaybeAtom>& cts,

@@ -1,8 +1,10 @@
 // Reverse mode: one cotangent rule per differentiable primitive, and the pass that copies a
 // graph's equations and then walks them backwards accumulating cotangents.
+#include <cstdint>
 #include <map>
 #include <numeric>
 #include <optional>
+#include <tuple>
 
 #include "fusejit/expr/lowering_helpers.hpp"
 #include "fusejit/ir/dot_dims.hpp"
@@ -15,8 +17,15 @@
 #include "fusejit/transforms/sort_rules.hpp"
 #include "fusejit/transforms/spectral_rules.hpp"
 #include "fusejit/transforms/transforms.hpp"
+#include "fusejit/transforms/vjp_parts.hpp"
 
 namespace fj::transforms {
+
+using vjp_detail::NotLinear;
+using vjp_detail::residual_order;
+using vjp_detail::tangent_eqns;
+using vjp_detail::vjp_impl;
+using vjp_detail::VjpLayout;
 
 namespace {
 
@@ -256,52 +265,40 @@ std::vector<MaybeAtom> vjp_rule(Emit& E, const ir::Eqn& e, const std::vector<Ato
 // while_loop is forward-only, as in JAX: its rule raises, naming the alternatives.
 bool has_vjp_rule(ir::Prim p) { return has_jvp_rule(p) && p != Prim::while_; }
 
-namespace {
+namespace vjp_detail {
 
-// Where vjp_impl put the equations: the forward part first (`forward_eqns` of them), then for
-// each later equation the index of g's equation whose rule emitted it (g's size: the zeros of
-// the inputs no cotangent reached).
-struct VjpLayout {
-  std::size_t forward_eqns = 0;
-  std::vector<std::size_t> emitted_for;
-  // (g's equation, value) pairs: forward values JAX's linearized program reads for that
-  // equation that the direct rule does not (select_n's zeros), residuals all the same.
-  std::vector<std::pair<std::size_t, Atom>> linear_reads;
-};
+// Linear mode: which of v's forward equations a tangent (a wanted input) reaches, to be left
+// out of the forward part; NotLinear if the backward part reads one of their values.
+std::vector<char> tangent_eqns(const ir::Graph& v, std::size_t forward_eqns,
+                               const std::vector<bool>& wrt) {
+  std::vector<char> tangent(v.avals.size(), 0), skip(v.eqns.size(), 0);
+  for (std::size_t i = 0; i < wrt.size(); ++i)
+    if (wrt[i]) tangent[static_cast<std::size_t>(v.invars[i])] = 1;
+  for (std::size_t j = 0; j < v.eqns.size(); ++j) {
+    const ir::Eqn& q = v.eqns[j];
+    if (std::none_of(q.in.begin(), q.in.end(), [&](const Atom& a) {
+          return !a.is_literal() && tangent[static_cast<std::size_t>(a.var)];
+        }))
+      continue;
+    if (j >= forward_eqns) throw NotLinear{};
+    skip[j] = 1;
+    for (ir::VarId o : q.out) tangent[static_cast<std::size_t>(o)] = 1;
+  }
+  return skip;
+}
 
-ir::Graph vjp_impl(const ir::Graph& g, const std::vector<bool>& wrt,
-                   const std::vector<bool>& has_ct, VjpLayout* layout);
-
-// A jit equation in reverse mode, split as JAX's partial evaluation and transpose split it: a
-// jit (same name) of the forward part, which returns the outputs and then the residuals, and a
-// jit of the backward part, which takes the residuals and the outputs' cotangents and returns
-// the cotangents of the wanted inputs. An output or residual that is one of the jit's operands,
-// and a residual that is one of its outputs, is not returned again: the caller passes the
-// value it already has (JAX's forwarding).
-struct JitSplit {
-  ir::GraphPtr known, backward;
-  struct Source {
-    bool operand;  // the jit's operand `index`, or the forward part's result `index`
-    std::size_t index;
-  };
-  std::vector<Source> outputs, residuals;
-};
-
-JitSplit split_jit(const ir::Graph& jaxpr, const std::vector<bool>& wrt,
-                   const std::vector<bool>& has_ct) {
-  const ir::Graph sub = expand_differentiated_scans(jaxpr, wrt);
-  VjpLayout lay;
-  const ir::Graph v = vjp_impl(sub, wrt, has_ct, &lay);
+// The forward values v's backward part reads (its residuals), in the order JAX's linearized
+// program first reads them: by the equation of `sub` they serve, in sub's order; within an
+// elementwise one, the reverse of the order its transpose reads them (JAX transposes the last
+// linear term first). A literal the linearized program reads (a scalar select's zero) is a
+// residual too: the forward part returns it and the backward part takes it, unread, as JAX's
+// do.
+std::vector<Atom> residual_order(const ir::Graph& sub, const ir::Graph& v, const VjpLayout& lay) {
   const std::size_t m = sub.invars.size(), n = sub.outvars.size();
   std::vector<char> known(v.avals.size(), 0);
   for (std::size_t i = 0; i < m; ++i) known[static_cast<std::size_t>(v.invars[i])] = 1;
   for (std::size_t k = 0; k < lay.forward_eqns; ++k)
     for (ir::VarId o : v.eqns[k].out) known[static_cast<std::size_t>(o)] = 1;
-  // The residuals in the order JAX's linearized program first reads them: by the equation they
-  // serve, in g's order; within an elementwise one, the reverse of the order its transpose
-  // reads them (JAX transposes the last linear term first).
-  // A literal the linearized program reads (a scalar select's zero) is a residual too: the
-  // forward part returns it and the backward part takes it, unread, as JAX's do.
   std::map<std::size_t, std::vector<Atom>> reads;
   auto read = [&](std::size_t k, const Atom& a) {
     auto& r = reads[k];
@@ -313,8 +310,13 @@ JitSplit split_jit(const ir::Graph& jaxpr, const std::vector<bool>& wrt,
   for (std::size_t j = lay.forward_eqns; j < v.eqns.size(); ++j)
     for (const Atom& a : v.eqns[j].in)
       if (!a.is_literal()) read(lay.emitted_for[j - lay.forward_eqns], a);
+  for (const auto& [k, r] : lay.ordered_reads) {
+    reads[k].clear();
+    for (const Atom& a : r) read(k, a);
+  }
   for (auto& [k, r] : reads)
-    if (k < sub.eqns.size() && is_elementwise(ir::info(sub.eqns[k].prim).kind))
+    if (!lay.ordered_reads.count(k) && k < sub.eqns.size() &&
+        is_elementwise(ir::info(sub.eqns[k].prim).kind))
       std::reverse(r.begin(), r.end());
   for (const auto& [k, a] : lay.linear_reads) read(k, a);
   std::vector<Atom> res;
@@ -332,17 +334,80 @@ JitSplit split_jit(const ir::Graph& jaxpr, const std::vector<bool>& wrt,
     if (!v.outvars[j].is_literal()) read(sub.eqns.size() + 1, v.outvars[j]);
   take(reads[sub.eqns.size() + 1]);
 
+  return res;
+}
+
+}  // namespace vjp_detail
+
+namespace {
+
+// A jit equation in reverse mode, split as JAX's partial evaluation and transpose split it: a
+// jit (same name) of the forward part, which returns the outputs and then the residuals, and a
+// jit of the backward part, which takes the residuals and the outputs' cotangents and returns
+// the cotangents of the wanted inputs. An output or residual that is one of the jit's operands,
+// and a residual that is one of its outputs, is not returned again: the caller passes the
+// value it already has (JAX's forwarding).
+struct JitSplit {
+  ir::GraphPtr known, backward;
+  struct Source {
+    bool operand;  // the jit's operand `index`, or the forward part's result `index`
+    std::size_t index;
+    bool unknown() const { return !operand && index == SIZE_MAX; }  // linear mode: a tangent's
+  };
+  std::vector<Source> outputs, residuals;
+  std::vector<std::size_t> known_operands;  // the operands the forward part takes, in order
+};
+
+JitSplit split_jit_uncached(const ir::Graph& jaxpr, const std::vector<bool>& wrt,
+                            const std::vector<bool>& has_ct, bool linear);
+
+// The splits made during one reverse-mode pass (vjp_graph), by sub-graph and flags: the same
+// jit split the same way twice shares its two parts, as JAX's cached partial evaluation and
+// transpose share them (printed once, as `let _where = ...`). The sub-graphs outlive the pass.
+// (Each entry holds its sub-graph, so that no other graph takes its address meanwhile.)
+using SplitKey = std::tuple<const ir::Graph*, std::vector<bool>, std::vector<bool>, bool>;
+thread_local std::map<SplitKey, std::pair<ir::GraphPtr, JitSplit>>* split_cache = nullptr;
+
+JitSplit split_jit(const ir::GraphPtr& jaxpr, const std::vector<bool>& wrt,
+                   const std::vector<bool>& has_ct, bool linear) {
+  if (!split_cache) return split_jit_uncached(*jaxpr, wrt, has_ct, linear);
+  const SplitKey key{jaxpr.get(), wrt, has_ct, linear};
+  if (auto it = split_cache->find(key); it != split_cache->end()) return it->second.second;
+  JitSplit s = split_jit_uncached(*jaxpr, wrt, has_ct, linear);
+  split_cache->emplace(key, std::pair{jaxpr, s});
+  return s;
+}
+
+JitSplit split_jit_uncached(const ir::Graph& jaxpr, const std::vector<bool>& wrt,
+                            const std::vector<bool>& has_ct, bool linear) {
+  const ir::Graph sub = expand_differentiated_scans(jaxpr, wrt);
+  VjpLayout lay;
+  const ir::Graph v = vjp_impl(sub, wrt, has_ct, &lay, linear);
+  const std::size_t m = sub.invars.size(), n = sub.outvars.size();
+  const std::vector<Atom> res = residual_order(sub, v, lay);
+  // Linear mode: the forward part neither takes the tangents nor computes what they reach.
+  const std::vector<char> skip =
+      linear ? tangent_eqns(v, lay.forward_eqns, wrt) : std::vector<char>(v.eqns.size(), 0);
+  std::vector<char> tangent(v.avals.size(), 0);
+  for (std::size_t j = 0; j < lay.forward_eqns; ++j)
+    if (skip[j])
+      for (ir::VarId o : v.eqns[j].out) tangent[static_cast<std::size_t>(o)] = 1;
+
   JitSplit s;
   ir::Graph known_g, back_g;
   known_g.avals = back_g.avals = v.avals;
-  known_g.invars.assign(v.invars.begin(), v.invars.begin() + static_cast<std::ptrdiff_t>(m));
-  known_g.eqns.assign(v.eqns.begin(),
-                      v.eqns.begin() + static_cast<std::ptrdiff_t>(lay.forward_eqns));
-  auto operand_of = [&](const Atom& a) {
-    return a.is_literal() ? m
-                          : static_cast<std::size_t>(
-                                std::find(known_g.invars.begin(), known_g.invars.end(), a.var) -
-                                known_g.invars.begin());
+  for (std::size_t j = 0; j < lay.forward_eqns; ++j)
+    if (!skip[j]) known_g.eqns.push_back(v.eqns[j]);
+  auto operand_of = [&](const Atom& a) {  // the jit's operand index; m: none
+    return a.is_literal()
+               ? m
+               : static_cast<std::size_t>(
+                     std::find(v.invars.begin(), v.invars.begin() + static_cast<std::ptrdiff_t>(m),
+                               a.var) -
+                     v.invars.begin());
+  };
+  auto is_tangent = [&](const Atom& a) {
+    return !a.is_literal() && tangent[static_cast<std::size_t>(a.var)];
   };
   auto returned = [&](const Atom& a) {
     known_g.outvars.push_back(a);
@@ -351,10 +416,13 @@ JitSplit split_jit(const ir::Graph& jaxpr, const std::vector<bool>& wrt,
   for (std::size_t j = 0; j < n; ++j) {
     const Atom& o = v.outvars[j];
     const std::size_t i = operand_of(o);
-    s.outputs.push_back(i < m ? JitSplit::Source{true, i} : returned(o));
+    s.outputs.push_back(i < m           ? JitSplit::Source{true, i}
+                        : is_tangent(o) ? JitSplit::Source{false, SIZE_MAX}
+                                        : returned(o));
   }
   for (const Atom& a : res) {
     const std::size_t i = operand_of(a);
+    if (is_tangent(a) || (linear && i < m && wrt[i])) throw NotLinear{};
     const auto out_at = std::find_if(
         v.outvars.begin(), v.outvars.begin() + static_cast<std::ptrdiff_t>(n),
         [&](const Atom& o) { return !a.is_literal() && !o.is_literal() && o.var == a.var; });
@@ -369,13 +437,30 @@ JitSplit split_jit(const ir::Graph& jaxpr, const std::vector<bool>& wrt,
                        v.invars.end());
   back_g.eqns.assign(v.eqns.begin() + static_cast<std::ptrdiff_t>(lay.forward_eqns), v.eqns.end());
   back_g.outvars.assign(v.outvars.begin() + static_cast<std::ptrdiff_t>(n), v.outvars.end());
+  // The forward part's operands: all but the tangents; in linear mode only those it reads, as
+  // JAX's partial evaluation prunes them.
+  std::vector<char> read(v.avals.size(), 0);
+  for (const ir::Eqn& q : known_g.eqns)
+    for (const Atom& a : q.in)
+      if (!a.is_literal()) read[static_cast<std::size_t>(a.var)] = 1;
+  for (const Atom& a : known_g.outvars)
+    if (!a.is_literal()) read[static_cast<std::size_t>(a.var)] = 1;
+  for (std::size_t i = 0; i < m; ++i)
+    if (!linear || (!wrt[i] && read[static_cast<std::size_t>(v.invars[i])])) {
+      known_g.invars.push_back(v.invars[i]);
+      s.known_operands.push_back(i);
+    }
   s.known = std::make_shared<const ir::Graph>(std::move(known_g));
   s.backward = std::make_shared<const ir::Graph>(std::move(back_g));
   return s;
 }
 
+}  // namespace
+
+namespace vjp_detail {
+
 ir::Graph vjp_impl(const ir::Graph& g, const std::vector<bool>& wrt,
-                   const std::vector<bool>& has_ct, VjpLayout* layout) {
+                   const std::vector<bool>& has_ct, VjpLayout* layout, bool linear) {
   GraphBuilder b;
   Emit E(b);
   std::vector<Atom> env(g.avals.size());
@@ -438,24 +523,48 @@ ir::Graph vjp_impl(const ir::Graph& g, const std::vector<bool>& wrt,
   std::vector<std::optional<JitSplit>> jits(g.eqns.size());
   std::vector<std::vector<Atom>> jit_residuals(g.eqns.size());
   std::vector<std::vector<bool>> jit_has_ct(g.eqns.size());
+  // A custom call whose rule computes its results: linearized from its rule.
+  std::vector<std::optional<LinearizedCall>> calls(g.eqns.size());
   for (std::size_t k = 0; k < g.eqns.size(); ++k) {
     const ir::Eqn& e = g.eqns[k];
     for (auto& a : e.in) ins[k].push_back(at(a));
-    const bool split =
-        e.prim == Prim::jit && std::any_of(e.out.begin(), e.out.end(), [&](ir::VarId o) {
-          return reached[static_cast<std::size_t>(o)];
-        });
-    if (split) {
+    const bool reaches = std::any_of(e.out.begin(), e.out.end(), [&](ir::VarId o) {
+      return reached[static_cast<std::size_t>(o)];
+    });
+    const bool split = e.prim == Prim::jit && reaches;
+    if (e.prim == Prim::custom_jvp_call && reaches && !linear) {
+      std::vector<bool> sub_wrt, sub_ct;
+      for (const Atom& a : e.in) sub_wrt.push_back(carries(a) && differentiable(g.aval(a)));
+      for (ir::VarId o : e.out)
+        sub_ct.push_back(reached[static_cast<std::size_t>(o)] && differentiable(g.aval(o)));
+      calls[k] = linearize_call(E, g, e, ins[k], sub_wrt, sub_ct);
+    }
+    if (calls[k]) {
+      outs[k] = calls[k]->results;
+      if (layout) layout->ordered_reads[k] = calls[k]->residuals;
+    } else if (split) {
       std::vector<bool> sub_wrt, sub_ct;
       for (const Atom& a : e.in) sub_wrt.push_back(carries(a));
       for (ir::VarId o : e.out)
         sub_ct.push_back(reached[static_cast<std::size_t>(o)] && differentiable(g.aval(o)));
-      JitSplit sp = split_jit(*e.params.get<ir::GraphPtr>("jaxpr"), sub_wrt, sub_ct);
-      const std::vector<Atom> r = b.emit(Prim::jit, ins[k], with_graph(e.params, *sp.known));
+      JitSplit sp = split_jit(e.params.get<ir::GraphPtr>("jaxpr"), sub_wrt, sub_ct, linear);
+      std::vector<Atom> known_ops;
+      for (std::size_t i : sp.known_operands) known_ops.push_back(ins[k][i]);
+      // (A forward part with no results, in linear mode, is left out, as JAX drops it.)
+      const std::vector<Atom> r =
+          linear && sp.known->outvars.empty()
+              ? std::vector<Atom>{}
+              : b.emit(Prim::jit, known_ops, with_graph(e.params, sp.known));
+      // Linear mode: the outputs a tangent reaches come from the whole call, which the caller
+      // leaves out of the forward part (tangent_eqns).
+      std::vector<Atom> whole;
       auto value = [&](const JitSplit::Source& src) {
         return src.operand ? ins[k][src.index] : r[src.index];
       };
-      for (const JitSplit::Source& src : sp.outputs) outs[k].push_back(value(src));
+      for (std::size_t j = 0; j < sp.outputs.size(); ++j) {
+        if (sp.outputs[j].unknown() && whole.empty()) whole = b.emit(Prim::jit, ins[k], e.params);
+        outs[k].push_back(sp.outputs[j].unknown() ? whole[j] : value(sp.outputs[j]));
+      }
       for (const JitSplit::Source& src : sp.residuals) jit_residuals[k].push_back(value(src));
       jits[k] = std::move(sp);
       jit_has_ct[k] = std::move(sub_ct);
@@ -482,13 +591,19 @@ ir::Graph vjp_impl(const ir::Graph& g, const std::vector<bool>& wrt,
       // transpose makes its own): computed where JAX's linearization leaves them.
       std::size_t with = 0;
       for (std::size_t i = 1; i < e.in.size(); ++i) with += carries(e.in[i]);
-      if (with > 0 && with + 1 < e.in.size() && differentiable(g.aval(e.out[0]))) {
+      if (!linear && with > 0 && with + 1 < e.in.size() && differentiable(g.aval(e.out[0]))) {
         const Atom z = E.zeros(g.aval(e.out[0]));
         if (layout) layout->linear_reads.push_back({k, z});
       }
+      // Linear mode (a rule's tangents): its zeros are zeros_like of those cases' values,
+      // which JAX's linearized program reads (and passes on to a jit's backward part).
+      if (linear && with > 0 && layout)
+        for (std::size_t i = 1; i < e.in.size(); ++i)
+          if (!carries(e.in[i]) && !e.in[i].is_literal())
+            layout->linear_reads.push_back({k, ins[k][i]});
     }
     // pad's JVP likewise pads with a zero tangent for a padding value without one.
-    if (e.prim == Prim::pad && carries(e.in[0]) && !carries(e.in[1]) && layout)
+    if (e.prim == Prim::pad && carries(e.in[0]) && !carries(e.in[1]) && layout && !linear)
       layout->linear_reads.push_back({k, E.zeros(g.aval(e.in[1]))});
   }
   if (layout) layout->forward_eqns = b.graph.eqns.size();
@@ -522,10 +637,19 @@ ir::Graph vjp_impl(const ir::Graph& g, const std::vector<bool>& wrt,
       std::vector<Atom> ops = jit_residuals[k];
       for (std::size_t j = 0; j < e.out.size(); ++j)
         if (jit_has_ct[k][j]) ops.push_back(E.or_zeros(cts[j], g.aval(e.out[j])));
-      const std::vector<Atom> r = b.emit(Prim::jit, ops, with_graph(e.params, *jits[k]->backward));
+      const std::vector<Atom> r = b.emit(Prim::jit, ops, with_graph(e.params, jits[k]->backward));
       std::size_t next = 0;
       for (const Atom& a : e.in)
         if (carries(a)) accumulate(a.var, r[next++]);
+      attribute(k);
+      continue;
+    }
+    if (calls[k]) {
+      std::vector<Aval> avals;
+      for (ir::VarId o : e.out) avals.push_back(g.aval(Atom::of_var(o)));
+      const std::vector<MaybeAtom> r = transpose_call(E, *calls[k], cts, avals);
+      for (std::size_t i = 0; i < e.in.size(); ++i)
+        if (r[i] && !e.in[i].is_literal()) accumulate(e.in[i].var, *r[i]);
       attribute(k);
       continue;
     }
@@ -563,9 +687,18 @@ ir::Graph vjp_impl(const ir::Graph& g, const std::vector<bool>& wrt,
   return std::move(b.graph);
 }
 
-}  // namespace
+}  // namespace vjp_detail
 
 ir::Graph vjp_graph(const ir::Graph& g, const std::vector<bool>& wrt) {
+  std::map<SplitKey, std::pair<ir::GraphPtr, JitSplit>> cache;  // the outermost pass's
+  const bool outermost = split_cache == nullptr;
+  if (outermost) split_cache = &cache;
+  struct Reset {
+    bool on;
+    ~Reset() {
+      if (on) split_cache = nullptr;
+    }
+  } reset{outermost};
   return vjp_impl(expand_differentiated_scans(g, wrt), wrt,
                   std::vector<bool>(g.outvars.size(), true), nullptr);
 }
