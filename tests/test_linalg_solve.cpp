@@ -392,6 +392,28 @@ TEST_CASE("linalg solve golden: grad(det) jaxpr text") {
         kGolden.all().at("jaxpr grad_det_5x5_batched"));
 }
 
+// grad(slogdet) likewise: _slogdet_small_jvp (1x1, 2x2: _slogdet_small's custom_jvp_call in the
+// forward jit) and _slogdet_jvp (jnp.linalg.slogdet's jit and jnp.linalg.solve's inside the rule,
+// solve's custom_linear_solve transposed in the backward jit).
+TEST_CASE("linalg solve golden: grad(slogdet) jaxpr text") {
+  auto grad_logdet = fj::grad([](Tracer a) { return fj::linalg::slogdet(a)[1]; });
+  auto grad_sum_logdet = fj::grad([](Tracer a) { return fj::sum(fj::linalg::slogdet(a)[1]); });
+  const std::vector<std::tuple<std::string, fj::Shape>> cases = {
+      {"grad_slogdet_1x1", {1, 1}},
+      {"grad_slogdet_2x2", {2, 2}},
+      {"grad_slogdet_4x4", {4, 4}},
+      {"grad_slogdet_2x2_batched", {3, 2, 2}},
+      {"grad_slogdet_4x4_batched", {2, 4, 4}},
+  };
+  for (const auto& [name, shape] : cases) {
+    CAPTURE(name);
+    const Array x = fj::ones(shape);
+    const std::string text = shape.rank() == 2 ? fj::make_jaxpr(grad_logdet)(x).str()
+                                               : fj::make_jaxpr(grad_sum_logdet)(x).str();
+    CHECK(text == kGolden.all().at("jaxpr " + name));
+  }
+}
+
 namespace {
 
 // The equations of a printed jaxpr outside custom_linear_solve's sub-jaxprs and outside the

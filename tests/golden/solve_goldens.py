@@ -172,6 +172,13 @@ jaxprs = {
     "grad_det_4x4": (jax.grad(jnp.linalg.det), (jnp.ones((4, 4), jnp.float32),)),
     "grad_det_1x1": (jax.grad(jnp.linalg.det), (jnp.ones((1, 1), jnp.float32),)),
     "grad_det_5x5_batched": (jax.grad(lambda a: jnp.sum(jnp.linalg.det(a))), (jnp.ones((2, 5, 5), jnp.float32),)),
+    # slogdet's: _slogdet_small_jvp (1x1, 2x2) and _slogdet_jvp (jnp.linalg.slogdet and solve
+    # inside the rule) linearized the same way.
+    "grad_slogdet_1x1": (jax.grad(lambda a: jnp.linalg.slogdet(a)[1]), (jnp.ones((1, 1), jnp.float32),)),
+    "grad_slogdet_2x2": (jax.grad(lambda a: jnp.linalg.slogdet(a)[1]), (jnp.ones((2, 2), jnp.float32),)),
+    "grad_slogdet_4x4": (jax.grad(lambda a: jnp.linalg.slogdet(a)[1]), (jnp.ones((4, 4), jnp.float32),)),
+    "grad_slogdet_2x2_batched": (jax.grad(lambda a: jnp.sum(jnp.linalg.slogdet(a)[1])), (jnp.ones((3, 2, 2), jnp.float32),)),
+    "grad_slogdet_4x4_batched": (jax.grad(lambda a: jnp.sum(jnp.linalg.slogdet(a)[1])), (jnp.ones((2, 4, 4), jnp.float32),)),
 }
 for name, (f, args) in jaxprs.items():
     print(f"=== jaxpr {name}")

@@ -73,47 +73,6 @@ Atom reduce(GraphBuilder& b, Prim p, Atom x, std::vector<int> axes) {
   return lower_reduce(b, p, x, axes, false, false);
 }
 
-// An n x n identity broadcast to x's batch axes, in x's dtype.
-Atom eye_like(GraphBuilder& b, Atom x) {
-  const Shape s = b.aval(x).shape;
-  return broadcast_to(b, lower_eye(b, s[s.rank() - 1], s[s.rank() - 1], 0, b.aval(x).dtype), s);
-}
-
-// The trace of each matrix in x's last two axes: sum(x * I).
-Atom trace(GraphBuilder& b, Atom x) {
-  const int r = b.aval(x).shape.rank();
-  return reduce(b, Prim::reduce_sum, bin(b, Prim::mul, x, eye_like(b, x)), {r - 2, r - 1});
-}
-
-// x's rows (second-to-last axis) in the order perm (..., n) names: the one-hot permutation
-// matrix's product (it moves each row exactly).
-Atom permute_rows(GraphBuilder& b, Atom perm, Atom x, const char* fn) {
-  const Shape sp = b.aval(perm).shape;
-  const int r = sp.rank() + 1;
-  std::vector<std::int64_t> dims, sq = sp.to_vector();
-  for (int d = 0; d < r - 1; ++d) dims.push_back(d);
-  sq.push_back(sp[sp.rank() - 1]);
-  ir::Params bp;
-  bp.items.push_back({"shape", sq, false});
-  bp.items.push_back({"broadcast_dimensions", dims, true});
-  const Atom rows = b.emit1(Prim::broadcast_in_dim, {perm}, std::move(bp));
-  const Atom onehot = bin(b, Prim::eq, rows, lower_iota(b, DType::i32, Shape(sq), r - 1));
-  const Atom p = convert(b, onehot, {b.aval(x).dtype, false});
-  ir::DotDims dd;
-  dd.lhs_contract = {r - 1};
-  dd.rhs_contract = {r - 2};
-  for (int d = 0; d < r - 2; ++d) dd.lhs_batch.push_back(d), dd.rhs_batch.push_back(d);
-  return lower_dot_general(b, p, x, dd, std::nullopt, fn);
-}
-
-// a^-1 g through lu: P a = L U, so a^-1 g = U^-1 L^-1 P g.
-Atom lu_solve(GraphBuilder& b, Atom a, Atom g, const char* fn) {
-  const std::vector<Atom> f = b.emit(Prim::lu, {a});
-  const Atom pg = permute_rows(b, f[2], g, fn);
-  const Atom y = lower_triangular_solve(b, f[0], pg, {true, true, false, false, true}, fn);
-  return lower_triangular_solve(b, f[0], y, {true, false, false, false, false}, fn);
-}
-
 // _slogdet_1x1 / _slogdet_2x2: sign(det), log|det| of the closed form.
 std::vector<Atom> slogdet_small(GraphBuilder& g, Atom a) {
   Atom det;
@@ -162,33 +121,43 @@ std::vector<Atom> slogdet_lu(GraphBuilder& g, Atom a) {
 std::vector<Atom> staged_slogdet(GraphBuilder& b, Atom a) {
   const std::int64_t n = b.aval(a).shape[b.aval(a).shape.rank() - 1];
   const bool small = n <= 2;
-  static const auto small_rule = std::make_shared<const ir::FunctionJvpRule>(
-      "_slogdet_small_jvp",
-      [](GraphBuilder& g, const std::vector<Atom>& p, const std::vector<Atom>& o,
-         const std::vector<Atom>& t) -> std::vector<Atom> {
-        const Atom x = p[0], dx = t[0];
-        Atom dot;
-        if (g.aval(x).shape[g.aval(x).shape.rank() - 1] == 1) {
-          const Atom g00 = entry(g, dx, 0, 0);
-          dot = bin(g, Prim::div, g00, entry(g, x, 0, 0));
-        } else {
-          const Atom x00 = entry(g, x, 0, 0), x01 = entry(g, x, 0, 1);
-          const Atom x10 = entry(g, x, 1, 0), x11 = entry(g, x, 1, 1);
-          const Atom p0 = bin(g, Prim::mul, x00, x11);
-          const Atom det = bin(g, Prim::sub, p0, bin(g, Prim::mul, x01, x10));
-          const Atom t0 = bin(g, Prim::mul, entry(g, dx, 0, 0), x11);
-          const Atom t1 = bin(g, Prim::sub, t0, bin(g, Prim::mul, entry(g, dx, 0, 1), x10));
-          const Atom t2 = bin(g, Prim::sub, t1, bin(g, Prim::mul, entry(g, dx, 1, 0), x01));
-          const Atom t3 = bin(g, Prim::add, t2, bin(g, Prim::mul, entry(g, dx, 1, 1), x00));
-          dot = bin(g, Prim::div, t3, det);
-        }
-        return {full_like(g, o[0], 0), dot};
-      });
-  static const auto lu_rule = std::make_shared<const ir::FunctionJvpRule>(
+  // JAX's _slogdet_small_jvp and _slogdet_jvp: each computes the results too, the first by
+  // _slogdet_small itself (a custom_jvp_call), the second by jnp.linalg.slogdet (its jit);
+  // sign's tangent is zeros_like(sign).
+  static const std::shared_ptr<const ir::ResultJvpRule> small_rule =
+      std::make_shared<const ir::ResultJvpRule>(
+          "_slogdet_small_jvp",
+          [](GraphBuilder& g, const std::vector<Atom>& p,
+             const std::vector<Atom>& t) -> std::vector<Atom> {
+            const Atom x = p[0], dx = t[0];
+            const std::vector<Atom> r = call_custom_jvp(
+                g, "_slogdet_small", {x},
+                [](GraphBuilder& h, const std::vector<Atom>& y) { return slogdet_small(h, y[0]); },
+                small_rule);
+            Atom dot;
+            if (g.aval(x).shape[g.aval(x).shape.rank() - 1] == 1) {
+              const Atom g00 = entry(g, dx, 0, 0);
+              dot = bin(g, Prim::div, g00, entry(g, x, 0, 0));
+            } else {
+              const Atom x00 = entry(g, x, 0, 0), x01 = entry(g, x, 0, 1);
+              const Atom x10 = entry(g, x, 1, 0), x11 = entry(g, x, 1, 1);
+              const Atom p0 = bin(g, Prim::mul, x00, x11);
+              const Atom det = bin(g, Prim::sub, p0, bin(g, Prim::mul, x01, x10));
+              const Atom t0 = bin(g, Prim::mul, entry(g, dx, 0, 0), x11);
+              const Atom t1 = bin(g, Prim::sub, t0, bin(g, Prim::mul, entry(g, dx, 0, 1), x10));
+              const Atom t2 = bin(g, Prim::sub, t1, bin(g, Prim::mul, entry(g, dx, 1, 0), x01));
+              const Atom t3 = bin(g, Prim::add, t2, bin(g, Prim::mul, entry(g, dx, 1, 1), x00));
+              dot = bin(g, Prim::div, t3, det);
+            }
+            return {r[0], r[1], full_like(g, r[0], 0), dot};
+          });
+  static const auto lu_rule = std::make_shared<const ir::ResultJvpRule>(
       "_slogdet_jvp",
-      [](GraphBuilder& g, const std::vector<Atom>& p, const std::vector<Atom>& o,
+      [](GraphBuilder& g, const std::vector<Atom>& p,
          const std::vector<Atom>& t) -> std::vector<Atom> {
-        return {full_like(g, o[0], 0), trace(g, lu_solve(g, p[0], t[0], "fj::linalg::slogdet"))};
+        const std::vector<Atom> r = staged_slogdet(g, p[0]);
+        const Atom dot = lower_trace(g, lower_solve(g, p[0], t[0]), -1, -2);
+        return {r[0], r[1], full_like(g, r[0], 0), dot};
       });
   return call_named_n(
       b, "slogdet", {a},

@@ -62,6 +62,25 @@ std::optional<LinearizedCall> linearize_call(Emit& E, const ir::Graph& g, const 
   for (std::size_t k = 0; k < m; ++k)
     if (!c.v.outvars[k].is_literal() && tangent[static_cast<std::size_t>(c.v.outvars[k].var)])
       return std::nullopt;
+  // What the forward part computes that nothing reads (zeros_like of a result whose tangent
+  // is dead) is left out too, as JAX's partial evaluation drops it.
+  std::vector<char> live(c.v.avals.size(), 0);
+  auto mark = [&](const Atom& a) {
+    if (!a.is_literal()) live[static_cast<std::size_t>(a.var)] = 1;
+  };
+  for (std::size_t k = 0; k < m; ++k) mark(c.v.outvars[k]);
+  for (std::size_t j = c.forward_eqns; j < c.v.eqns.size(); ++j)
+    for (const Atom& a : c.v.eqns[j].in) mark(a);
+  for (std::size_t j = c.forward_eqns; j-- > 0;) {
+    const ir::Eqn& q = c.v.eqns[j];
+    if (skip[j] || std::none_of(q.out.begin(), q.out.end(), [&](ir::VarId o) {
+          return live[static_cast<std::size_t>(o)] != 0;
+        })) {
+      skip[j] = 1;
+      continue;
+    }
+    for (const Atom& a : q.in) mark(a);
+  }
   c.env.assign(c.v.avals.size(), std::nullopt);
   for (std::size_t i = 0; i < n; ++i) c.env[static_cast<std::size_t>(c.v.invars[i])] = in[i];
   copy_eqns(E, c.v, 0, c.forward_eqns, c.env, skip);

@@ -191,9 +191,13 @@ std::vector<MaybeAtom> vjp_rule(Emit& E, const ir::Eqn& e, const std::vector<Ato
       r[0] = slice_transpose(E, ct, xa, e.params);
       break;
     case Prim::reshape:
-    case Prim::squeeze:
       r[0] = E.reshape(ct, xa.shape);
       break;
+    case Prim::squeeze: {  // JAX's _squeeze_transpose_rule: expand_dims, a broadcast_in_dim
+      const Dims& squeezed = e.params.get<Dims>("dimensions");
+      r[0] = detail::lower_expand_dims(E.b, ct, std::vector<int>(squeezed.begin(), squeezed.end()));
+      break;
+    }
     case Prim::rev:
       r[0] = E.b.emit1(Prim::rev, {ct}, e.params);
       break;
