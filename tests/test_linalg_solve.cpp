@@ -414,6 +414,18 @@ TEST_CASE("linalg solve golden: grad(slogdet) jaxpr text") {
   }
 }
 
+// sign's tangent is the rule's zeros_like(sign): a symbolic zero, as in JAX, so the product
+// sign * log|det| sends a cotangent into log|det| only, and slogdet's backward jit takes none
+// for sign.
+TEST_CASE("linalg solve golden: grad(sum(sign * logdet)) jaxpr text") {
+  auto f = fj::grad([](Tracer a) {
+    auto [sign, logdet] = fj::linalg::slogdet(a);
+    return fj::sum(sign * logdet);
+  });
+  CHECK(fj::make_jaxpr(f)(fj::ones({4, 4})).str() ==
+        kGolden.all().at("jaxpr grad_sign_times_logdet"));
+}
+
 namespace {
 
 // The equations of a printed jaxpr outside custom_linear_solve's sub-jaxprs and outside the

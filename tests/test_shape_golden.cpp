@@ -318,3 +318,19 @@ TEST_CASE("shape golden: reshape_method") {
     b:f32[6] = reshape[dimensions=None new_sizes=(6,) sharding=None] a
   in (b,) })");
 }
+
+// A reduction over no axes (a scalar, or an empty axis list) is still staged, as jnp's are.
+TEST_CASE("shape golden: sum_mean_scalar") {
+  auto f = [](Tracer x) { return std::tuple{fj::Array(fj::sum(x)), fj::Array(fj::mean(x))}; };
+  CHECK(fj::make_jaxpr(f)(fj::ones({})).str() == R"({ lambda ; a:f32[]. let
+    b:f32[] = reduce_sum[axes=() out_sharding=None] a
+    c:f32[] = reduce_sum[axes=() out_sharding=None] a
+    d:f32[] = div c 1.0:f32[]
+  in (b, d) })");
+}
+
+TEST_CASE("shape golden: max_no_axes") {
+  auto f = [](Tracer x) { return fj::Array(fj::max(x, std::initializer_list<int>{})); };
+  CHECK(fj::make_jaxpr(f)(fj::ones({3})).str() ==
+        R"({ lambda ; a:f32[3]. let b:f32[3] = reduce_max[axes=()] a in (b,) })");
+}

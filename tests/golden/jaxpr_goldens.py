@@ -137,6 +137,9 @@ shape_cases = {
     "linspace_zero": (lambda: jnp.linspace(0, 1, 0), ()),
     "astype": (lambda x: x.astype(jnp.int32), (x23,)),
     "reshape_method": (lambda x: x.reshape(-1), (x23,)),
+    # A reduction over no axes (a scalar, or axis=()) is still staged.
+    "sum_mean_scalar": (lambda x: (jnp.sum(x), jnp.mean(x)), (jnp.ones(()),)),
+    "max_no_axes": (lambda x: jnp.max(x, axis=()), (jnp.ones(3),)),
 }
 for name, (f, args) in shape_cases.items():
     print(f"=== {name}")

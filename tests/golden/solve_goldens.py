@@ -179,6 +179,8 @@ jaxprs = {
     "grad_slogdet_4x4": (jax.grad(lambda a: jnp.linalg.slogdet(a)[1]), (jnp.ones((4, 4), jnp.float32),)),
     "grad_slogdet_2x2_batched": (jax.grad(lambda a: jnp.sum(jnp.linalg.slogdet(a)[1])), (jnp.ones((3, 2, 2), jnp.float32),)),
     "grad_slogdet_4x4_batched": (jax.grad(lambda a: jnp.sum(jnp.linalg.slogdet(a)[1])), (jnp.ones((2, 4, 4), jnp.float32),)),
+    # sign's tangent is zeros_like(sign), a symbolic zero: no cotangent flows into it.
+    "grad_sign_times_logdet": (jax.grad(lambda a: (lambda s, l: jnp.sum(s * l))(*jnp.linalg.slogdet(a))), (jnp.ones((4, 4), jnp.float32),)),
 }
 for name, (f, args) in jaxprs.items():
     print(f"=== jaxpr {name}")

@@ -422,7 +422,7 @@ Atom lower_reduce(GraphBuilder& b, Prim p, Atom x, const std::vector<int>& axes,
   }
   const ir::Aval av = b.aval(x);
   const auto ax = normalize_axes(av, axes, all_axes, what);
-  if (av.shape.rank() == 0 || ax.empty()) return x;
+  // No axes (a scalar, or axis=()) still stage the reduction, as jnp's reductions do.
   ir::Params params;
   params.items.push_back({"axes", ax, true});
   if (p == Prim::reduce_sum) params.items.push_back({"out_sharding", std::string("None"), true});

@@ -128,16 +128,15 @@ std::vector<MaybeAtom> jvp_custom_call(Emit& E, const ir::Eqn& e, const std::vec
   return r;
 }
 
-std::optional<ir::Graph> custom_call_jvp_graph(Emit& E, const ir::Eqn& e,
-                                               const std::vector<Atom>& in,
+std::optional<ir::Graph> custom_call_jvp_graph(const ir::Eqn& e, const std::vector<Aval>& in,
                                                const std::vector<Aval>& outs) {
   const RulePtr any_rule = cj_rule_of(e);
   const auto* rule = dynamic_cast<const ir::ResultJvpRule*>(any_rule.get());
   if (!rule) return std::nullopt;
   GraphBuilder g;
   std::vector<Atom> p, t;
-  for (const Atom& x : in) p.push_back(Atom::of_var(g.add_invar(E.aval(x))));
-  for (const Atom& x : in) t.push_back(Atom::of_var(g.add_invar(E.aval(x))));
+  for (const Aval& a : in) p.push_back(Atom::of_var(g.add_invar(a)));
+  for (const Aval& a : in) t.push_back(Atom::of_var(g.add_invar(a)));
   std::vector<Atom> r = rule->jvp(g, p, t);
   if (r.size() != 2 * outs.size())
     throw ValueError("custom_jvp: the rule " + rule->name() + " gave " + std::to_string(r.size()) +

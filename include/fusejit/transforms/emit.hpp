@@ -187,10 +187,9 @@ std::vector<MaybeAtom> jvp_custom_call(Emit& E, const ir::Eqn& e, const std::vec
                                        const std::vector<MaybeAtom>& t,
                                        const std::vector<Atom>& out);
 /// For a custom_jvp_call whose rule computes its results (JAX's defjvp form): the graph
-/// (operands, tangents) -> (results, tangents), nested jits kept, checked against the call's
-/// result avals `outs`; nullopt for a rule given the results.
-std::optional<ir::Graph> custom_call_jvp_graph(Emit& E, const ir::Eqn& e,
-                                               const std::vector<Atom>& in,
+/// (operands, tangents) -> (results, tangents), nested jits kept, for operands of avals `in`,
+/// checked against the call's result avals `outs`; nullopt for a rule given the results.
+std::optional<ir::Graph> custom_call_jvp_graph(const ir::Eqn& e, const std::vector<Aval>& in,
                                                const std::vector<Aval>& outs);
 std::vector<MaybeAtom> vjp_custom_call(Emit& E, const ir::Eqn& e, const std::vector<Atom>& in,
                                        const std::vector<Atom>& out,

@@ -37,7 +37,9 @@ std::optional<LinearizedCall> linearize_call(Emit& E, const ir::Graph& g, const 
                                              const std::vector<bool>& ct_out) {
   std::vector<Aval> out_avals;
   for (ir::VarId o : e.out) out_avals.push_back(g.aval(Atom::of_var(o)));
-  const std::optional<ir::Graph> rule = custom_call_jvp_graph(E, e, in, out_avals);
+  std::vector<Aval> in_avals;
+  for (const Atom& x : in) in_avals.push_back(E.aval(x));
+  const std::optional<ir::Graph> rule = custom_call_jvp_graph(e, in_avals, out_avals);
   if (!rule) return std::nullopt;
   const std::size_t n = in.size(), m = out_avals.size();
   LinearizedCall c;

@@ -459,6 +459,50 @@ JitSplit split_jit_uncached(const ir::Graph& jaxpr, const std::vector<bool>& wrt
   return s;
 }
 
+// Which of e's results have a tangent, given which operands have one (`in`): JAX's symbolic
+// zeros. stop_gradient's result has none; a jit's results, as its graph's; a custom call whose
+// rule computes its results, as the rule's tangents (slogdet's sign: zeros_like, so none);
+// otherwise every result has one if any operand has.
+std::vector<bool> nonzero_outputs(const ir::Graph& g, const ir::Eqn& e,
+                                  const std::vector<bool>& in);
+
+// The outputs of g that have a tangent when the inputs `in` have.
+std::vector<bool> nonzero_tangents(const ir::Graph& g, const std::vector<bool>& in) {
+  std::vector<bool> nz(g.avals.size(), false);
+  for (std::size_t i = 0; i < g.invars.size(); ++i)
+    nz[static_cast<std::size_t>(g.invars[i])] = in[i];
+  auto has = [&](const Atom& a) { return !a.is_literal() && nz[static_cast<std::size_t>(a.var)]; };
+  for (const ir::Eqn& e : g.eqns) {
+    std::vector<bool> flags;
+    for (const Atom& a : e.in) flags.push_back(has(a));
+    const std::vector<bool> out = nonzero_outputs(g, e, flags);
+    for (std::size_t j = 0; j < e.out.size(); ++j) nz[static_cast<std::size_t>(e.out[j])] = out[j];
+  }
+  std::vector<bool> r;
+  for (const Atom& o : g.outvars) r.push_back(has(o));
+  return r;
+}
+
+std::vector<bool> nonzero_outputs(const ir::Graph& g, const ir::Eqn& e,
+                                  const std::vector<bool>& in) {
+  const bool any = std::any_of(in.begin(), in.end(), [](bool b) { return b; });
+  if (!any || e.prim == Prim::stop_gradient) return std::vector<bool>(e.out.size(), false);
+  if (e.prim == Prim::jit) return nonzero_tangents(*e.params.get<ir::GraphPtr>("jaxpr"), in);
+  if (e.prim == Prim::custom_jvp_call) {
+    std::vector<Aval> in_avals, out_avals;
+    for (const Atom& a : e.in) in_avals.push_back(g.aval(a));
+    for (ir::VarId o : e.out) out_avals.push_back(g.aval(Atom::of_var(o)));
+    if (const std::optional<ir::Graph> rule = custom_call_jvp_graph(e, in_avals, out_avals)) {
+      std::vector<bool> flags(in.size(), false);
+      flags.insert(flags.end(), in.begin(), in.end());
+      const std::vector<bool> both = nonzero_tangents(*rule, flags);
+      return std::vector<bool>(both.begin() + static_cast<std::ptrdiff_t>(e.out.size()),
+                               both.end());
+    }
+  }
+  return std::vector<bool>(e.out.size(), true);
+}
+
 }  // namespace
 
 namespace vjp_detail {
@@ -491,10 +535,11 @@ ir::Graph vjp_impl(const ir::Graph& g, const std::vector<bool>& wrt,
   // A value a cotangent flows back through: depends on a wanted input, and is a float.
   auto carries = [&](const Atom& a) { return dep(a) && differentiable(g.aval(a)); };
   for (const ir::Eqn& e : g.eqns) {
-    // stop_gradient's result carries no tangent (JAX's is a symbolic zero): nothing after it
-    // is linearized through it.
-    const bool any = e.prim != Prim::stop_gradient && std::any_of(e.in.begin(), e.in.end(), dep);
-    for (ir::VarId v : e.out) depends[static_cast<std::size_t>(v)] = any;
+    std::vector<bool> in_dep;
+    for (const Atom& a : e.in) in_dep.push_back(dep(a));
+    const std::vector<bool> out_dep = nonzero_outputs(g, e, in_dep);
+    for (std::size_t j = 0; j < e.out.size(); ++j)
+      depends[static_cast<std::size_t>(e.out[j])] = out_dep[j];
   }
   // Which values a cotangent may reach (more than do: a rule may still give none); a jit's
   // backward part takes a cotangent for each of its outputs that may get one.
