@@ -60,6 +60,16 @@ TEST_CASE("vmap golden: a jit is batched into one jit of its batched graph, as i
          auto f = [](Tracer v) { return Array(fj::broadcast_to(v, fj::Shape{4, 3})); };
          return fj::make_jaxpr(fj::vmap(f))(x).str();
        }},
+      // The reducer batching rule's axes are NumPy ints (np.where / np.add).
+      {"vmap_reductions",
+       [&] {
+         auto f = [](Tracer v) {
+           return std::tuple{Array(fj::sum(v, {0})),     Array(fj::max(v, {1})),
+                             Array(fj::prod(v, {0, 1})), Array(fj::any(v > 0.0f, {1})),
+                             Array(fj::argmax(v, 1)),    Array(fj::argmin(v, 0))};
+         };
+         return fj::make_jaxpr(fj::vmap(f))(fj::ones({2, 3, 4})).str();
+       }},
   };
   for (const auto& [name, text] : texts) {
     CAPTURE(name);

@@ -16,6 +16,11 @@ cases = {
     "vmap_pad": (jax.vmap(lambda v: jnp.pad(v, (1, 2))), (x23,)),
     "vmap_pad_edge": (jax.vmap(lambda v: jnp.pad(v, (1, 2), mode="edge")), (x23,)),
     "vmap_broadcast_to": (jax.vmap(lambda v: jnp.broadcast_to(v, (4, 3))), (x23,)),
+    # JAX's reducer batching shifts the axes with np.where/np.add: NumPy ints in the text.
+    "vmap_reductions": (jax.vmap(lambda v: (jnp.sum(v, axis=0), jnp.max(v, axis=1),
+                                            jnp.prod(v, axis=(0, 1)), jnp.any(v > 0, axis=1),
+                                            jnp.argmax(v, axis=1), jnp.argmin(v, axis=0))),
+                        (jnp.ones((2, 3, 4), jnp.float32),)),
 }
 for name, (f, args) in cases.items():
     print(f"=== {name}")

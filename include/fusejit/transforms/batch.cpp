@@ -62,6 +62,19 @@ Atom unrolled(Emit& E, const ir::Eqn& e, const std::vector<Atom>& in, const std:
   return E.b.emit1(Prim::concatenate, std::move(parts), cat);
 }
 
+/// p with every entry of its Dims param `name` marked a NumPy int (the hidden `<name>@np`
+/// flags): JAX's reducer batching rule shifts the axes with np.where(np.less(axes, bdim), axes,
+/// np.add(axes, 1)), and prints them as np.int64(...).
+ir::Params numpy_ints(ir::Params p, const std::string& name) {
+  const ir::ParamValue* d = p.find(name);
+  if (!d) return p;
+  std::vector<std::int64_t> flags(std::get<Dims>(*d).size(), 1);
+  const std::string flag_name = name + "@np";
+  std::erase_if(p.items, [&](const ir::Param& q) { return q.name == flag_name; });
+  p.items.push_back({flag_name, flags, false});
+  return p;
+}
+
 /// e with its operands batched where `bat` says (at least one is): the batched result.
 Atom batch_rule(Emit& E, const ir::Eqn& e, const Aval& out_aval, std::vector<Atom> in,
                 const std::vector<bool>& bat, std::int64_t n) {
@@ -126,14 +139,14 @@ Atom batch_rule(Emit& E, const ir::Eqn& e, const Aval& out_aval, std::vector<Ato
       return same(std::move(p));
     }
     case ir::PrimKind::reduce:
-      return same(shift({"axes"}));
+      return same(numpy_ints(shift({"axes"}), "axes"));
     default:
       break;
   }
   switch (e.prim) {
     case Prim::argmax:
     case Prim::argmin:
-      return same(shift({"axes"}));
+      return same(numpy_ints(shift({"axes"}), "axes"));
     case Prim::concatenate:
     case Prim::stack: {
       for (std::size_t k = 0; k < in.size(); ++k)
