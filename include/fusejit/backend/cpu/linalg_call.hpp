@@ -26,11 +26,18 @@ template <class T>
 using TriangularSolveFn = void (*)(const T* a, T* x, std::int64_t m, std::int64_t rows,
                                    std::int64_t cols, TriangularSolveMode mode);
 
+/// Factors the left (m, k) panel of the row-major `a` (leading dimension lda) in place with
+/// partial pivoting (Eigen's blocked PartialPivLU kernel: LAPACK's getrf pivots); swaps[i] is
+/// the row swapped with row i.
+template <class T>
+using LuPanelFn = void (*)(T* a, std::int64_t m, std::int64_t k, std::int64_t lda, int* swaps);
+
 /// The kernels of one dtype.
 template <class T>
 struct LinalgFns {
   CholeskyFn<T> cholesky;
   TriangularSolveFn<T> triangular_solve;
+  LuPanelFn<T> lu_panel;
 };
 struct LinalgKernels {
   LinalgFns<float> f32;

@@ -17,9 +17,10 @@ namespace fj::detail::reference::library {
 /// P a = L U for each (m, n) matrix, as LAPACK's getrf (JAX's CPU lowering) computes it: in each
 /// column the first entry of largest magnitude is the pivot; a column with no nonzero entry is
 /// left unswapped and unscaled (a singular matrix gives zeros on U's diagonal, not an error).
-/// Eigen's PartialPivLU kernel factors the left (m, min(m, n)) panel (it only blocks panels at
-/// least as tall as wide); a wide matrix's right columns are then row-swapped alike and solved
-/// against the panel's unit lower triangle, getrf's U12 = L11^-1 P A12. Pivots are 0-based;
+/// Eigen's PartialPivLU kernel (at the host's vector width, cpu/linalg_eigen.hpp) factors the
+/// left (m, min(m, n)) panel (it only blocks panels at least as tall as wide); a wide matrix's
+/// right columns are then row-swapped alike and solved against the panel's unit lower
+/// triangle, getrf's U12 = L11^-1 P A12. Pivots are 0-based;
 /// the permutation applies them in order to 0, 1, ..., m - 1 (lax.linalg.lu_pivots_to_permutation).
 template <class T>
 void run_lu(const ir::Eqn&, const backend::Value* in, backend::Value* out) {
@@ -31,15 +32,14 @@ void run_lu(const ir::Eqn&, const backend::Value* in, backend::Value* out) {
   auto* perm = static_cast<std::int32_t*>(out[2].buf->data);
   if (count * m * n > 0)
     std::memcpy(lu, in[0].buf->data, static_cast<std::size_t>(count * m * n) * sizeof(T));
-  using Kernel = Eigen::internal::partial_lu_impl<T, Eigen::RowMajor, int>;
+  const auto lu_panel = backend::cpu::arch_kernels().linalg.of<T>().lu_panel;
   std::vector<int> swaps(static_cast<std::size_t>(k));
   for (std::int64_t b = 0; b < count; ++b) {
     std::int32_t* p = perm + b * m;
     std::iota(p, p + m, 0);
     if (k == 0) continue;
     Eigen::Map<RowMatrix<T>> A(lu + b * m * n, m, n);
-    int nb_swaps = 0;
-    Kernel::blocked_lu(m, k, A.data(), n, swaps.data(), nb_swaps);
+    lu_panel(A.data(), m, k, n, swaps.data());
     if (n > k) {
       auto right = A.rightCols(n - k);
       for (std::int64_t i = 0; i < k; ++i) right.row(i).swap(right.row(swaps[i]));
