@@ -49,21 +49,18 @@ std::optional<LinearizedCall> linearize_call(Emit& E, const ir::Graph& g, const 
   for (std::size_t k = 0; k < m; ++k) c.has_ct[m + k] = ct_out[k];
   const ir::Graph sub = expand_differentiated_scans(*rule, c.wrt);
   VjpLayout lay;
-  std::vector<char> skip;
+  TangentMarks marks;
   try {
     c.v = vjp_impl(sub, c.wrt, c.has_ct, &lay, /*linear=*/true);
-    skip = tangent_eqns(c.v, lay.forward_eqns, c.wrt);
+    marks = tangent_marks(c.v, lay.forward_eqns, c.wrt);
   } catch (const NotLinear&) {
     return std::nullopt;
   }
   c.forward_eqns = lay.forward_eqns;
-  std::vector<char> tangent(c.v.avals.size(), 0);
-  for (std::size_t j = 0; j < c.forward_eqns; ++j)
-    if (skip[j])
-      for (ir::VarId o : c.v.eqns[j].out) tangent[static_cast<std::size_t>(o)] = 1;
   for (std::size_t k = 0; k < m; ++k)
-    if (!c.v.outvars[k].is_literal() && tangent[static_cast<std::size_t>(c.v.outvars[k].var)])
+    if (!c.v.outvars[k].is_literal() && marks.values[static_cast<std::size_t>(c.v.outvars[k].var)])
       return std::nullopt;
+  std::vector<char>& skip = marks.eqns;
   // What the forward part computes that nothing reads (zeros_like of a result whose tangent
   // is dead) is left out too, as JAX's partial evaluation drops it.
   std::vector<char> live(c.v.avals.size(), 0);

@@ -23,7 +23,8 @@ namespace fj::transforms {
 
 using vjp_detail::NotLinear;
 using vjp_detail::residual_order;
-using vjp_detail::tangent_eqns;
+using vjp_detail::tangent_marks;
+using vjp_detail::TangentMarks;
 using vjp_detail::vjp_impl;
 using vjp_detail::VjpLayout;
 
@@ -273,22 +274,22 @@ namespace vjp_detail {
 
 // Linear mode: which of v's forward equations a tangent (a wanted input) reaches, to be left
 // out of the forward part; NotLinear if the backward part reads one of their values.
-std::vector<char> tangent_eqns(const ir::Graph& v, std::size_t forward_eqns,
-                               const std::vector<bool>& wrt) {
-  std::vector<char> tangent(v.avals.size(), 0), skip(v.eqns.size(), 0);
+TangentMarks tangent_marks(const ir::Graph& v, std::size_t forward_eqns,
+                           const std::vector<bool>& wrt) {
+  TangentMarks t{std::vector<char>(v.eqns.size(), 0), std::vector<char>(v.avals.size(), 0)};
   for (std::size_t i = 0; i < wrt.size(); ++i)
-    if (wrt[i]) tangent[static_cast<std::size_t>(v.invars[i])] = 1;
+    if (wrt[i]) t.values[static_cast<std::size_t>(v.invars[i])] = 1;
   for (std::size_t j = 0; j < v.eqns.size(); ++j) {
     const ir::Eqn& q = v.eqns[j];
     if (std::none_of(q.in.begin(), q.in.end(), [&](const Atom& a) {
-          return !a.is_literal() && tangent[static_cast<std::size_t>(a.var)];
+          return !a.is_literal() && t.values[static_cast<std::size_t>(a.var)];
         }))
       continue;
     if (j >= forward_eqns) throw NotLinear{};
-    skip[j] = 1;
-    for (ir::VarId o : q.out) tangent[static_cast<std::size_t>(o)] = 1;
+    t.eqns[j] = 1;
+    for (ir::VarId o : q.out) t.values[static_cast<std::size_t>(o)] = 1;
   }
-  return skip;
+  return t;
 }
 
 // The forward values v's backward part reads (its residuals), in the order JAX's linearized
@@ -390,12 +391,10 @@ JitSplit split_jit_uncached(const ir::Graph& jaxpr, const std::vector<bool>& wrt
   const std::size_t m = sub.invars.size(), n = sub.outvars.size();
   const std::vector<Atom> res = residual_order(sub, v, lay);
   // Linear mode: the forward part neither takes the tangents nor computes what they reach.
-  const std::vector<char> skip =
-      linear ? tangent_eqns(v, lay.forward_eqns, wrt) : std::vector<char>(v.eqns.size(), 0);
-  std::vector<char> tangent(v.avals.size(), 0);
-  for (std::size_t j = 0; j < lay.forward_eqns; ++j)
-    if (skip[j])
-      for (ir::VarId o : v.eqns[j].out) tangent[static_cast<std::size_t>(o)] = 1;
+  const TangentMarks marks = linear ? tangent_marks(v, lay.forward_eqns, wrt)
+                                    : TangentMarks{std::vector<char>(v.eqns.size(), 0),
+                                                   std::vector<char>(v.avals.size(), 0)};
+  const std::vector<char>& skip = marks.eqns;
 
   JitSplit s;
   ir::Graph known_g, back_g;
@@ -411,7 +410,7 @@ JitSplit split_jit_uncached(const ir::Graph& jaxpr, const std::vector<bool>& wrt
                      v.invars.begin());
   };
   auto is_tangent = [&](const Atom& a) {
-    return !a.is_literal() && tangent[static_cast<std::size_t>(a.var)];
+    return !a.is_literal() && marks.values[static_cast<std::size_t>(a.var)];
   };
   auto returned = [&](const Atom& a) {
     known_g.outvars.push_back(a);
@@ -426,7 +425,7 @@ JitSplit split_jit_uncached(const ir::Graph& jaxpr, const std::vector<bool>& wrt
   }
   for (const Atom& a : res) {
     const std::size_t i = operand_of(a);
-    if (is_tangent(a) || (linear && i < m && wrt[i])) throw NotLinear{};
+    if (is_tangent(a)) throw NotLinear{};
     const auto out_at = std::find_if(
         v.outvars.begin(), v.outvars.begin() + static_cast<std::ptrdiff_t>(n),
         [&](const Atom& o) { return !a.is_literal() && !o.is_literal() && o.var == a.var; });
@@ -583,7 +582,7 @@ ir::Graph vjp_impl(const ir::Graph& g, const std::vector<bool>& wrt,
     const bool split = e.prim == Prim::jit && reaches;
     if (e.prim == Prim::custom_jvp_call && reaches && !linear) {
       std::vector<bool> sub_wrt, sub_ct;
-      for (const Atom& a : e.in) sub_wrt.push_back(carries(a) && differentiable(g.aval(a)));
+      for (const Atom& a : e.in) sub_wrt.push_back(carries(a));
       for (ir::VarId o : e.out)
         sub_ct.push_back(reached[static_cast<std::size_t>(o)] && differentiable(g.aval(o)));
       calls[k] = linearize_call(E, g, e, ins[k], sub_wrt, sub_ct);
@@ -605,7 +604,7 @@ ir::Graph vjp_impl(const ir::Graph& g, const std::vector<bool>& wrt,
               ? std::vector<Atom>{}
               : b.emit(Prim::jit, known_ops, with_graph(e.params, sp.known));
       // Linear mode: the outputs a tangent reaches come from the whole call, which the caller
-      // leaves out of the forward part (tangent_eqns).
+      // leaves out of the forward part (tangent_marks).
       std::vector<Atom> whole;
       auto value = [&](const JitSplit::Source& src) {
         return src.operand ? ins[k][src.index] : r[src.index];

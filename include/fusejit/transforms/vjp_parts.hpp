@@ -37,9 +37,13 @@ ir::Graph vjp_impl(const ir::Graph& g, const std::vector<bool>& wrt,
 struct NotLinear {};
 
 // Linear mode: which of v's forward equations a tangent (a wanted input) reaches, to be left
-// out of the forward part; NotLinear if the backward part reads one of their values.
-std::vector<char> tangent_eqns(const ir::Graph& v, std::size_t forward_eqns,
-                               const std::vector<bool>& wrt);
+// out of the forward part, and which values they (and the tangents) are; NotLinear if the
+// backward part reads one of them.
+struct TangentMarks {
+  std::vector<char> eqns, values;
+};
+TangentMarks tangent_marks(const ir::Graph& v, std::size_t forward_eqns,
+                           const std::vector<bool>& wrt);
 
 // The forward values v's backward part reads (its residuals), in the order JAX's linearized
 // program first reads them (defined in vjp.cpp).
