@@ -1,5 +1,5 @@
-// The GPU's transcendentals are the CPU's: the checked-in CUDA math (backend/cuda/kernel_math.def)
-// is what gpu_math_source() translates from the LLVM emitters today, and that C, compiled here
+// The GPU's transcendentals are the CPU's: the checked-in CUDA math (backend/cuda/kernel_math*)
+// is what gpu_math_files() translates from the LLVM emitters today, and that C, compiled here
 // for the host, gives the LLVM CPU kernels' results bit for bit. A GPU test then only has to show
 // the GPU agrees with the same C (tests/test_cuda_runtime.cpp).
 #include <doctest/doctest.h>
@@ -11,10 +11,12 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <limits>
 #include <random>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -174,15 +176,20 @@ void check_every_function(const fj::Device& device) {
 
 TEST_CASE("gpu math: the checked-in CUDA math is the translation of today's CPU emitters") {
 #ifdef FUSEJIT_WITH_LLVM
-  const std::string path =
-      fusejit_test::tests_dir() + "/../include/fusejit/backend/cuda/kernel_math.def";
-  const std::string want = fj::backend::llvm_kernel::gpu_math_source();
-  if (const char* u = std::getenv("FUSEJIT_UPDATE_GPU_MATH"); u && std::string(u) == "1") {
-    std::ofstream(path) << want;
-    MESSAGE("rewrote " << path);
+  namespace fs = std::filesystem;
+  const fs::path dir = fusejit_test::tests_dir() + "/../include/fusejit/backend/cuda";
+  std::set<fs::path> generated;
+  // On a mismatch: scripts/generate-gpu-math rewrites the files from the emitters.
+  for (const auto& [path, text] : fj::backend::llvm_kernel::gpu_math_files()) {
+    CAPTURE(path);
+    CHECK(read_text((dir / path).string()) == text);
+    generated.insert(fs::path(path).filename());
   }
-  // On a mismatch: scripts/generate-gpu-math rewrites the file from the emitters.
-  CHECK(read_text(path) == want);
+  // and a function's file that nothing generates any more is gone.
+  for (const fs::directory_entry& e : fs::directory_iterator(dir / "kernel_math")) {
+    CAPTURE(e.path());
+    CHECK(generated.count(e.path().filename()) == 1);
+  }
 #else
   MESSAGE("skipped: this build has no LLVM backend to translate");
 #endif

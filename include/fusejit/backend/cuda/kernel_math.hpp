@@ -1,6 +1,9 @@
-// The transcendentals a CUDA module calls, taken from the generated math (kernel_math.def: the
-// LLVM backend's polynomials translated to C), so that GPU and CPU kernels compute the same bits.
+// The transcendentals a CUDA module calls, taken from the generated math (kernel_math.def and the
+// kernel_math/ files it includes: the LLVM backend's polynomials translated to C), so that GPU
+// and CPU kernels compute the same bits.
 #pragma once
+#include <cstddef>
+#include <iterator>
 #include <string>
 
 namespace fj::backend::cuda {
@@ -13,7 +16,7 @@ struct Entry {
   const char* code;  // one overload (float or double) of fj_<name>, on one line
 };
 
-// kernel_math.def, read twice: its entries, then its tables, each stringified.
+// kernel_math.def, read twice: its entries (in kernel_math/), then its tables, each stringified.
 inline constexpr Entry kMathEntries[] = {
 #define FJM_ENTRY(name, type, uses_table, ...) {#name, uses_table != 0, #__VA_ARGS__},
 #define FJM_TABLE(...)
@@ -33,16 +36,29 @@ inline constexpr const char* kMathTables =
 }  // namespace math_detail
 
 /// The definitions of every fj_<name> transcendental that `kernels` (CUDA C++ text) calls, both
-/// overloads of each, after the tables they read: only what a module uses, since NVRTC's time
-/// grows with the text it parses.
+/// overloads of each, and of the helpers those call, after the tables they read: only what a
+/// module uses, since NVRTC's time grows with the text it parses. kMathEntries lists a helper
+/// before its callers, so the definitions come out in an order C++ accepts.
 inline std::string kernel_math(const std::string& kernels) {
+  constexpr std::size_t n = std::size(math_detail::kMathEntries);
+  bool chosen[n] = {};
+  std::string calls = kernels;  // grows by each chosen entry's code, until nothing new is called
+  for (bool grew = true; grew;) {
+    grew = false;
+    for (std::size_t i = 0; i < n; ++i) {
+      const math_detail::Entry& e = math_detail::kMathEntries[i];
+      if (chosen[i] || calls.find("fj_" + std::string(e.name) + "(") == std::string::npos) continue;
+      chosen[i] = grew = true;
+      calls += e.code;
+    }
+  }
   std::string code;
   bool table = false;
-  for (const math_detail::Entry& e : math_detail::kMathEntries) {
-    if (kernels.find("fj_" + std::string(e.name) + "(") == std::string::npos) continue;
-    code += e.code;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (!chosen[i]) continue;
+    code += math_detail::kMathEntries[i].code;
     code += "\n";
-    table |= e.uses_table;
+    table |= math_detail::kMathEntries[i].uses_table;
   }
   return table ? std::string(math_detail::kMathTables) + "\n" + code : code;
 }

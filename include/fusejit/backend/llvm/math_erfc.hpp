@@ -13,16 +13,20 @@ namespace fj::backend::llvm_ir::detail {
 // erfc, lgamma and digamma run their f32 lanes through the f64 code (as pow does): one set of
 // fits, and f32 results that carry only the final rounding (plus f64's error, 2^-29 of an f32
 // ulp) -- which is also what keeps lgamma's and digamma's f32 results accurate next to their
-// negative zeros, where the reflection formula cancels.
+// negative zeros, where the reflection formula cancels. `name` is the function's, which the f32
+// code calls at f64 in the GPU's C (Fp::outlined).
 template <class Impl>
-llvm::Value* via_f64(llvm::IRBuilderBase& b, llvm::Value* x, Impl impl) {
+llvm::Value* via_f64(llvm::IRBuilderBase& b, const char* name, llvm::Value* x, Impl impl) {
   Fp f(b, x->getType());
   if (f.f64) return impl(f, x);
   llvm::Type* dty = llvm::Type::getDoubleTy(b.getContext());
   if (auto* v = llvm::dyn_cast<llvm::FixedVectorType>(f.ty))
     dty = llvm::FixedVectorType::get(dty, v->getNumElements());
   Fp d(b, dty);
-  return b.CreateFPTrunc(impl(d, b.CreateFPExt(x, dty)), f.ty);
+  llvm::Value* y =
+      d.outlined(name, {b.CreateFPExt(x, dty)},
+                 [&](Fp& g, std::span<llvm::Value* const> a) { return impl(g, a[0]); });
+  return b.CreateFPTrunc(y, f.ty);
 }
 
 // One Horner loop over per-lane coefficients: piece 0's, replaced by piece i's where in[i-1]
@@ -142,7 +146,7 @@ inline llvm::Value* erfc_impl(Fp& f, llvm::Value* x) {
 namespace fj::backend::llvm_ir {
 
 inline llvm::Value* emit_erfc(llvm::IRBuilderBase& b, llvm::Value* x) {
-  return detail::via_f64(b, x,
+  return detail::via_f64(b, "erfc", x,
                          [](detail::Fp& f, llvm::Value* v) { return detail::erfc_impl(f, v); });
 }
 

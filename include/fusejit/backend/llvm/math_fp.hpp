@@ -4,17 +4,26 @@
 #include <cassert>
 #include <cstdint>
 #include <span>
+#include <string>
+#include <vector>
+
+#include <llvm/ADT/STLFunctionalExtras.h>
 
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/DerivedTypes.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Intrinsics.h>
+#include <llvm/IR/Module.h>
 #include <llvm/IR/IntrinsicsX86.h>
 #include <llvm/TargetParser/X86TargetParser.h>
 
 #include "fusejit/backend/llvm/math_ir.hpp"
 
 namespace fj::backend::llvm_ir::detail {
+
+// The function attribute that asks the math library to call its shared helpers instead of
+// inlining them (Fp::outlined): set by gpu_math_source.cpp, never by the CPU kernels.
+inline constexpr const char* kOutlineHelpers = "fj-math-outline-helpers";
 
 // The builder at one float format (f32 or f64) and one shape (scalar or <N x T>): constants
 // splat to the shape, and the matching integer type (i32/i64 with the same lane count) is at
@@ -169,6 +178,39 @@ struct Fp {
     for (int i = 0; i < 16; ++i) all.push_back(i);
     return b.CreateShuffleVector(one_register(half(p, 0), half(kf, 0)),
                                  one_register(half(p, 8), half(kf, 8)), all);
+  }
+
+  // body(this, args): inline, which is what the CPU kernels get (straight-line code at the
+  // kernel's vector width); or, in a function marked kOutlineHelpers (the GPU's C translation,
+  // gpu_math_source.cpp), a call to fjm_<name>_<f32|f64>, built in the module once with body, so
+  // that a helper several functions share is written once. The arguments and result have this
+  // builder's type; a body must not touch memory (the call is marked so). A helper named like a
+  // math function (digamma, polygamma at f64) must compute exactly that function, since the
+  // generated C has one definition per name and format; inside that function itself the body is
+  // inlined.
+  llvm::Value* outlined(const std::string& name, std::initializer_list<llvm::Value*> args,
+                        llvm::function_ref<llvm::Value*(Fp&, std::span<llvm::Value* const>)> body) {
+    const std::vector<llvm::Value*> in(args);
+    llvm::Function* caller = b.GetInsertBlock() ? b.GetInsertBlock()->getParent() : nullptr;
+    const std::string fname = "fjm_" + name + (f64 ? "_f64" : "_f32");
+    if (!caller || !caller->hasFnAttribute(kOutlineHelpers) || caller->getName() == fname)
+      return body(*this, in);
+    llvm::Module& m = *caller->getParent();
+    llvm::Function* fn = m.getFunction(fname);
+    if (!fn) {
+      auto* type = llvm::FunctionType::get(ty, std::vector<llvm::Type*>(in.size(), ty), false);
+      fn = llvm::Function::Create(type, llvm::Function::ExternalLinkage, fname, m);
+      fn->addFnAttr(kOutlineHelpers);
+      fn->setDoesNotAccessMemory();
+      fn->setDoesNotThrow();
+      fn->setWillReturn();
+      llvm::IRBuilder<> hb(llvm::BasicBlock::Create(m.getContext(), "entry", fn));
+      Fp g(hb, ty);
+      std::vector<llvm::Value*> params;
+      for (llvm::Argument& a : fn->args()) params.push_back(&a);
+      hb.CreateRet(body(g, params));
+    }
+    return b.CreateCall(fn, in);
   }
 
   // 2^n for an integer n in the normal exponent range.

@@ -280,11 +280,11 @@ inline llvm::Value* digamma_impl(Fp& f, llvm::Value* x) {
 namespace fj::backend::llvm_ir {
 
 inline llvm::Value* emit_lgamma(llvm::IRBuilderBase& b, llvm::Value* x) {
-  return detail::via_f64(b, x,
+  return detail::via_f64(b, "lgamma", x,
                          [](detail::Fp& f, llvm::Value* v) { return detail::lgamma_impl(f, v); });
 }
 inline llvm::Value* emit_digamma(llvm::IRBuilderBase& b, llvm::Value* x) {
-  return detail::via_f64(b, x,
+  return detail::via_f64(b, "digamma", x,
                          [](detail::Fp& f, llvm::Value* v) { return detail::digamma_impl(f, v); });
 }
 

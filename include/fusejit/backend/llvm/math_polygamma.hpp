@@ -3,6 +3,7 @@
 // sums it, so that fusejit's values are JAX's (docs/MATH.md, "polygamma").
 #pragma once
 #include <array>
+#include <span>
 
 #include "fusejit/backend/llvm/math_gamma.hpp"
 #include "fusejit/backend/llvm/math_special.hpp"
@@ -61,10 +62,13 @@ inline llvm::Value* hurwitz_zeta(Fp& f, llvm::Value* s, llvm::Value* q, llvm::Va
 // m! for a whole m >= 1 as the running product 2 * 3 * ... * m: exact up to 22! (each fits f64's
 // significand once its factors of 2 are out), then half an ulp per factor (XLA's exp(lgamma(m +
 // 1)) is off by up to |lgamma(m + 1)| ulps: 32 at m = 25). Orders past 170 are polygamma_impl's.
+// Outlined in the GPU's C: 169 steps, one function.
 inline llvm::Value* factorial(Fp& f, llvm::Value* m) {
-  llvm::Value* p = f.k(1.0);
-  for (int i = 2; i <= 170; ++i) p = f.sel(f.ge(m, f.k(i)), f.mul(p, f.k(i)), p);
-  return p;
+  return f.outlined("factorial", {m}, [](Fp& g, std::span<llvm::Value* const> a) {
+    llvm::Value* p = g.k(1.0);
+    for (int i = 2; i <= 170; ++i) p = g.sel(g.ge(a[0], g.k(i)), g.mul(p, g.k(i)), p);
+    return p;
+  });
 }
 
 // NaN unless m is a whole number in [0, 170] (past 170, m! overflows f64 and XLA's product is inf
@@ -81,7 +85,9 @@ inline llvm::Value* polygamma_impl(Fp& f, llvm::Value* m, llvm::Value* x) {
   llvm::Value* res = f.sel(m_odd, mag, f.neg(mag));
   res = f.sel(f.eq(x, f.inf()), f.nan(), res);
   res = f.sel(nonpositive_int(f, x), f.sel(m_odd, f.inf(), f.nan()), res);
-  res = f.sel(f.eq(m, f.k(0.0)), digamma_impl(f, x), res);
+  llvm::Value* digamma = f.outlined(
+      "digamma", {x}, [](Fp& g, std::span<llvm::Value* const> a) { return digamma_impl(g, a[0]); });
+  res = f.sel(f.eq(m, f.k(0.0)), digamma, res);
   return f.sel(f.either(f.isnan(x), f.b.CreateNot(whole)), f.nan(), res);
 }
 
@@ -96,8 +102,11 @@ inline llvm::Value* emit_polygamma(llvm::IRBuilderBase& b, llvm::Value* m, llvm:
   if (auto* v = llvm::dyn_cast<llvm::FixedVectorType>(f.ty))
     dty = llvm::FixedVectorType::get(dty, v->getNumElements());
   detail::Fp d(b, dty);
-  return b.CreateFPTrunc(detail::polygamma_impl(d, b.CreateFPExt(m, dty), b.CreateFPExt(x, dty)),
-                         f.ty);
+  llvm::Value* y = d.outlined("polygamma", {b.CreateFPExt(m, dty), b.CreateFPExt(x, dty)},
+                              [](detail::Fp& g, std::span<llvm::Value* const> a) {
+                                return detail::polygamma_impl(g, a[0], a[1]);
+                              });
+  return b.CreateFPTrunc(y, f.ty);
 }
 
 }  // namespace fj::backend::llvm_ir

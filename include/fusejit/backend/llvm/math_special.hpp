@@ -291,7 +291,7 @@ inline DoubleWord log_dd(Fp& f, llvm::Value* x) {
 // f32 evaluates in f64 (log and exp at full f64 accuracy), which makes the f32 result correctly
 // rounded in all but rare near-halfway cases; f64 uses the double-word log and passes the low
 // word of the product to exp as a correction to its reduced argument.
-inline llvm::Value* pow_core(Fp& f, llvm::Value* ax, llvm::Value* y) {
+inline llvm::Value* pow_core_body(Fp& f, llvm::Value* ax, llvm::Value* y) {
   if (!f.f64) {
     llvm::Type* dty = llvm::Type::getDoubleTy(f.b.getContext());
     if (auto* v = llvm::dyn_cast<llvm::FixedVectorType>(f.ty))
@@ -305,6 +305,12 @@ inline llvm::Value* pow_core(Fp& f, llvm::Value* ax, llvm::Value* y) {
   DoubleWord p = two_prod(f, y, l.hi);
   p.lo = f.fma(y, l.lo, p.lo);
   return exp_impl(f, p.hi, p.lo);
+}
+// A helper of pow and polygamma's zeta sum (eleven uses there): outlined in the GPU's C.
+inline llvm::Value* pow_core(Fp& f, llvm::Value* ax, llvm::Value* y) {
+  return f.outlined("pow_core", {ax, y}, [](Fp& g, std::span<llvm::Value* const> a) {
+    return pow_core_body(g, a[0], a[1]);
+  });
 }
 
 // C99 Annex F (IEEE 754 pow): pow(x, +-0) = 1 and pow(1, y) = 1 even for NaN; a negative x
