@@ -184,23 +184,7 @@ TEST_CASE("pad/roll golden: values and gradients as JAX's, f64, every backend") 
 }
 
 TEST_CASE("pad/roll golden: empty operands and results, every backend") {
-  for (const std::string& backend : fusejit_test::backends_to_test()) {
-    BackendScope scope(backend.c_str());
-    for (const auto& [name, c] : empty_cases()) {
-      CAPTURE(backend);
-      CAPTURE(name);
-      const std::string line = kGolden.lines("shape " + name)[0];
-      const std::size_t colon = line.find(" : ");
-      REQUIRE(colon != std::string::npos);
-      const auto dims = fusejit_test::golden_numbers(line.substr(0, colon));
-      const auto want = fusejit_test::golden_numbers(line.substr(colon + 3));
-      const Array y = fj::jit(c.f)(sin_operand(c.shape, 0));
-      REQUIRE(y.shape().rank() == static_cast<int>(dims.size()));
-      for (int d = 0; d < y.shape().rank(); ++d)
-        CHECK(y.shape()[d] == dims[static_cast<std::size_t>(d)]);
-      CHECK(fusejit_test::as_doubles(y) == want);
-    }
-  }
+  fusejit_test::check_shape_goldens(kGolden, empty_cases());
 }
 
 TEST_CASE("pad/roll golden: lax.pad's gradient in its padding value, and vmap") {

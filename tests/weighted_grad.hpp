@@ -81,4 +81,27 @@ inline void check_unary_goldens(const Golden& golden, const std::map<std::string
   }
 }
 
+/// Each case's result shape and values against the golden "shape NAME" line (the shape, " : ",
+/// the values), on every backend: for empty operands or results.
+inline void check_shape_goldens(const Golden& golden,
+                                const std::map<std::string, UnaryCase>& cases) {
+  for (const std::string& backend : backends_to_test()) {
+    BackendScope scope(backend.c_str());
+    for (const auto& [name, c] : cases) {
+      CAPTURE(backend);
+      CAPTURE(name);
+      const std::string line = golden.lines("shape " + name)[0];
+      const std::size_t colon = line.find(" : ");
+      REQUIRE(colon != std::string::npos);
+      const auto dims = golden_numbers(line.substr(0, colon));
+      const auto want = golden_numbers(line.substr(colon + 3));
+      const fj::Array y = fj::jit(c.f)(sin_operand(c.shape, 0));
+      REQUIRE(y.shape().rank() == static_cast<int>(dims.size()));
+      for (int d = 0; d < y.shape().rank(); ++d)
+        CHECK(y.shape()[d] == dims[static_cast<std::size_t>(d)]);
+      CHECK(as_doubles(y) == want);
+    }
+  }
+}
+
 }  // namespace fusejit_test

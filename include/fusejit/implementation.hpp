@@ -64,6 +64,7 @@
 #include "fusejit/api/checking_leaks.cpp"
 #include "fusejit/api/lax_control.cpp"
 #include "fusejit/api/sorting.cpp"
+#include "fusejit/api/repeat.cpp"
 #include "fusejit/api/split.cpp"
 #include "fusejit/api/lu.cpp"
 #include "fusejit/api/spectral.cpp"

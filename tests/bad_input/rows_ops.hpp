@@ -197,6 +197,20 @@ inline std::vector<Row> op_rows() {
        "fj::repeat: repeats must be nonnegative, got -2 for f32[2,3]"},
       {"`repeat` along an axis out of range", [=] { Array r = fj::repeat(m23, 2, 2); },
        raises<fj::ShapeError>("fj::ShapeError"), "fj::repeat: axis 2 is out of range for f32[2,3]"},
+      {"`repeat` with a count array of the wrong length",
+       [=] {
+         Array r = fj::repeat(m23, std::vector<std::int64_t>{1, 2}, 1);
+       },
+       raises<fj::ShapeError>("fj::ShapeError"),
+       "fj::repeat: repeats (1, 2) has 2 counts for the 3 elements along axis 1 of f32[2,3]"},
+      {"`repeat` with traced counts and no `total_repeat_length`",
+       [=] {
+         fj::jit([=](fj::Tracer c) { return fj::repeat(m23, c, 1); })(
+             fj::array(std::vector<std::int32_t>{1, 2, 0}, {3}));
+       },
+       raises<fj::ConcretizationError>("fj::ConcretizationError"),
+       "fj::repeat: repeats i32[3] is traced, so the result's length is not static: pass "
+       "total_repeat_length"},
       {"`stack` along an axis out of range",
        [=] {
          Array r = fj::stack({m23, m23}, 3);

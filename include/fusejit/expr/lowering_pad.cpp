@@ -8,6 +8,8 @@
 
 #include "fusejit/core/error.hpp"
 #include "fusejit/expr/lowering_helpers.hpp"
+#include "fusejit/expr/lowering_index.hpp"
+#include "fusejit/expr/lowering_sort.hpp"
 #include "fusejit/ir/pad_config.hpp"
 
 namespace fj::detail {
@@ -15,15 +17,6 @@ namespace fj::detail {
 namespace {
 
 using V = std::vector<std::int64_t>;
-
-// An axis in [-rank, rank) made nonnegative, or a ShapeError naming `who` and the shape.
-int canonical_axis(int axis, const ir::Aval& a, const char* who) {
-  const int r = a.shape.rank();
-  if (axis < -r || axis >= r)
-    throw ShapeError(std::string(who) + ": axis " + std::to_string(axis) + " is out of range for " +
-                     a.str());
-  return axis < 0 ? axis + r : axis;
-}
 
 std::string pairs_str(const std::vector<PadPair>& w) {
   std::string s = "(";
@@ -189,6 +182,14 @@ Atom pad_stats(GraphBuilder& g, Atom a, const std::vector<PadPair>& w, PadMode m
 }
 
 }  // namespace
+
+int canonical_axis(int axis, const ir::Aval& a, const char* who) {
+  const int r = a.shape.rank();
+  if (axis < -r || axis >= r)
+    throw ShapeError(std::string(who) + ": axis " + std::to_string(axis) + " is out of range for " +
+                     a.str());
+  return axis < 0 ? axis + r : axis;
+}
 
 Atom lower_lax_pad(GraphBuilder& b, Atom x, Atom value, const std::vector<PadTriple>& config) {
   const ir::Aval xa = b.aval(x);
@@ -394,6 +395,39 @@ Atom lower_repeat(GraphBuilder& b, Atom x, std::int64_t repeats, int axis, bool 
                      " for " + xa.str());
   if (flatten) return repeat_scalar(b, lower_reshape(b, x, {xa.shape.size()}), repeats, 0);
   return repeat_scalar(b, x, repeats, canonical_axis(axis, xa, "fj::repeat"));
+}
+
+Atom lower_repeat_array(GraphBuilder& b, Atom x, Atom repeats, std::int64_t total, int axis,
+                        std::optional<Atom> empty) {
+  const ir::Aval xa = b.aval(x);
+  // jnp.ravel(repeats), then jnp.broadcast_to(repeats, [n]) (no equation when that shape).
+  if (const ir::Aval ra = b.aval(repeats); ra.shape.rank() != 1)
+    repeats = lower_reshape(b, repeats, {ra.shape.size()});
+  if (xa.shape.rank() == 0) return lower_broadcast_to(b, x, Shape{total});  // full([total], x)
+  const std::int64_t n = xa.shape[axis];
+  repeats = lower_broadcast_to(b, repeats, Shape{n});
+  if (empty) {  // reshape(array([], dtype), shape)
+    V shape = xa.shape.to_vector();
+    shape[static_cast<std::size_t>(axis)] = 0;
+    return lower_reshape(b, *empty, shape);
+  }
+  if (n == 0) return x;
+  // [1, 2, 0, 5] -> exclusive [0, 1, 2, 0] -> cumsum [0, 1, 3, 3], each element's first output
+  // position; ones scattered there onto zeros(total), summed up again minus one, give each
+  // output position its element.
+  const char* fn = "fj::repeat";
+  auto weak = [](int v) { return Atom::of_literal(ir::Literal::of(v, true)); };
+  const AtItem first{AtItem::Kind::integer, 0, {}}, array{AtItem::Kind::array, 0, {}};
+  const Atom rolled = lower_roll(b, repeats, {1}, {}, true);
+  const Atom exclusive = lower_index_tuple(b, rolled, {first}, {}, weak(0), Prim::scatter,
+                                           ir::GatherMode::fill_or_drop, fn);
+  const Atom starts = lower_cumulative(b, Prim::cumsum, exclusive, std::nullopt, false, true, fn);
+  const Atom zeros = lower_full(b, Shape{total}, ir::Literal::of(0, false).cast(DType::i32, false));
+  const Atom marks = lower_index_tuple(b, zeros, {array}, {starts}, weak(1), Prim::scatter_add,
+                                       ir::GatherMode::fill_or_drop, fn);
+  const Atom summed = lower_cumulative(b, Prim::cumsum, marks, std::nullopt, false, true, fn);
+  return lower_take(b, x, lower_binary(b, Prim::sub, summed, weak(1)), axis,
+                    ir::GatherMode::fill_or_drop);
 }
 
 }  // namespace fj::detail

@@ -2,6 +2,7 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -55,5 +56,13 @@ Atom lower_tile(GraphBuilder& b, Atom x, const std::vector<std::int64_t>& reps);
 /// jnp.repeat with a static scalar count: broadcast_in_dim after `axis`, then a reshape; over
 /// the flattened array when `flatten`.
 Atom lower_repeat(GraphBuilder& b, Atom x, std::int64_t repeats, int axis, bool flatten);
+/// jnp.repeat with an array of counts (api/repeat.cpp has checked their number and the total):
+/// JAX's _repeat from the counts' ravel and broadcast on, along a nonnegative `axis` of x: a
+/// scalar x broadcast to total; `empty` (an empty array of x's dtype) reshaped when the total is
+/// 0; x when its axis is empty; else a roll, a scatter, two cumsums and a take.
+Atom lower_repeat_array(GraphBuilder& b, Atom x, Atom repeats, std::int64_t total, int axis,
+                        std::optional<Atom> empty);
+/// An axis in [-rank, rank) made nonnegative, or a ShapeError naming `who` and the shape.
+int canonical_axis(int axis, const ir::Aval& a, const char* who);
 
 }  // namespace fj::detail
