@@ -41,6 +41,11 @@ std::function<Array(Tracer)> pad_with(W widths, PadMode mode,
   return [=](Tracer a) { return Array(fj::pad(a, widths, mode, type)); };
 }
 
+// fj::pad(a, widths, constant_values) with a value per side, as a case's function.
+std::function<Array(Tracer)> pad_values(W widths, std::vector<std::pair<double, double>> values) {
+  return [=](Tracer a) { return Array(fj::pad(a, widths, values)); };
+}
+
 std::map<std::string, Case> cases() {
   return {
       {"pad",
@@ -149,6 +154,10 @@ std::map<std::string, Case> cases() {
       {"repeat", {[](Tracer a) { return Array(fj::repeat(a, 3, 1)); }, {3, 4}}},
       {"repeat_flat", {[](Tracer a) { return Array(fj::repeat(a, 2)); }, {3, 4}}},
       {"repeat_neg_axis", {[](Tracer a) { return Array(fj::repeat(a, 2, -2)); }, {2, 3, 2}}},
+      {"pad_empty_mode", {pad_with(W{{1, 2}, {0, 1}}, PadMode::empty), {3, 4}}},
+      {"pad_empty_mode_3d", {pad_with(W{{0, 1}, {2, 0}, {1, 1}}, PadMode::empty), {2, 3, 2}}},
+      {"pad_value_pairs", {pad_values(W{{1, 2}, {0, 1}}, {{1.0, 2.0}, {3.0, 4.0}}), {3, 4}}},
+      {"pad_value_pair", {pad_values(W{{0, 2}, {1, 0}}, {{1.5, 2.5}}), {3, 4}}},
   };
 }
 
@@ -172,6 +181,7 @@ std::map<std::string, Case> empty_cases() {
         {3, 4}}},
       {"repeat_zero", {[](Tracer a) { return Array(fj::repeat(a, 0, 1)); }, {3, 4}}},
       {"roll_empty_axis", {[](Tracer a) { return Array(fj::roll(a, 1, 0)); }, {0, 2}}},
+      {"pad_empty_mode_empty_axis", {pad_with(W{{1, 1}, {0, 0}}, PadMode::empty), {0, 3}}},
   };
 }
 
@@ -294,6 +304,9 @@ TEST_CASE("pad/roll golden: jaxpr text") {
           return Tracer(fj::roll(a, t, {0, 1}));
         })(fj::ones({3, 4}), shifts_1_m6())
             .str() == kGolden.all().at("jaxpr roll_dynamic_axes_arg"));
+  CHECK(fj::make_jaxpr(pad_values(W{{1, 2}, {0, 1}}, {{1.0, 2.0}, {3.0, 4.0}}))(
+            fj::ones({3, 4}, fj::i32))
+            .str() == kGolden.all().at("jaxpr pad_value_pairs_int"));
   CHECK(fj::make_jaxpr(lax_pad_of)(fj::ones({3, 4}), fj::ones({})).str() ==
         kGolden.all().at("jaxpr lax_pad_value"));
   CHECK(fj::make_jaxpr(fj::vmap(lax_pad_of))(fj::ones({2, 3, 4}), fj::ones({2})).str() ==
@@ -345,6 +358,10 @@ TEST_CASE("pad/roll golden: bad input names the function and shapes") {
       Array(fj::roll(m, fj::array(std::vector<std::int32_t>{1, 2, 3}, {3}), {0, 1})),
       "fj::roll: shift i32[3] and 2 axes must be scalars or 1-D arrays of one length, for f32[3,4]",
       fj::ShapeError);
+  CHECK_THROWS_WITH_AS(Array(fj::pad(m, W{{1, 1}}, {{1.0, 2.0}, {3.0, 4.0}, {5.0, 6.0}})),
+                       "fj::pad: constant_values has 3 (before, after) pairs for f32[3,4], which "
+                       "needs one per axis, or one for all",
+                       fj::ShapeError);
   CHECK_THROWS_WITH_AS(Array(fj::tile(m, {2, -1})),
                        "fj::tile: reps (2, -1) must be nonnegative, for f32[3,4]", fj::ShapeError);
   CHECK_THROWS_WITH_AS(Array(fj::repeat(m, -1, 0)),

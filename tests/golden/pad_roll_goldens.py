@@ -1,5 +1,6 @@
-"""Goldens for tests/test_pad_roll_golden.cpp from JAX 0.10.2: jnp.pad (constant, edge, reflect,
-symmetric and wrap, reflect_type odd, maximum, minimum and mean),
+"""Goldens for tests/test_pad_roll_golden.cpp from JAX 0.10.2: jnp.pad (constant (a scalar, or a
+pair per side), edge, reflect, symmetric and wrap, reflect_type odd, maximum, minimum, mean and
+empty),
 lax.pad (negative and interior padding), jnp.roll, jnp.tile and jnp.repeat: values and gradients
 in f64, jaxpr text at f32 (plain, vmapped).
 Run: python tests/golden/pad_roll_goldens.py > tests/golden/pad_roll_goldens.txt
@@ -60,6 +61,14 @@ cases = {
     "repeat": (lambda a: jnp.repeat(a, 3, axis=1), (3, 4)),
     "repeat_flat": (lambda a: jnp.repeat(a, 2), (3, 4)),
     "repeat_neg_axis": (lambda a: jnp.repeat(a, 2, axis=-2), (2, 3, 2)),
+    "pad_empty_mode": (lambda a: jnp.pad(a, ((1, 2), (0, 1)), mode="empty"), (3, 4)),
+    "pad_empty_mode_3d": (lambda a: jnp.pad(a, ((0, 1), (2, 0), (1, 1)), mode="empty"),
+                          (2, 3, 2)),
+    # constant_values per side: Python floats, one pair for all axes or one per axis.
+    "pad_value_pairs": (lambda a: jnp.pad(a, ((1, 2), (0, 1)),
+                                          constant_values=((1.0, 2.0), (3.0, 4.0))), (3, 4)),
+    "pad_value_pair": (lambda a: jnp.pad(a, ((0, 2), (1, 0)), constant_values=(1.5, 2.5)),
+                       (3, 4)),
 }
 
 # Empty operands or results: the result's shape and values (no gradient lines), and the jaxpr.
@@ -69,6 +78,7 @@ empty_cases = {
     "tile_zero": (lambda a: jnp.tile(a, (0, 2)), (3, 4)),
     "repeat_zero": (lambda a: jnp.repeat(a, 0, axis=1), (3, 4)),
     "roll_empty_axis": (lambda a: jnp.roll(a, 1, axis=0), (0, 2)),
+    "pad_empty_mode_empty_axis": (lambda a: jnp.pad(a, ((1, 1), (0, 0)), mode="empty"), (0, 3)),
 }
 
 
@@ -118,6 +128,9 @@ for name, (f, shape) in (cases | empty_cases).items():
         continue  # with the shift an argument, below
     print(f"=== jaxpr {name}")
     print(jax.make_jaxpr(f)(jnp.ones(shape, jnp.float32)))
+print("=== jaxpr pad_value_pairs_int")
+print(jax.make_jaxpr(lambda a: jnp.pad(a, ((1, 2), (0, 1)), constant_values=((1.0, 2.0), (3.0, 4.0))))(
+    jnp.ones((3, 4), jnp.int32)))
 print("=== jaxpr pad_int")
 print(jax.make_jaxpr(lambda a: jnp.pad(a, ((1, 0), (0, 2))))(jnp.ones((2, 2), jnp.int32)))
 # Integer statistics: jnp.round (a jit returning its operand for integers) once per side.

@@ -26,8 +26,8 @@ std::string pairs_str(const std::vector<PadPair>& w) {
 }
 
 const char* mode_name(PadMode m) {
-  static const char* const names[] = {"constant", "edge",    "reflect", "symmetric",
-                                      "wrap",     "maximum", "minimum", "mean"};
+  static const char* const names[] = {"constant", "edge",    "reflect", "symmetric", "wrap",
+                                      "maximum",  "minimum", "mean",    "empty"};
   return names[static_cast<int>(m)];
 }
 
@@ -181,6 +181,60 @@ Atom pad_stats(GraphBuilder& g, Atom a, const std::vector<PadPair>& w, PadMode m
   return a;
 }
 
+// _pad_empty: zeros of each side's width concatenated on, axis by axis, even a width of 0.
+Atom pad_empty(GraphBuilder& g, Atom a, const std::vector<PadPair>& w) {
+  const DType dt = g.aval(a).dtype;
+  for (int i = 0; i < g.aval(a).shape.rank(); ++i) {
+    auto zeros = [&](std::int64_t width) {
+      V shape = g.aval(a).shape.to_vector();
+      shape[static_cast<std::size_t>(i)] = width;
+      return lower_full(g, Shape(shape), ir::Literal::of(0, false).cast(dt, false));
+    };
+    const auto [before, after] = w[static_cast<std::size_t>(i)];
+    a = concat(g, {zeros(before), a, zeros(after)}, i);
+  }
+  return a;
+}
+
+// _pad_constant with an array of values: `leaves` (the Python floats) gathered into an f32 array
+// as jnp.asarray gathers them (per pair: each converted and made [1], concatenated; nested pairs
+// each made [1, 2], concatenated), converted to x's dtype and broadcast to (rank, 2); then one
+// lax.pad per nonzero side, of its own value (a static index: slice and squeeze).
+Atom pad_constant_pairs(GraphBuilder& g, Atom a, const std::vector<Atom>& leaves, bool nested,
+                        const std::vector<PadPair>& w) {
+  const ir::Aval av = g.aval(a);
+  const int r = av.shape.rank();
+  std::vector<Atom> pairs;
+  for (std::size_t k = 0; k < leaves.size(); k += 2) {
+    std::vector<Atom> two;
+    for (std::size_t j = k; j < k + 2; ++j)
+      two.push_back(lower_broadcast_to(g, convert(g, leaves[j], {DType::f32, false}), Shape{1}));
+    const Atom pair = concat(g, two, 0);
+    pairs.push_back(nested ? lower_broadcast_to(g, pair, Shape{1, 2}) : pair);
+  }
+  Atom values = nested ? concat(g, pairs, 0) : pairs[0];
+  values = lower_broadcast_to(g, convert(g, values, {av.dtype, av.weak}), Shape{r, 2});
+  for (int i = 0; i < r; ++i)
+    for (int side = 0; side < 2; ++side) {
+      const auto [lo, hi] = w[static_cast<std::size_t>(i)];
+      const std::int64_t width = side == 0 ? lo : hi;
+      if (width == 0) continue;
+      const AtItem row{AtItem::Kind::integer, i, {}}, col{AtItem::Kind::integer, side, {}};
+      const Atom v = lower_index_tuple(g, values, {row, col}, {}, std::nullopt, Prim::scatter,
+                                       ir::GatherMode::promise_in_bounds, "fj::pad");
+      ir::PadConfig c;
+      for (int d = 0; d < r; ++d) {
+        const bool here = d == i;
+        c.lo.push_back(here && side == 0 ? width : 0);
+        c.hi.push_back(here && side == 1 ? width : 0);
+        c.interior.push_back(0);
+        c.np.insert(c.np.end(), {here && side == 0, here && side == 1, 0});
+      }
+      a = emit_pad(g, a, v, c, "fj::pad");
+    }
+  return a;
+}
+
 }  // namespace
 
 int canonical_axis(int axis, const ir::Aval& a, const char* who) {
@@ -205,7 +259,8 @@ Atom lower_lax_pad(GraphBuilder& b, Atom x, Atom value, const std::vector<PadTri
 }
 
 Atom lower_pad(GraphBuilder& b, Atom x, Atom value, const std::vector<PadPair>& widths,
-               PadMode mode, ReflectType reflect_type, const std::vector<PadPair>& stat_length) {
+               PadMode mode, ReflectType reflect_type, const std::vector<PadPair>& stat_length,
+               const std::vector<std::pair<double, double>>& constant_pairs) {
   const ir::Aval xa = b.aval(x);
   const int r = xa.shape.rank();
   if (widths.size() != 1 && static_cast<int>(widths.size()) != r)
@@ -219,7 +274,8 @@ Atom lower_pad(GraphBuilder& b, Atom x, Atom value, const std::vector<PadPair>& 
     if (lo < 0 || hi < 0)
       throw ShapeError("fj::pad: pad_width " + pairs_str(widths) + " must be nonnegative, for " +
                        xa.str());
-    if (mode != PadMode::constant && xa.shape[i] == 0 && (lo > 0 || hi > 0))
+    if (mode != PadMode::constant && mode != PadMode::empty && xa.shape[i] == 0 &&
+        (lo > 0 || hi > 0))
       throw ShapeError(std::string("fj::pad: cannot apply '") + mode_name(mode) +
                        "' padding to empty axis " + std::to_string(i) + " of " + xa.str());
   }
@@ -241,14 +297,28 @@ Atom lower_pad(GraphBuilder& b, Atom x, Atom value, const std::vector<PadPair>& 
   if (b.aval(value).shape.rank() != 0)
     throw ShapeError("fj::pad: constant_values must be a scalar, got " + b.aval(value).str() +
                      " for " + xa.str());
+  if (constant_pairs.size() > 1 && static_cast<int>(constant_pairs.size()) != r)
+    throw ShapeError("fj::pad: constant_values has " + std::to_string(constant_pairs.size()) +
+                     " (before, after) pairs for " + xa.str() +
+                     ", which needs one per axis, or "
+                     "one for all");
+  // The jit's operands: x, then the scalar value or the pairs' values (Python floats).
+  std::vector<Atom> operands{x};
+  if (constant_pairs.empty()) operands.push_back(value);
+  for (const auto& [lo, hi] : constant_pairs)
+    for (double v : {lo, hi}) operands.push_back(Atom::of_literal(ir::Literal::of(v, true)));
+  const bool nested = constant_pairs.size() > 1;
   std::string variant =
       std::to_string(static_cast<int>(mode)) + "/" + std::to_string(static_cast<int>(reflect_type));
   for (const auto& [lo, hi] : w) variant += "," + std::to_string(lo) + ":" + std::to_string(hi);
   for (const auto& [lo, hi] : stat_length)
     variant += ",s" + std::to_string(lo) + ":" + std::to_string(hi);
-  auto body = [w, mode, reflect_type, stat_length, r](GraphBuilder& g,
-                                                      const std::vector<Atom>& in) -> Atom {
+  variant += ",c" + std::to_string(constant_pairs.size());
+  auto body = [w, mode, reflect_type, stat_length, r, nested](GraphBuilder& g,
+                                                              const std::vector<Atom>& in) -> Atom {
     if (r == 0) return in[0];
+    if (in.size() > 2)
+      return pad_constant_pairs(g, in[0], std::vector<Atom>(in.begin() + 1, in.end()), nested, w);
     switch (mode) {
       case PadMode::edge:
         return pad_edge(g, in[0], w);
@@ -262,6 +332,8 @@ Atom lower_pad(GraphBuilder& b, Atom x, Atom value, const std::vector<PadPair>& 
       case PadMode::minimum:
       case PadMode::mean:
         return pad_stats(g, in[0], w, mode, stat_length);
+      case PadMode::empty:
+        return pad_empty(g, in[0], w);
       default:
         break;
     }
@@ -276,7 +348,7 @@ Atom lower_pad(GraphBuilder& b, Atom x, Atom value, const std::vector<PadPair>& 
     }
     return emit_pad(g, in[0], v, c, "fj::pad");
   };
-  return call_named(b, "_pad", {x, value}, body, variant);
+  return call_named(b, "_pad", operands, body, variant);
 }
 
 Atom lower_roll(GraphBuilder& b, Atom x, const std::vector<std::int64_t>& shifts,

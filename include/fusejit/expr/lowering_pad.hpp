@@ -12,7 +12,7 @@ namespace fj::detail {
 
 /// jnp.pad's modes: a constant value; the edge values repeated; a mirror image without the edge
 /// (reflect) or with it (symmetric); the array repeated (wrap); the axis's maximum, minimum or
-/// mean repeated (rounded to even for integers).
+/// mean repeated (rounded to even for integers); zeros (empty: jnp.empty is jnp.zeros).
 enum class PadMode : std::uint8_t {
   constant,
   edge,
@@ -21,7 +21,8 @@ enum class PadMode : std::uint8_t {
   wrap,
   maximum,
   minimum,
-  mean
+  mean,
+  empty
 };
 /// jnp.pad's reflect_type for reflect and symmetric: the mirror image as it is (even), or
 /// reflected through the edge value as well, 2 * edge - image (odd).
@@ -39,10 +40,14 @@ Atom lower_lax_pad(GraphBuilder& b, Atom x, Atom value, const std::vector<PadTri
 /// slices, repeats, flips, reductions and concatenates JAX stages for the other modes.
 /// `stat_length` (maximum, minimum, mean; empty: the whole axis) holds one positive (before,
 /// after) pair per axis, or one for all. `widths`
-/// holds one pair per axis, or one pair for all; widths are nonnegative.
+/// holds one pair per axis, or one pair for all; widths are nonnegative. `constant_pairs`, when
+/// not empty, are the constant mode's values instead of `value`: a (before, after) pair for all
+/// axes or one per axis (JAX's `constant_values=(b, a)` and `((b, a), ...)`), passed to the jit
+/// as JAX passes Python floats.
 Atom lower_pad(GraphBuilder& b, Atom x, Atom value, const std::vector<PadPair>& widths,
                PadMode mode, ReflectType reflect_type = ReflectType::even,
-               const std::vector<PadPair>& stat_length = {});
+               const std::vector<PadPair>& stat_length = {},
+               const std::vector<std::pair<double, double>>& constant_pairs = {});
 /// jnp.roll with static shifts: `jit[name=_roll_static]` of slices and concatenates per axis;
 /// with no axes, over the flattened array, reshaped back.
 Atom lower_roll(GraphBuilder& b, Atom x, const std::vector<std::int64_t>& shifts,

@@ -1,6 +1,7 @@
 // fj::pad, fj::roll, fj::tile, fj::repeat (jnp's) and fj::lax::pad, over arrays, tracers and
 // expressions.
 #pragma once
+#include <bit>
 #include <cstdint>
 #include <utility>
 #include <vector>
@@ -10,7 +11,7 @@
 
 namespace fj {
 
-/// jnp.pad's modes (constant, edge, reflect, symmetric, wrap, maximum, minimum, mean) and
+/// jnp.pad's modes (constant, edge, reflect, symmetric, wrap, maximum, minimum, mean, empty) and
 /// reflect_type (even, odd).
 using PadMode = detail::PadMode;
 using ReflectType = detail::ReflectType;
@@ -36,8 +37,12 @@ struct PadOp {
   std::vector<PadPair> widths;
   PadMode mode;
   ReflectType reflect_type = ReflectType::even;
-  std::vector<PadPair> stat_length;  // empty: the whole axis
+  std::vector<PadPair> stat_length;                       // empty: the whole axis
+  std::vector<std::pair<double, double>> constant_pairs;  // empty: the scalar operand
   void key(std::vector<std::int64_t>& k) const {
+    k.push_back(static_cast<std::int64_t>(constant_pairs.size()));
+    for (const auto& [lo, hi] : constant_pairs)
+      k.insert(k.end(), {std::bit_cast<std::int64_t>(lo), std::bit_cast<std::int64_t>(hi)});
     k.push_back(static_cast<std::int64_t>(mode));
     k.push_back(static_cast<std::int64_t>(reflect_type));
     k.push_back(static_cast<std::int64_t>(stat_length.size()));
@@ -49,7 +54,7 @@ struct PadOp {
     }
   }
   ir::Atom operator()(GraphBuilder& b, ir::Atom x, ir::Atom v) const {
-    return lower_pad(b, x, v, widths, mode, reflect_type, stat_length);
+    return lower_pad(b, x, v, widths, mode, reflect_type, stat_length, constant_pairs);
   }
 };
 struct RollOp {
@@ -103,7 +108,7 @@ struct RepeatOp {
 template <detail::Operand A>
 auto pad(A&& x, std::vector<std::pair<std::int64_t, std::int64_t>> widths,
          PadMode mode = PadMode::constant, ReflectType reflect_type = ReflectType::even) {
-  return detail::make_node(detail::PadOp{std::move(widths), mode, reflect_type, {}},
+  return detail::make_node(detail::PadOp{std::move(widths), mode, reflect_type, {}, {}},
                            std::forward<A>(x), 0);
 }
 /// jnp.pad(x, widths, mode, stat_length=...) for the maximum, minimum and mean modes: each side's
@@ -113,7 +118,7 @@ template <detail::Operand A>
 auto pad(A&& x, std::vector<std::pair<std::int64_t, std::int64_t>> widths, PadMode mode,
          std::vector<std::pair<std::int64_t, std::int64_t>> stat_length) {
   return detail::make_node(
-      detail::PadOp{std::move(widths), mode, ReflectType::even, std::move(stat_length)},
+      detail::PadOp{std::move(widths), mode, ReflectType::even, std::move(stat_length), {}},
       std::forward<A>(x), 0);
 }
 /// jnp.pad with `width` before and after every axis.
@@ -126,8 +131,19 @@ auto pad(A&& x, std::int64_t width, PadMode mode = PadMode::constant,
 template <detail::Operand A, detail::Operand B>
 auto pad(A&& x, std::vector<std::pair<std::int64_t, std::int64_t>> widths, B&& value) {
   return detail::make_node(
-      detail::PadOp{std::move(widths), PadMode::constant, ReflectType::even, {}},
+      detail::PadOp{std::move(widths), PadMode::constant, ReflectType::even, {}, {}},
       std::forward<A>(x), std::forward<B>(value));
+}
+/// jnp.pad(x, widths, constant_values=...) with a value per side: one (before, after) pair for
+/// every axis (JAX's `(b, a)`) or one per axis (`((b0, a0), (b1, a1), ...)`), converted to x's
+/// dtype; staged as JAX stages those Python floats (an f32 array inside the jit).
+template <detail::Operand A>
+auto pad(A&& x, std::vector<std::pair<std::int64_t, std::int64_t>> widths,
+         std::vector<std::pair<double, double>> constant_values) {
+  return detail::make_node(
+      detail::PadOp{
+          std::move(widths), PadMode::constant, ReflectType::even, {}, std::move(constant_values)},
+      std::forward<A>(x), 0);
 }
 
 /// jnp.roll(x, shift): the flattened array shifted, reshaped back.
