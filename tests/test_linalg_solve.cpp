@@ -392,6 +392,34 @@ TEST_CASE("linalg solve golden: grad(det) jaxpr text") {
         kGolden.all().at("jaxpr grad_det_5x5_batched"));
 }
 
+// jvp(det) and jvp(slogdet): JAX's JVP of a custom_jvp function runs only its rule, so the rule's
+// results are the primal outputs (no custom_jvp_call), its jits kept, its dead jnp.ix_ iota too.
+TEST_CASE("linalg solve golden: jvp(det) and jvp(slogdet) jaxpr text") {
+  auto jvp_det = [](Tracer a, Tracer t) {
+    auto [y, dy] = fj::jvp([](Tracer x) { return fj::linalg::det(x); }, std::array<Array, 1>{a},
+                           std::array<Array, 1>{t});
+    return std::vector<Tracer>{y, dy};
+  };
+  auto jvp_slogdet = [](Tracer a, Tracer t) {
+    auto [y, dy] = fj::jvp(
+        [](Tracer x) {
+          auto r = fj::linalg::slogdet(x);
+          return std::vector<Tracer>{r[0], r[1]};
+        },
+        std::array<Array, 1>{a}, std::array<Array, 1>{t});
+    return std::vector<Tracer>{y[0], y[1], dy[0], dy[1]};
+  };
+  for (const fj::Shape& shape :
+       {fj::Shape{1, 1}, fj::Shape{2, 2}, fj::Shape{3, 3}, fj::Shape{4, 4}, fj::Shape{2, 5, 5}}) {
+    std::string n;
+    for (int d = 0; d < shape.rank(); ++d) n += (d ? "x" : "") + std::to_string(shape[d]);
+    CAPTURE(n);
+    const Array x = fj::ones(shape);
+    CHECK(fj::make_jaxpr(jvp_det)(x, x).str() == kGolden.all().at("jaxpr jvp_det_" + n));
+    CHECK(fj::make_jaxpr(jvp_slogdet)(x, x).str() == kGolden.all().at("jaxpr jvp_slogdet_" + n));
+  }
+}
+
 // grad(slogdet) likewise: _slogdet_small_jvp (1x1, 2x2: _slogdet_small's custom_jvp_call in the
 // forward jit) and _slogdet_jvp (jnp.linalg.slogdet's jit and jnp.linalg.solve's inside the rule,
 // solve's custom_linear_solve transposed in the backward jit).

@@ -233,3 +233,15 @@ jaxprs2 = {
 for name, (f, args) in jaxprs2.items():
     print(f"=== jaxpr {name}")
     print(jax.make_jaxpr(f)(*args))
+
+# Forward mode through det's and slogdet's custom_jvp rules: only the rule runs (its results are
+# the primal outputs, its jits kept, its dead jnp.ix_ iota kept too): 1x1, the closed forms (2x2,
+# 3x3), past them, and a batch.
+jvps = {}
+for shape in [(1, 1), (2, 2), (3, 3), (4, 4), (2, 5, 5)]:
+    n = "x".join(map(str, shape))
+    jvps[f"jvp_det_{n}"] = (lambda a, t: jax.jvp(jnp.linalg.det, (a,), (t,)), shape)
+    jvps[f"jvp_slogdet_{n}"] = (lambda a, t: jax.jvp(jnp.linalg.slogdet, (a,), (t,)), shape)
+for name, (f, shape) in jvps.items():
+    print(f"=== jaxpr {name}")
+    print(jax.make_jaxpr(f)(jnp.ones(shape, jnp.float32), jnp.ones(shape, jnp.float32)))

@@ -231,18 +231,23 @@ std::pair<Atom, Atom> cofactor_solve(GraphBuilder& g, Atom a, Atom b) {
                                    lower_static_index(g, partial_det, {ellipsis, integer(-2)}));
   const Atom lu = lower_index_tuple(g, f[0], {ellipsis, integer(-1), integer(-1)}, {}, corner,
                                     Prim::scatter, ir::GatherMode::fill_or_drop, fn);
-  // jnp.ix_ over the batch axes (and one more of size 1, unread: left out, as JAX's grad drops
-  // it).
+  // jnp.ix_ over the batch axes and one more of size 1 (unread: JAX's jvp keeps it, its grad
+  // drops it as dead): the iotas first, then each made (r-1)-d, as jnp.ix_ of one 1-d array is
+  // that array.
   std::vector<Atom> iotas;
-  for (int d = 0; d < r - 2; ++d) {
-    std::vector<std::int64_t> to(static_cast<std::size_t>(r - 1), 1);
-    to[static_cast<std::size_t>(d)] = s[d];
-    ir::Params p;
-    p.items.push_back({"shape", to, false});
-    p.items.push_back({"broadcast_dimensions", std::vector<std::int64_t>{d}, true});
-    iotas.push_back(
-        g.emit1(Prim::broadcast_in_dim, {lower_iota(g, DType::i32, Shape{s[d]}, 0)}, std::move(p)));
-  }
+  for (int d = 0; d < r - 1; ++d)
+    iotas.push_back(lower_iota(g, DType::i32, Shape{d < r - 2 ? s[d] : 1}, 0));
+  if (r > 2)
+    for (int d = 0; d < r - 1; ++d) {
+      std::vector<std::int64_t> to(static_cast<std::size_t>(r - 1), 1);
+      to[static_cast<std::size_t>(d)] = g.aval(iotas[static_cast<std::size_t>(d)]).shape[0];
+      ir::Params p;
+      p.items.push_back({"shape", to, false});
+      p.items.push_back({"broadcast_dimensions", std::vector<std::int64_t>{d}, true});
+      iotas[static_cast<std::size_t>(d)] =
+          g.emit1(Prim::broadcast_in_dim, {iotas[static_cast<std::size_t>(d)]}, std::move(p));
+    }
+  iotas.pop_back();
   // The filter: a solve of U against ones that is not finite somewhere.
   std::vector<std::int64_t> vs(s.begin(), s.end() - 1);
   const Atom ones = lower_full(g, Shape(vs), ir::Literal::of(1.0, true).cast(dt, false));

@@ -231,6 +231,23 @@ ir::Graph jvp_graph(const ir::Graph& g, const std::vector<bool>& has_tangent) {
       }
       continue;
     }
+    if (any && e.prim == Prim::custom_jvp_call) {
+      // A rule in JAX's defjvp form computes the results too: its equations replace the call,
+      // its jits kept, as JAX's JVP of a custom_jvp function runs only the rule.
+      std::vector<Aval> ia, oa;
+      for (const Atom& a : in) ia.push_back(E.aval(a));
+      for (ir::VarId v : e.out) oa.push_back(g.aval(v));
+      if (const std::optional<ir::Graph> rule = custom_call_jvp_graph(e, ia, oa)) {
+        std::vector<Atom> args = in;
+        for (std::size_t i = 0; i < in.size(); ++i) args.push_back(E.or_zeros(t[i], ia[i]));
+        const std::vector<Atom> r = ir::detail::inline_into(b.graph, *rule, args, false);
+        for (std::size_t k = 0; k < e.out.size(); ++k) {
+          env[static_cast<std::size_t>(e.out[k])] = r[k];
+          if (differentiable(oa[k])) tan[static_cast<std::size_t>(e.out[k])] = r[e.out.size() + k];
+        }
+        continue;
+      }
+    }
     if (any && jvp_makes_primals(e.prim)) {  // sort's and the scans' JVPs compute them
       auto [out, to] = jvp_with_primals(E, e, in, t);
       for (std::size_t k = 0; k < e.out.size(); ++k) {
