@@ -25,7 +25,12 @@ inline std::map<std::string, std::string> read_goldens(const std::string& file) 
   std::map<std::string, std::string> m;
   std::string line, name, text;
   auto flush = [&] {
-    if (!name.empty()) m[name] = text.substr(0, text.size() - 1);
+    if (name.empty()) return;
+    // A section printed twice would let the later one answer for both: the goldens' script
+    // reused a name (an input of a new section, say).
+    INFO("golden file ", file, " has two sections named \"", name, "\"");
+    CHECK(m.count(name) == 0);
+    m[name] = text.substr(0, text.size() - 1);
   };
   while (std::getline(in, line)) {
     if (line.rfind("=== ", 0) == 0) {

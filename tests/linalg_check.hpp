@@ -9,10 +9,12 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "golden_file.hpp"
+#include "weighted_grad.hpp"
 
 namespace fusejit_test {
 
@@ -35,6 +37,22 @@ inline void check_close(const std::vector<double>& got, const std::vector<double
     else
       CHECK(std::fabs(got[i] - want[i]) <= rel * scale);
   }
+}
+
+/// A solve f(a, b) against the golden file on the current backend: its values ("values NAME",
+/// within `rel` as check_close) and its weighted gradients with respect to a and to b ("grad
+/// NAME_a", "grad NAME_b": 1e-10 relative, and against central differences).
+inline void check_solve_golden(const Golden& golden,
+                               const std::function<fj::Array(fj::Tracer, fj::Tracer)>& f,
+                               const fj::Array& a, const fj::Array& b, const std::string& name,
+                               double rel) {
+  CAPTURE(name);
+  const auto [got, want] = golden_values(fj::jit(f)(a, b), golden.lines("values " + name));
+  check_close(got, want, rel);
+  check_weighted_grad([f, b](fj::Tracer x) { return f(x, b); }, a,
+                      golden_numbers(golden.lines("grad " + name + "_a")[0]), {}, 1e-10);
+  check_weighted_grad([f, a](fj::Tracer x) { return f(a, x); }, b,
+                      golden_numbers(golden.lines("grad " + name + "_b")[0]), {}, 1e-10);
 }
 
 }  // namespace fusejit_test

@@ -316,17 +316,7 @@ TEST_CASE("linalg golden: cho_solve and solve_triangular over batches as JAX's")
     for (const auto& [name, f, a_name, b_name] : cases) {
       CAPTURE(backend);
       CAPTURE(name);
-      const Array a = input(a_name), b = input(b_name);
-      const auto [got, want] =
-          fusejit_test::golden_values(fj::jit(f)(a, b), kGolden.lines("values " + name));
-      check_close(got, want, kRel);
-      const F2 g = f;
-      fusejit_test::check_weighted_grad([g, b](T x) { return g(x, b); }, a,
-                                        numbers(kGolden.lines("grad " + name + "_a")[0]), {},
-                                        1e-10);
-      fusejit_test::check_weighted_grad([g, a](T x) { return g(a, x); }, b,
-                                        numbers(kGolden.lines("grad " + name + "_b")[0]), {},
-                                        1e-10);
+      fusejit_test::check_solve_golden(kGolden, f, input(a_name), input(b_name), name, kRel);
     }
   }
 }

@@ -269,18 +269,8 @@ TEST_CASE("linalg solve golden: solve and inv as JAX's") {
     // Two batch axes: b a vector, unbatched, batched along a's inner axis, or along both.
     const Array a243 = input("a243");
     for (const char* b : {"b3", "b32", "b432", "b2432"}) {
-      const std::string name = std::string("solve_a243_") + b;
-      CAPTURE(name);
-      const Array rhs = input(b);
-      const auto [got, want] =
-          fusejit_test::golden_values(fj::jit(solve)(a243, rhs), kGolden.lines("values " + name));
-      check_close(got, want, kLuRel);
-      fusejit_test::check_weighted_grad([rhs](T a) { return fj::linalg::solve(a, rhs); }, a243,
-                                        numbers(kGolden.lines("grad " + name + "_a")[0]), {},
-                                        1e-10);
-      fusejit_test::check_weighted_grad([a243](T x) { return fj::linalg::solve(a243, x); }, rhs,
-                                        numbers(kGolden.lines("grad " + name + "_b")[0]), {},
-                                        1e-10);
+      fusejit_test::check_solve_golden(kGolden, solve, a243, input(b),
+                                       std::string("solve_a243_") + b, kLuRel);
     }
     const auto [inv_got, inv_want] =
         fusejit_test::golden_values(fj::linalg::inv(a243), kGolden.lines("values inv_a243"));
@@ -584,6 +574,33 @@ TEST_CASE("linalg solve golden: solve and inv stage lu and custom_linear_solve a
     // columns (and over a's batch axis, for jnp.vectorize's vmap); for a 1x1 a, a vecmat that
     // sums over the size-1 axis and broadcasts back (reduce_sum[axes=(np.int64(1),)]).
     CHECK(got == want);
+  }
+}
+
+// a with fewer (or size-1) batch axes than b (r...: the right-hand sides), and b with size-1
+// ones: jnp.vectorize squeezes
+// size-1 axes and vmaps a only where it has an axis, so one factorization serves b's batch
+// (triangular_solve's batching rule folds b's batch into its columns); b is broadcast where a
+// alone is batched. Condition numbers at most 59 (a433), so kLuRel bounds the values as above.
+TEST_CASE("linalg solve golden: a less batched than b, as JAX's jnp.vectorize stages it") {
+  using T = Tracer;
+  const std::vector<std::pair<const char*, const char*>> cases = {
+      {"a33", "r232"},   {"a133", "r232"},   {"a233", "r132"}, {"a4133", "r232"}, {"a433", "r2432"},
+      {"a233", "r2132"}, {"a2133", "r1432"}, {"a33", "r2432"}, {"a11", "r213"}};
+  auto solve = [](T a, T b) { return fj::linalg::solve(a, b); };
+  for (const std::string& backend : fusejit_test::backends_to_test()) {
+    BackendScope scope(backend.c_str());
+    CAPTURE(backend);
+    for (const auto& [an, bn] : cases)
+      fusejit_test::check_solve_golden(kGolden, solve, input(an), input(bn),
+                                       std::string("solve_") + an + "_" + bn, kLuRel);
+  }
+  for (const auto& [an, bn] : cases) {
+    const std::string name = std::string("solve_") + an + "_" + bn;
+    CAPTURE(name);
+    const Array a = input(an), b = input(bn);
+    CHECK(fj::make_jaxpr(solve)(fj::ones(a.shape()), fj::ones(b.shape())).str() ==
+          kGolden.all().at("jaxpr " + name));
   }
 }
 

@@ -245,3 +245,37 @@ for shape in [(1, 1), (2, 2), (3, 3), (4, 4), (2, 5, 5)]:
 for name, (f, shape) in jvps.items():
     print(f"=== jaxpr {name}")
     print(jax.make_jaxpr(f)(jnp.ones(shape, jnp.float32), jnp.ones(shape, jnp.float32)))
+
+# a less batched than b (jnp.vectorize keeps a unbatched where it has no axis, or a size-1 one;
+# triangular_solve's batching rule folds b's batch into its columns there), and b less batched
+# than a with size-1 axes (squeezed, then broadcast by custom_linear_solve's batching rule).
+# Drawn from their own generator, so the sections above keep their numbers.
+jax.config.update("jax_enable_x64", True)
+rng3 = np.random.default_rng(1920)
+fewer = {"a33": (3, 3), "a133": (1, 3, 3), "a233": (2, 3, 3), "a433": (4, 3, 3),
+         "a4133": (4, 1, 3, 3), "a2133": (2, 1, 3, 3), "a11": (1, 1), "r232": (2, 3, 2),
+         "r132": (1, 3, 2), "r2432": (2, 4, 3, 2), "r2132": (2, 1, 3, 2), "r1432": (1, 4, 3, 2),
+         "r213": (2, 1, 3)}
+fewer = {k: rng3.standard_normal(s) for k, s in fewer.items()}
+for name, v in fewer.items():
+    print(f"=== input {name}")
+    print(" ".join(str(d) for d in v.shape))
+    print(text(v))
+fewer_cases = [("a33", "r232"), ("a133", "r232"), ("a233", "r132"), ("a4133", "r232"),
+               ("a433", "r2432"), ("a233", "r2132"), ("a2133", "r1432"), ("a33", "r2432"),
+               ("a11", "r213")]
+for a, b in fewer_cases:
+    name = f"solve_{a}_{b}"
+    print(f"=== values {name}")
+    out = jnp.linalg.solve(fewer[a], fewer[b])
+    print(" ".join(str(d) for d in np.shape(out)))
+    print(text(out))
+    print(f"=== grad {name}_a")
+    print(text(wgrad(lambda x: jnp.linalg.solve(x, fewer[b]), fewer[a])))
+    print(f"=== grad {name}_b")
+    print(text(wgrad(lambda x: jnp.linalg.solve(fewer[a], x), fewer[b])))
+jax.config.update("jax_enable_x64", False)
+for a, b in fewer_cases:
+    print(f"=== jaxpr solve_{a}_{b}")
+    print(jax.make_jaxpr(jnp.linalg.solve)(jnp.ones(fewer[a].shape, jnp.float32),
+                                           jnp.ones(fewer[b].shape, jnp.float32)))

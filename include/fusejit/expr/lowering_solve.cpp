@@ -14,6 +14,7 @@
 #include "fusejit/expr/lowering_nn.hpp"
 #include "fusejit/expr/lowering_pad.hpp"
 #include "fusejit/expr/lowering_sort.hpp"
+#include "fusejit/expr/nested_vmaps.hpp"
 #include "fusejit/ir/custom_jvp.hpp"
 #include "fusejit/ir/result_jvp_rule.hpp"
 #include "fusejit/ir/linear_solve.hpp"
@@ -320,15 +321,6 @@ std::vector<Atom> lower_slogdet(GraphBuilder& b, Atom a) {
 
 namespace {
 
-// The batch axes of x (..., r, c) broadcast to `batch`.
-Atom with_batch(GraphBuilder& b, Atom x, const Shape& batch) {
-  const Shape s = b.aval(x).shape;
-  Shape to = batch;
-  to.push_back(s[s.rank() - 2]);
-  to.push_back(s[s.rank() - 1]);
-  return broadcast_to(b, x, to);
-}
-
 // A closed sub-graph of custom_linear_solve: `body` on invars of the avals of `ops`.
 ir::GraphPtr linear_part(GraphBuilder& b, const std::vector<Atom>& ops,
                          const std::function<Atom(GraphBuilder&, const std::vector<Atom>&)>& body) {
@@ -339,31 +331,39 @@ ir::GraphPtr linear_part(GraphBuilder& b, const std::vector<Atom>& ops,
   return std::make_shared<const ir::Graph>(std::move(g.graph));
 }
 
-// One vector's entries (n, 1) permuted as JAX's _lu_solve_core does, x[perm, :] (a gather);
-// `inverse`: by perm's inverse, JAX's stable sort of (perm, iota).
-Atom gather_rows(GraphBuilder& g, Atom perm, Atom x, bool inverse, const char* fn) {
-  if (inverse) {
-    const Atom iota = lower_iota(g, DType::i32, g.aval(perm).shape, 0);
-    perm = lower_lax_sort(g, {perm, iota}, 0, true, 1)[1];
-  }
-  return lower_index_tuple(g, x, {AtItem{AtItem::Kind::array, 0, {}}}, {perm}, std::nullopt,
-                           Prim::scatter, ir::GatherMode::promise_in_bounds, fn);
-}
-
 // custom_linear_solve's matvec (a x) or vecmat (x a; then JAX's reduce_sum over no axes) for
-// a vector x (..., n) or rows x (..., k, n), one right-hand side each: dot_general at HIGHEST
-// precision, as JAX's _solve stages them.
-Atom product_part(GraphBuilder& g, Atom a, Atom x, bool vecmat, bool vector) {
+// right-hand sides x (levels..., n), one vector each, a (..., n, n) batched at the levels
+// `a_batched` marks: one dot_general at HIGHEST precision, as JAX's batching rules leave it (a's
+// levels paired as batch dims, x's other levels free), its result transposed to x's layout.
+Atom product_part(GraphBuilder& g, Atom a, Atom x, bool vecmat, const std::vector<bool>& a_batched,
+                  bool vector) {
   const int r = g.aval(a).shape.rank(), rx = g.aval(x).shape.rank();
-  ir::DotDims dd;  // vector: a x or x a; rows: a x^T (transposed back) or x a
+  ir::DotDims dd;
   dd.lhs_contract = {vecmat ? rx - 1 : r - 1};
   dd.rhs_contract = {vecmat ? r - 2 : rx - 1};
-  for (int d = 0; d < r - 2; ++d) dd.lhs_batch.push_back(d), dd.rhs_batch.push_back(d);
+  // Where each of x's axes lands in the result: a's batch first, then (matvec) a's rows, then
+  // x's free axes in order, then (vecmat) a's columns.
+  std::vector<std::int64_t> land(static_cast<std::size_t>(rx));
+  std::int64_t paired = 0, free = 0;
+  for (int d = 0; d + 1 < rx; ++d)
+    if (a_batched[static_cast<std::size_t>(d)]) {
+      (vecmat ? dd.lhs_batch : dd.rhs_batch).push_back(d);
+      (vecmat ? dd.rhs_batch : dd.lhs_batch).push_back(paired);
+      land[static_cast<std::size_t>(d)] = paired++;
+    }
+  for (int d = 0; d + 1 < rx; ++d)
+    if (!a_batched[static_cast<std::size_t>(d)])
+      land[static_cast<std::size_t>(d)] = paired + (vecmat ? 0 : 1) + free++;
+  land.back() = vecmat ? paired + free : paired;
   ir::Params p;
   dd.add_to(p);
   p.items.push_back({"precision", std::string("(Precision.HIGHEST, Precision.HIGHEST)"), true});
-  const Atom y = g.emit1(Prim::dot_general, {vecmat ? x : a, vecmat ? a : x}, std::move(p));
-  if (!vecmat) return vector ? y : matrix_transpose(g, y);
+  Atom y = g.emit1(Prim::dot_general, {vecmat ? x : a, vecmat ? a : x}, std::move(p));
+  bool moved = false;
+  for (int d = 0; d < rx; ++d) moved = moved || land[static_cast<std::size_t>(d)] != d;
+  // The transpose closes the vmap levels: after matvec's dot, after vecmat's sum.
+  auto to_x_layout = [&](Atom v) { return moved ? lower_transpose(g, v, land) : v; };
+  if (!vecmat) return to_x_layout(y);
   // JAX's vecmat is matvec's transpose, which sums the cotangent over the axes it broadcast: none,
   // except for a 1x1 a, whose size-1 axis it sums and broadcasts back (that axis a NumPy int
   // where the solve is vmapped over b's columns, as are the broadcast's dims after the first).
@@ -377,7 +377,7 @@ Atom product_part(GraphBuilder& g, Atom a, Atom x, bool vecmat, bool vector) {
     sum.items.push_back({"axes@np", std::vector<std::int64_t>{vector ? 0 : 1}, false});
   sum.items.push_back({"out_sharding", std::string("None"), true});
   const Atom summed = g.emit1(Prim::reduce_sum, {y}, std::move(sum));
-  if (!one_by_one) return summed;
+  if (!one_by_one) return to_x_layout(summed);
   std::vector<std::int64_t> dims, np_flags;
   for (int d = 0; d + 1 < ry; ++d) {
     dims.push_back(d);
@@ -387,100 +387,74 @@ Atom product_part(GraphBuilder& g, Atom a, Atom x, bool vecmat, bool vector) {
   back.items.push_back({"shape", ys.to_vector(), false});
   back.items.push_back({"broadcast_dimensions", dims, !dims.empty()});  // JAX omits ()
   back.items.push_back({"broadcast_dimensions@np", np_flags, false});
-  return g.emit1(Prim::broadcast_in_dim, {summed}, std::move(back));
+  return to_x_layout(g.emit1(Prim::broadcast_in_dim, {summed}, std::move(back)));
 }
 
 // JAX's _lu_solve (trans 0: a x = b, 1: a^T x = b) on lu's factors x[0] and permutation x[1]
-// for right-hand sides x[2] (a vector or rows): `jit[name=_lu_solve]`, b as columns.
-Atom lu_solve_part(GraphBuilder& g, const std::vector<Atom>& x, bool trans, bool vector,
-                   const char* fn) {
+// for right-hand sides x[2] (levels..., n): `jit[name=_lu_solve]`.
+Atom lu_solve_part(GraphBuilder& g, const std::vector<Atom>& x, bool trans,
+                   const std::vector<bool>& a_batched, const char* fn) {
+  std::string variant = trans ? "1" : "0";
+  for (bool b : a_batched) variant += b ? "a" : "b";  // which levels a has
   return call_named(
       g, "_lu_solve", x,
-      [trans, vector, fn](GraphBuilder& h, const std::vector<Atom>& v) {
-        // Rows, or vectors under a's batch: JAX's one-vector _lu_solve vmapped over them.
-        if (!vector || h.aval(v[2]).shape.rank() > 1)
-          return lu_solve_columns(h, v[0], v[1], v[2], trans, vector, fn);
-        // One vector b (n,) of one matrix: b[:, np.newaxis] solved as a column.
-        const Atom lu = v[0], cols = lower_expand_dims(h, v[2], {-1});
-        Atom y;
-        if (!trans) {
-          y = lower_triangular_solve(h, lu, gather_rows(h, v[1], cols, false, fn),
-                                     {true, true, false, false, true}, fn);
-          y = lower_triangular_solve(h, lu, y, {true, false, false, false, false}, fn);
-        } else {
-          y = lower_triangular_solve(h, lu, cols, {true, false, true, false, false}, fn);
-          y = lower_triangular_solve(h, lu, y, {true, true, true, false, true}, fn);
-          y = gather_rows(h, v[1], y, true, fn);
-        }
-        return lower_squeeze(h, y, {-1}, false);
+      [trans, a_batched, fn](GraphBuilder& h, const std::vector<Atom>& v) {
+        return lu_solve_levels(h, v[0], v[1], v[2], a_batched, trans, fn);
       },
-      std::string(trans ? "1" : "0") + (vector ? "v" : "m"));
+      variant);
 }
 
 // JAX's _solve: lu of stop_gradient(a) (f: its results), then lax.custom_linear_solve with
 // matvec a x, vecmat x a, solve through lu's factors (_lu_solve: P a = L U) and
 // transpose_solve the transposed system's (a^T = U^T L^T P), so a's gradient flows through
-// matvec only, as in JAX. rhs: a vector (..., n), or rows (..., k, n) (JAX vmaps the solve over
-// a matrix b's columns, which puts them first).
-Atom factored_solve(GraphBuilder& g, Atom a, const std::vector<Atom>& f, Atom rhs, bool vector,
-                    const char* fn) {
+// matvec only, as in JAX. rhs: (levels..., n), one vector each (JAX vmaps the solve over a
+// matrix b's columns, the innermost level), a batched at the levels `a_batched` marks.
+Atom factored_solve(GraphBuilder& g, Atom a, const std::vector<Atom>& f, Atom rhs,
+                    const std::vector<bool>& a_batched, bool vector, const char* fn) {
   std::vector<ir::GraphPtr> parts;
   for (bool t : {false, true})
-    parts.push_back(
-        linear_part(g, {a, rhs}, [t, vector](GraphBuilder& h, const std::vector<Atom>& x) {
-          return product_part(h, x[0], x[1], t, vector);
+    parts.push_back(linear_part(
+        g, {a, rhs}, [t, &a_batched, vector](GraphBuilder& h, const std::vector<Atom>& x) {
+          return product_part(h, x[0], x[1], t, a_batched, vector);
         }));
   for (bool t : {false, true})
     parts.push_back(linear_part(g, {f[0], f[2], rhs},
-                                [t, vector, fn](GraphBuilder& h, const std::vector<Atom>& x) {
-                                  return lu_solve_part(h, x, t, vector, fn);
+                                [t, &a_batched, fn](GraphBuilder& h, const std::vector<Atom>& x) {
+                                  return lu_solve_part(h, x, t, a_batched, fn);
                                 }));
   return g.emit(Prim::custom_linear_solve, {a, a, f[0], f[2], f[0], f[2], rhs},
                 ir::linear_solve_params({1, 1, 2, 2}, std::move(parts)))[0];
 }
 
-// b's right-hand sides x (its batch axes, then `core` axes) given the whole batch `batch`.
-// jnp.vectorize vmaps the solve over each batch axis, innermost first; at each level where b has
-// no axis of its own, custom_linear_solve's batching rule broadcasts it, one leading axis at a
-// time, its dims np.add(1, ...) (NumPy ints: the hidden `@np` flags). A batch of b that is not
-// a's without size-1 axes (which jnp.vectorize squeezes) is broadcast in one step instead.
-Atom broadcast_levels(GraphBuilder& g, Atom x, const Shape& batch, int core) {
-  const Shape s = g.aval(x).shape;
-  const int own = s.rank() - core, extra = batch.rank() - own;
-  bool suffix = extra >= 0;
-  for (int d = 0; suffix && d < own; ++d) suffix = s[d] == batch[extra + d] && s[d] != 1;
-  if (!suffix) {
-    Shape to = batch;
-    for (int d = own; d < s.rank(); ++d) to.push_back(s[d]);
-    return broadcast_to(g, x, to);
-  }
-  for (int level = extra - 1; level >= 0; --level) {
-    const Shape cur = g.aval(x).shape;
-    std::vector<std::int64_t> shape(batch.begin() + level, batch.begin() + level + 1), dims;
-    for (int d = 0; d < cur.rank(); ++d) shape.push_back(cur[d]), dims.push_back(d + 1);
-    x = broadcast_np(g, x, shape, dims, 0);
-  }
-  return x;
-}
-
+// jnp.vectorize(_solve) over the batch axes of a and b: size-1 axes squeezed, one vmap per
+// remaining axis (a and b each batched where they have it), axes neither has expanded back.
+// Inside, a matrix b is solved as rows (_solve's vmap over its columns moves them first), and
+// custom_linear_solve's batching rule broadcasts b at each level where only a is batched,
+// innermost first.
 Atom solve_body(GraphBuilder& g, Atom a, Atom rhs, const char* fn) {
   const bool f64 = g.aval(a).dtype == DType::f64 || g.aval(rhs).dtype == DType::f64;
   const TypedDType t{f64 ? DType::f64 : DType::f32, false};
   a = convert(g, a, t);
   rhs = convert(g, rhs, t);
   const bool vector = g.aval(rhs).shape.rank() == 1;
+  const int core = vector ? 1 : 2;
   const Shape sa = g.aval(a).shape, sb = g.aval(rhs).shape;
   const Shape ba(std::vector<std::int64_t>(sa.begin(), sa.end() - 2));
-  const Shape batch =
-      vector ? ba
-             : broadcast_shapes(ba, Shape(std::vector<std::int64_t>(sb.begin(), sb.end() - 2)), fn);
-  a = with_batch(g, a, batch);
-  // As JAX's _solve: the factors first, then b (its columns first for a matrix b).
+  const Shape bb(std::vector<std::int64_t>(sb.begin(), sb.end() - core));
+  const VectorizeLevels lv = vectorize_levels(ba, bb, broadcast_shapes(ba, bb, fn));
+  a = squeeze_ones(g, a, 2);
+  rhs = squeeze_ones(g, rhs, core);
   const std::vector<Atom> f = g.emit(Prim::lu, {g.emit1(Prim::stop_gradient, {a})});
-  if (vector)  // b against every matrix of a's batch
-    return factored_solve(g, a, f, broadcast_levels(g, rhs, batch, 1), true, fn);
-  const Atom rows = broadcast_levels(g, matrix_transpose(g, rhs), batch, 2);
-  return matrix_transpose(g, factored_solve(g, a, f, rows, false, fn));
+  NestedVmaps vmaps(g, lv.sizes, fn);
+  Batched rows{vector ? rhs : matrix_transpose(g, rhs), lv.b_at};
+  for (std::size_t level = lv.sizes.size(); level-- > 0;)
+    if (rows.bdims[level] < 0) rows = vmaps.broadcast_at(rows, level);
+  std::vector<bool> a_batched;
+  for (int at : lv.a_at) a_batched.push_back(at >= 0);
+  if (!vector) a_batched.push_back(false);  // the columns
+  Atom x = factored_solve(g, a, f, rows.atom, a_batched, vector, fn);
+  if (!vector) x = matrix_transpose(g, x);
+  return lv.expand.empty() ? x : lower_expand_dims(g, x, lv.expand);
 }
 
 void check_solve(GraphBuilder& b, Atom a, Atom rhs, const char* fn) {

@@ -11,11 +11,12 @@ namespace fj::detail {
 /// caller in errors: a float32 / float64 array of rank >= 2.
 std::vector<Atom> lower_lu(GraphBuilder& b, Atom x, const char* fn);
 /// JAX's _lu_solve (trans 0: a x = b, 1: a^T x = b) on lu's factors and permutation for
-/// right-hand sides `rhs`: vectors (..., n) (`vector`, with one or more batch axes of a), or rows
-/// (..., k, n), one right-hand side each. The one-vector solve vmapped over a's batch axes (and
-/// over the rows) as JAX's batching rules stage it (lowering_solve_columns.cpp); rhs's shape.
-Atom lu_solve_columns(GraphBuilder& g, Atom lu, Atom perm, Atom rhs, bool trans, bool vector,
-                      const char* fn);
+/// right-hand sides rhs (levels..., n), one vector each: the one-vector body (b[..., None], the
+/// row gather x[perm, :], two triangular solves, [..., 0]) inside one vmap per leading axis of
+/// rhs, lu (..., n, n) and perm batched at the levels `a_batched` marks, as JAX's batching rules
+/// rewrite it (lowering_lu_solve.cpp); rhs's shape.
+Atom lu_solve_levels(GraphBuilder& g, Atom lu, Atom perm, Atom rhs,
+                     const std::vector<bool>& a_batched, bool trans, const char* fn);
 
 }  // namespace fj::detail
 
