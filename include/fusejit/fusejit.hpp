@@ -41,6 +41,7 @@
 #include "fusejit/api/lax_control.hpp"
 #include "fusejit/api/sorting.hpp"
 #include "fusejit/api/repeat.hpp"
+#include "fusejit/api/nonzero.hpp"
 #include "fusejit/api/split.hpp"
 #include "fusejit/api/lu.hpp"
 #include "fusejit/api/spectral.hpp"

@@ -211,6 +211,14 @@ inline std::vector<Row> op_rows() {
        raises<fj::ConcretizationError>("fj::ConcretizationError"),
        "fj::repeat: repeats i32[3] is traced, so the result's length is not static: pass "
        "total_repeat_length"},
+      {"`nonzero` of a scalar", [=] { fj::nonzero(fj::ones({})); },
+       raises<fj::ValueError>("fj::ValueError"),
+       "fj::nonzero: x must have at least one axis, got f32[]"},
+      {"`argwhere` under jit without a `size`",
+       [=] { fj::jit([](fj::Tracer x) { return fj::argwhere(x); })(m23); },
+       raises<fj::ConcretizationError>("fj::ConcretizationError"),
+       "fj::argwhere: x f32[2,3] is traced, so the number of its nonzero elements is not static: "
+       "pass size"},
       {"`stack` along an axis out of range",
        [=] {
          Array r = fj::stack({m23, m23}, 3);

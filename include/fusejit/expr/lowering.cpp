@@ -243,11 +243,20 @@ Atom lower_where(GraphBuilder& b, Atom c, Atom x, Atom y) {
   });
 }
 
-Atom lower_clip(GraphBuilder& b, Atom x, Atom lo, Atom hi) {
-  return call_named(b, "clip", {x, lo, hi}, [](GraphBuilder& g, const std::vector<Atom>& in) {
-    Atom r = lower_binary(g, Prim::max, in[1], in[0]);
-    return lower_binary(g, Prim::min, in[2], r);
-  });
+Atom lower_clip(GraphBuilder& b, Atom x, std::optional<Atom> lo, std::optional<Atom> hi) {
+  std::vector<Atom> ops{x};
+  if (lo) ops.push_back(*lo);
+  if (hi) ops.push_back(*hi);
+  const bool has_lo = lo.has_value(), has_hi = hi.has_value();
+  return call_named(
+      b, "clip", ops,
+      [has_lo, has_hi](GraphBuilder& g, const std::vector<Atom>& in) {
+        Atom r = in[0];
+        if (has_lo) r = lower_binary(g, Prim::max, in[1], r);
+        if (has_hi) r = lower_binary(g, Prim::min, in.back(), r);
+        return r;
+      },
+      std::string(has_lo ? "l" : "") + (has_hi ? "h" : ""));
 }
 
 Atom lower_round(GraphBuilder& b, Atom x) {

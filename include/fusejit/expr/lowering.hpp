@@ -46,8 +46,9 @@ Atom lower_logical_not(GraphBuilder& b, Atom x);
 Atom lower_astype(GraphBuilder& b, Atom x, DType to);
 /// jnp.where: a `jit[name=_where]` equation around select_n.
 Atom lower_where(GraphBuilder& b, Atom c, Atom x, Atom y);
-/// jnp.clip: a `jit[name=clip]` equation around max and min.
-Atom lower_clip(GraphBuilder& b, Atom x, Atom lo, Atom hi);
+/// jnp.clip: a `jit[name=clip]` equation around max (when `lo` is given) and min (`hi`); the
+/// bounds not given are not its operands, as JAX's None.
+Atom lower_clip(GraphBuilder& b, Atom x, std::optional<Atom> lo, std::optional<Atom> hi);
 /// jnp.round: a `jit[name=round]` equation around round[rounding_method=1] (half to even).
 Atom lower_round(GraphBuilder& b, Atom x);
 /// Python's %: a `jit[name=remainder]` equation; the result has the divisor's sign.

@@ -29,7 +29,8 @@ void check_int(const GraphBuilder& b, Atom idx, const char* fn) {
   if (a.dtype == DType::bool_)
     throw DTypeError(std::string(fn) +
                      ": boolean index arrays (masks) are not supported, the result's shape would "
-                     "depend on their values; use fj::where(mask, x, fill) instead, got bool[" +
+                     "depend on their values; use fj::where(mask, x, fill), or the integer indices "
+                     "fj::nonzero(mask, size) instead, got bool[" +
                      a.shape.csv() + "]");
   if (!is_int(a.dtype))
     throw DTypeError(std::string(fn) + ": indices must be an integer array, got " +

@@ -39,8 +39,8 @@ Atom lower_cumulative(GraphBuilder& b, Prim p, Atom x, std::optional<int> axis, 
                       bool jnp, const char* fn) {
   auto body = [=](GraphBuilder& g, Atom v) {
     const DType d = g.aval(v).dtype;
+    if (!axis) v = flatten(g, v);  // jnp's ravel comes before its promotion of bools
     if (jnp && d == DType::bool_) v = convert(g, v, {DType::i32, false});
-    if (!axis) v = flatten(g, v);
     ir::Params params;
     params.items.push_back({"axis", axis_of(g, v, axis.value_or(0), fn), true});
     params.items.push_back({"reverse", reverse, true});

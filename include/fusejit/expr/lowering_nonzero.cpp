@@ -1,0 +1,77 @@
+// Definitions of jnp.nonzero's and jnp.argwhere's staging (implementation unit only).
+#include "fusejit/expr/lowering_nonzero.hpp"
+
+#include <string>
+
+#include "fusejit/expr/lowering_helpers.hpp"
+#include "fusejit/expr/lowering_index.hpp"
+#include "fusejit/expr/lowering_sort.hpp"
+
+namespace fj::detail {
+
+namespace {
+
+// An int32 literal: a Python int (weak) or a NumPy int32 (not).
+Atom i32(std::int64_t v, bool weak) {
+  return Atom::of_literal(ir::Literal::of(v, weak).cast(DType::i32, weak));
+}
+
+}  // namespace
+
+std::vector<Atom> lower_nonzero(GraphBuilder& b, Atom x, std::int64_t size,
+                                std::optional<std::int64_t> fill, const char* fn) {
+  const Shape s = b.aval(x).shape;
+  const Atom mask =
+      b.aval(x).dtype == DType::bool_ ? x : lower_binary(b, Prim::ne, x, i32(0, true));
+  std::vector<Atom> out;
+  if (s.size() == 0 || size == 0) {  // zeros(size, int) per axis
+    for (int d = 0; d < s.rank(); ++d)
+      out.push_back(lower_full(b, Shape{size}, ir::Literal::of(0, false).cast(DType::i32, false)));
+    return out;
+  }
+  // bincount(cumsum(mask), length=size): zeros(size).at[clip(c, 0)].add(1, mode='drop').
+  const Atom counts = lower_cumulative(b, Prim::cumsum, mask, std::nullopt, false, true, fn);
+  const Atom zeros = lower_full(b, Shape{size}, ir::Literal::of(0, false).cast(DType::i32, false));
+  const Atom at = lower_clip(b, counts, i32(0, true), std::nullopt);
+  const Atom bins =
+      lower_index_tuple(b, zeros, {AtItem{AtItem::Kind::array, 0, {}}}, {at}, i32(1, false),
+                        Prim::scatter_add, ir::GatherMode::fill_or_drop, fn);
+  const Atom flat = lower_cumulative(b, Prim::cumsum, bins, std::nullopt, false, true, fn);
+  // (flat // stride) % extent per axis, the strides NumPy int32s, the extents Python ints.
+  std::int64_t stride = s.size();
+  for (int d = 0; d < s.rank(); ++d) {
+    stride /= s[d];
+    out.push_back(
+        lower_remainder(b, lower_floor_divide(b, flat, i32(stride, false)), i32(s[d], true)));
+  }
+  if (fill) {  // where(arange(size) >= mask.sum(), fill, index)
+    const Atom positions = lower_iota(b, DType::i32, Shape{size}, 0);
+    const Atom count = lower_reduce(b, Prim::reduce_sum, mask, {}, true, false);
+    const Atom past = lower_binary(b, Prim::ge, positions, count);
+    for (Atom& o : out) o = lower_where(b, past, i32(*fill, true), o);
+  }
+  return out;
+}
+
+Atom lower_argwhere(GraphBuilder& b, Atom x, std::int64_t size, std::optional<std::int64_t> fill) {
+  const char* fn = "fj::argwhere";
+  const int rank = b.aval(x).shape.rank();
+  const Atom x1 =
+      call_named(b, "atleast_1d", {x}, [](GraphBuilder& g, const std::vector<Atom>& in) {
+        return g.aval(in[0]).shape.rank() == 0 ? lower_broadcast_to(g, in[0], Shape{1}) : in[0];
+      });
+  std::vector<Atom> rows;
+  for (const Atom& i : lower_nonzero(b, x1, size, fill, fn))  // jnp.vstack: atleast_2d each
+    rows.push_back(
+        call_named(b, "atleast_2d", {i}, [](GraphBuilder& g, const std::vector<Atom>& in) {
+          const std::int64_t n = g.aval(in[0]).shape[0];
+          return broadcast_np(g, in[0], {1, n}, {1}, 1);
+        }));
+  const Atom stacked = rows.size() == 1 ? rows[0] : lower_join(b, Prim::concatenate, rows, 0);
+  const Atom t = lower_transpose(b, stacked, {1, 0});
+  if (rank > 0) return t;
+  // A scalar's rows have no entries: result[:0].reshape(size, 0).
+  return lower_reshape(b, lower_slice(b, t, {0, 0}, {0, 1}, {1, 1}), {size, 0});
+}
+
+}  // namespace fj::detail
