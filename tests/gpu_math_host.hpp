@@ -55,6 +55,21 @@ inline unsigned long long fjm_fshl64(unsigned long long a, unsigned long long b,
 inline unsigned long long fjm_smax64(unsigned long long a, unsigned long long b) {
   return static_cast<long long>(a) > static_cast<long long>(b) ? a : b;
 }
+template <class A, class B>
+struct fjm_pair {
+  A first;
+  B second;
+};
+template <class A, class B>
+fjm_pair<A, B> fjm_with_first(fjm_pair<A, B> p, A v) {
+  p.first = v;
+  return p;
+}
+template <class A, class B>
+fjm_pair<A, B> fjm_with_second(fjm_pair<A, B> p, B v) {
+  p.second = v;
+  return p;
+}
 
 #define FJM_FN inline
 #define FJM_GLOBAL inline

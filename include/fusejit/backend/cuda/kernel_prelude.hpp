@@ -40,7 +40,8 @@ FJ_DEVICE double fj_fmod(double x, double y) { return fmod(x, y); }
 
 // What the generated math (kernel_math.hpp) calls besides fj_abs, fj_floor and fj_sqrt, each
 // exactly the LLVM instruction or intrinsic it stands for: fma, copysign, count leading zeros,
-// funnel shift left, signed max, bit casts, and loads and stores through byte pointers.
+// funnel shift left, signed max, bit casts, loads and stores through byte pointers, and a
+// helper's pair of results.
 #define FJM_FN static __device__
 #define FJM_GLOBAL __device__
 template <class T> FJ_DEVICE T fjm_load(const unsigned char* p) { T v; memcpy(&v, p, sizeof v); return v; }
@@ -61,6 +62,10 @@ FJ_DEVICE unsigned long long fjm_fshl64(unsigned long long a, unsigned long long
 FJ_DEVICE unsigned long long fjm_smax64(unsigned long long a, unsigned long long b) {
   return (long long)a > (long long)b ? a : b;
 }
+// A helper's two results (an LLVM struct {float, integer}), built by fjm_with_*.
+template <class A, class B> struct fjm_pair { A first; B second; };
+template <class A, class B> FJ_DEVICE fjm_pair<A, B> fjm_with_first(fjm_pair<A, B> p, A v) { p.first = v; return p; }
+template <class A, class B> FJ_DEVICE fjm_pair<A, B> fjm_with_second(fjm_pair<A, B> p, B v) { p.second = v; return p; }
 
 // Wrapping integer arithmetic: signed overflow is undefined in C++, so it goes through unsigned.
 FJ_DEVICE int fj_wrap_add(int a, int b) { return (int)((unsigned)a + (unsigned)b); }

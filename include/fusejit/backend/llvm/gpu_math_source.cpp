@@ -41,6 +41,9 @@ using llvm::Value;
 // The C type that holds an LLVM type. Integers are unsigned (LLVM's are signless and wrap); the
 // signed instructions cast. Pointers are byte pointers, read and written through memcpy.
 std::string c_type(const llvm::Type* t) {
+  if (const auto* st = llvm::dyn_cast<llvm::StructType>(t); st && st->getNumElements() == 2)
+    return "fjm_pair<" + c_type(st->getElementType(0)) + ", " + c_type(st->getElementType(1)) +
+           ">";  // a helper's two results (Fp::outlined_n)
   if (t->isFloatTy()) return "float";
   if (t->isDoubleTy()) return "double";
   if (t->isPointerTy()) return "unsigned char*";
@@ -158,6 +161,9 @@ class FunctionWriter {
       return "((unsigned char*)fjm_" + g->getName().str().substr(g->getName().rfind('.') + 1) + ")";
     if (const auto* c = llvm::dyn_cast<llvm::ConstantFP>(v)) return float_literal(*c);
     if (const auto* c = llvm::dyn_cast<llvm::ConstantInt>(v)) return int_literal(*c);
+    if (v->getType()->isStructTy() &&
+        (llvm::isa<llvm::UndefValue>(v) || llvm::isa<llvm::ConstantAggregateZero>(v)))
+      return c_type(v->getType()) + "()";
     if (llvm::isa<llvm::UndefValue>(v) || llvm::isa<llvm::ConstantAggregateZero>(v) ||
         llvm::isa<llvm::ConstantPointerNull>(v))
       return "(" + c_type(v->getType()) + ")0";
@@ -417,6 +423,13 @@ class FunctionWriter {
       return assign(operand(s->getCondition()) + " ? " + operand(s->getTrueValue()) + " : " +
                     operand(s->getFalseValue()));
     if (i.getOpcode() == llvm::Instruction::FNeg) return assign("-" + operand(i.getOperand(0)));
+    if (const auto* e = llvm::dyn_cast<llvm::ExtractValueInst>(&i))  // a pair's first or second
+      return assign(operand(e->getAggregateOperand()) +
+                    (e->getIndices()[0] == 0 ? ".first" : ".second"));
+    if (const auto* e = llvm::dyn_cast<llvm::InsertValueInst>(&i))
+      return assign(std::string(e->getIndices()[0] == 0 ? "fjm_with_first(" : "fjm_with_second(") +
+                    operand(e->getAggregateOperand()) + ", " +
+                    operand(e->getInsertedValueOperand()) + ")");
     if (llvm::isa<llvm::AllocaInst>(&i)) return assign("(unsigned char*)" + names_.at(&i) + "_m");
     if (const auto* l = llvm::dyn_cast<llvm::LoadInst>(&i))
       return assign("fjm_load<" + c_type(l->getType()) + ">(" + operand(l->getPointerOperand()) +

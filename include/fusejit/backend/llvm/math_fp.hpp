@@ -184,33 +184,56 @@ struct Fp {
   // kernel's vector width); or, in a function marked kOutlineHelpers (the GPU's C translation,
   // gpu_math_source.cpp), a call to fjm_<name>_<f32|f64>, built in the module once with body, so
   // that a helper several functions share is written once. The arguments and result have this
-  // builder's type; a body must not touch memory (the call is marked so). A helper named like a
-  // math function (digamma, polygamma at f64) must compute exactly that function, since the
-  // generated C has one definition per name and format; inside that function itself the body is
-  // inlined.
+  // builder's type; a body may read constant tables and use its own stack, nothing else (the
+  // call is marked as touching no memory, which keeps it out of the C's memory order). A helper
+  // named like a math function (digamma, polygamma at f64) must compute exactly that function,
+  // since the generated C has one definition per name and format; inside that function itself
+  // the body is inlined.
   llvm::Value* outlined(const std::string& name, std::initializer_list<llvm::Value*> args,
                         llvm::function_ref<llvm::Value*(Fp&, std::span<llvm::Value* const>)> body) {
+    return outlined_n(name, args, {ty}, [&](Fp& g, std::span<llvm::Value* const> a) {
+      return std::vector<llvm::Value*>{body(g, a)};
+    })[0];
+  }
+  // The same for a helper with several results of the types `results` (this builder's float
+  // and integer types): outlined, it returns them as one struct ({fp, int}: the C's fjm_pair).
+  std::vector<llvm::Value*> outlined_n(
+      const std::string& name, std::initializer_list<llvm::Value*> args,
+      std::initializer_list<llvm::Type*> results,
+      llvm::function_ref<std::vector<llvm::Value*>(Fp&, std::span<llvm::Value* const>)> body) {
     const std::vector<llvm::Value*> in(args);
+    const std::vector<llvm::Type*> types(results);
     llvm::Function* caller = b.GetInsertBlock() ? b.GetInsertBlock()->getParent() : nullptr;
     const std::string fname = "fjm_" + name + (f64 ? "_f64" : "_f32");
     if (!caller || !caller->hasFnAttribute(kOutlineHelpers) || caller->getName() == fname)
       return body(*this, in);
     llvm::Module& m = *caller->getParent();
+    llvm::Type* ret = types.size() == 1 ? types[0] : llvm::StructType::get(m.getContext(), types);
     llvm::Function* fn = m.getFunction(fname);
     if (!fn) {
-      auto* type = llvm::FunctionType::get(ty, std::vector<llvm::Type*>(in.size(), ty), false);
+      auto* type = llvm::FunctionType::get(ret, std::vector<llvm::Type*>(in.size(), ty), false);
       fn = llvm::Function::Create(type, llvm::Function::ExternalLinkage, fname, m);
       fn->addFnAttr(kOutlineHelpers);
-      fn->setDoesNotAccessMemory();
+      fn->setDoesNotAccessMemory();  // its own stack and constant tables only, as LLVM counts
       fn->setDoesNotThrow();
       fn->setWillReturn();
       llvm::IRBuilder<> hb(llvm::BasicBlock::Create(m.getContext(), "entry", fn));
       Fp g(hb, ty);
       std::vector<llvm::Value*> params;
       for (llvm::Argument& a : fn->args()) params.push_back(&a);
-      hb.CreateRet(body(g, params));
+      const std::vector<llvm::Value*> r = body(g, params);
+      llvm::Value* packed = r[0];
+      if (types.size() > 1) {
+        packed = llvm::UndefValue::get(ret);
+        for (unsigned i = 0; i < r.size(); ++i) packed = hb.CreateInsertValue(packed, r[i], {i});
+      }
+      hb.CreateRet(packed);
     }
-    return b.CreateCall(fn, in);
+    llvm::Value* call = b.CreateCall(fn, in);
+    if (types.size() == 1) return {call};
+    std::vector<llvm::Value*> out;
+    for (unsigned i = 0; i < types.size(); ++i) out.push_back(b.CreateExtractValue(call, {i}));
+    return out;
   }
 
   // 2^n for an integer n in the normal exponent range.

@@ -40,16 +40,22 @@ inline constexpr double kPio2_64[3] = {0x1.921fb54442d18p+0, 0x1.1a62633145c07p-
 // q is returned as the bits of the shifted value: those of 1.5 * 2^23 / 2^52 are clear at the
 // bottom, so the two low bits are q's (no subtraction, and nothing more to carry through the
 // join). An earlier reduction of the same x is reused (shared_trig_reduction).
+// sin, cos and tan share it: one helper in the GPU's C (Fp::outlined_n).
 inline TrigReduced trig_reduce(Fp& f, llvm::Value* x) {
   if (std::optional<TrigReduced> done = shared_trig_reduction(f, x)) return *done;
-  llvm::Value* shifter = f.k(0x1.8p23, 0x1.8p52);
-  llvm::Value* t = f.fma(x, f.k(0x1.45f306p-1, 0x1.45f306dc9c883p-1), shifter);
-  llvm::Value* nq = f.neg(f.sub(t, shifter));
-  const double* p = f.f64 ? kPio2_64 : kPio2_32;
-  llvm::Value* r = f.fma(nq, f.k(p[0]), x);
-  r = f.fma(nq, f.k(p[1]), r);
-  r = f.fma(nq, f.k(p[2]), r);
-  return trig_reduce_large(f, x, {r, f.as_int(t)});
+  const std::vector<llvm::Value*> rq =
+      f.outlined_n("trig_reduce", {x}, {f.ty, f.ity}, [](Fp& g, std::span<llvm::Value* const> a) {
+        llvm::Value* shifter = g.k(0x1.8p23, 0x1.8p52);
+        llvm::Value* t = g.fma(a[0], g.k(0x1.45f306p-1, 0x1.45f306dc9c883p-1), shifter);
+        llvm::Value* nq = g.neg(g.sub(t, shifter));
+        const double* p = g.f64 ? kPio2_64 : kPio2_32;
+        llvm::Value* r = g.fma(nq, g.k(p[0]), a[0]);
+        r = g.fma(nq, g.k(p[1]), r);
+        r = g.fma(nq, g.k(p[2]), r);
+        const TrigReduced done = trig_reduce_large(g, a[0], {r, g.as_int(t)});
+        return std::vector<llvm::Value*>{done.r, done.q};
+      });
+  return {rq[0], rq[1]};
 }
 
 inline llvm::Value* sin_poly(Fp& f, llvm::Value* r, llvm::Value* z) {
