@@ -1,5 +1,6 @@
-# Prints the JAX jaxprs that tests/test_jaxpr_golden.cpp checks fusejit's text against.
-# Run with JAX installed (pip install jax); the expected strings in the test came from JAX 0.10.2.
+# Prints the JAX jaxprs that tests/test_jaxpr_golden.cpp, test_int_ops_golden.cpp,
+# test_floor_divide_golden.cpp and test_shape_golden.cpp check fusejit's text against (JAX 0.10.2):
+#   python tests/golden/jaxpr_goldens.py > tests/golden/jaxpr_goldens.txt
 import jax
 import jax.numpy as jnp
 
@@ -135,7 +136,7 @@ shape_cases = {
     "zeros_like_scalar": (jnp.zeros_like, (jnp.float32(1),)),
     "linspace_one": (lambda: jnp.linspace(0, 1, 1), ()),
     "linspace_zero": (lambda: jnp.linspace(0, 1, 0), ()),
-    "astype": (lambda x: x.astype(jnp.int32), (x23,)),
+    "astype_method": (lambda x: x.astype(jnp.int32), (x23,)),
     "reshape_method": (lambda x: x.reshape(-1), (x23,)),
     # A reduction over no axes (a scalar, or axis=()) is still staged.
     "sum_mean_scalar": (lambda x: (jnp.sum(x), jnp.mean(x)), (jnp.ones(()),)),
