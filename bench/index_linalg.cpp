@@ -11,6 +11,9 @@
 //   index_linalg/cholesky_solve_512/eigen_llt    Eigen::LLT<MatrixXd>(a).solve(b), built
 //   -march=native
 //                                                (bench/index_linalg_eigen.cpp)
+//   index_linalg/solve_shared_a_512/fusejit_jit  jnp.linalg.solve(a, b) with the same a and a
+//                                                batch of right-hand sides b f64[16,512,4]: a
+//                                                is factored once (as JAX's jnp.vectorize)
 // FUSEJIT_BENCH_IL_SCALE divides the sizes, for the smoke test. Before timing, the histogram is
 // checked against a plain loop and the solve's residual |a x - b| against b.
 #include <benchmark/benchmark.h>
@@ -84,6 +87,7 @@ auto attention = [](fj::Tracer q, fj::Tracer k, fj::Tracer v) {
   const fj::Array e = fj::exp(s - fj::max(s, {2}, true));
   return fj::Array(fj::einsum("bqk,bkd->bqd", e / fj::sum(e, {2}, true), v));
 };
+auto solve = [](fj::Tracer a, fj::Tracer b) { return fj::linalg::solve(a, b); };
 auto cholesky_solve = [](fj::Tracer a, fj::Tracer b) {
   return fj::Array(fj::scipy::linalg::cho_solve(fj::scipy::linalg::cho_factor(a), b));
 };
@@ -145,5 +149,8 @@ int main(int argc, char** argv) {
       fj::array(std::vector<double>(b.data(), b.data() + b.size()), fj::Shape{b.size()}));
   row("index_linalg/cholesky_solve_512/eigen_llt", 0.5, BM_eigen_llt_native,
       static_cast<const double*>(a.data()), static_cast<const double*>(b.data()), a.rows());
+  row("index_linalg/solve_shared_a_512/fusejit_jit", 0.5,
+      BM_jit<decltype(solve), fj::Array, fj::Array>, solve, as_array(a),
+      uniform(fj::Shape{16, mat(), 4}, 5).astype(fj::DType::f64));
   return fusejit_bench::checked_main(argc, argv, self_check);
 }

@@ -1,6 +1,7 @@
 """JAX jit on bench/index_linalg.cpp's rows, same inputs: a scatter-add histogram (1M i32
 indices into 65536 f32 bins), an einsum attention block (q, k, v f32[8,512,64]) and cho_solve of
-cho_factor (an SPD f64[512,512], b f64[512]).
+cho_factor (an SPD f64[512,512], b f64[512]), and jnp.linalg.solve of the same a against
+b f64[16,512,4].
 
 Prints one line per row, "name median_ms", and writes them as JSON to the path given (default
 bench/results/index_linalg_jax.json). Timing and inputs: bench/lcg_inputs.py.
@@ -43,6 +44,9 @@ def main():
     x = solve(a, b)
     assert np.linalg.norm(a @ np.asarray(x) - b) < 1e-10 * np.linalg.norm(b)
     rows["index_linalg/cholesky_solve_512/jax_jit"] = median_ms(solve, jnp.asarray(a), jnp.asarray(b))
+    bs = jnp.asarray(uniform((16, n, 4), 5), jnp.float64)
+    rows["index_linalg/solve_shared_a_512/jax_jit"] = median_ms(
+        jax.jit(jnp.linalg.solve), jnp.asarray(a), bs)
     for name, ms in rows.items():
         print(f"{name} {ms:.3f}")
     with open(out_path, "w") as fh:
