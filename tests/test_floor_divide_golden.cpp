@@ -87,3 +87,9 @@ TEST_CASE("int ops golden: where_scalar_cond") {
   CHECK(fj::make_jaxpr(f)(fj::array(true), fj::ones({3}), fj::ones({3})).str() ==
         kGolden.all().at("where_scalar_cond"));
 }
+
+TEST_CASE("int ops golden: where_python_float") {
+  // The 0.1 passed to the _where jit prints as the Python float, unrounded.
+  auto f = [](Tracer x) { return fj::where(x > 0.0f, x, 0.1); };
+  CHECK(fj::make_jaxpr(f)(fj::ones({3})).str() == kGolden.all().at("where_python_float"));
+}

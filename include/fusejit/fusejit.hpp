@@ -42,6 +42,7 @@
 #include "fusejit/api/sorting.hpp"
 #include "fusejit/api/repeat.hpp"
 #include "fusejit/api/nonzero.hpp"
+#include "fusejit/api/numeric.hpp"
 #include "fusejit/api/split.hpp"
 #include "fusejit/api/lu.hpp"
 #include "fusejit/api/spectral.hpp"

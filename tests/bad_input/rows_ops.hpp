@@ -219,6 +219,12 @@ inline std::vector<Row> op_rows() {
        raises<fj::ConcretizationError>("fj::ConcretizationError"),
        "fj::argwhere: x f32[2,3] is traced, so the number of its nonzero elements is not static: "
        "pass size"},
+      {"`diff` of a scalar", [=] { Array r = fj::diff(fj::ones({})); },
+       raises<fj::ValueError>("fj::ValueError"),
+       "fj::diff: x must have at least one axis, got f32[]"},
+      {"`bincount` of a float array", [=] { Array r = fj::bincount(f3, 4); },
+       raises<fj::TypeError>("fj::TypeError"),
+       "fj::bincount: x must be an integer array, got f32[3]"},
       {"`stack` along an axis out of range",
        [=] {
          Array r = fj::stack({m23, m23}, 3);

@@ -90,6 +90,8 @@ cases.update({
     "power_int_rank": (lambda x, y: x ** y, (jnp.ones((2, 3), jnp.int32), i3)),
     "power_scalar_base": (lambda x: 2 ** x, (i3,)),
     "where_scalar_cond": (lambda c, x, y: jnp.where(c, x, y), (True, jnp.ones(3), jnp.ones(3))),
+    # A Python float passed to the _where jit prints as itself (0.1), not rounded to f32.
+    "where_python_float": (lambda x: jnp.where(x > 0, x, 0.1), (jnp.ones(3),)),
 })
 for name, (f, args) in cases.items():
     print(f"=== {name}")

@@ -5,6 +5,8 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from golden_print import print_inputs, shape_and_values
+
 nan = float("nan")
 inputs = {
     "v": np.array([0.0, 1.5, 0.0, -2.0, nan, -0.0, 3.0], np.float32),
@@ -15,15 +17,11 @@ inputs = {
     "s1": np.array(2.5, np.float32),
     "s0": np.array(0.0, np.float32),
 }
-for name, v in inputs.items():
-    print(f"=== input {name}")
-    print(" ".join(str(d) for d in v.shape))
-    print(" ".join(str(float(x)) for x in v.ravel()))
+print_inputs(inputs)
 
 
 def ints(a):
-    a = np.asarray(a)
-    return " ".join(str(d) for d in a.shape) + " : " + " ".join(str(int(x)) for x in a.ravel())
+    return shape_and_values(a, int)
 
 
 # Values: concrete (the count is the size), a size below and above the count, a fill value.

@@ -4,7 +4,7 @@
 #include <string>
 
 #include "fusejit/expr/lowering_helpers.hpp"
-#include "fusejit/expr/lowering_index.hpp"
+#include "fusejit/expr/lowering_numeric.hpp"
 #include "fusejit/expr/lowering_sort.hpp"
 
 namespace fj::detail {
@@ -29,13 +29,9 @@ std::vector<Atom> lower_nonzero(GraphBuilder& b, Atom x, std::int64_t size,
       out.push_back(lower_full(b, Shape{size}, ir::Literal::of(0, false).cast(DType::i32, false)));
     return out;
   }
-  // bincount(cumsum(mask), length=size): zeros(size).at[clip(c, 0)].add(1, mode='drop').
+  // bincount(cumsum(mask), length=size), summed up again: each index's flat position.
   const Atom counts = lower_cumulative(b, Prim::cumsum, mask, std::nullopt, false, true, fn);
-  const Atom zeros = lower_full(b, Shape{size}, ir::Literal::of(0, false).cast(DType::i32, false));
-  const Atom at = lower_clip(b, counts, i32(0, true), std::nullopt);
-  const Atom bins =
-      lower_index_tuple(b, zeros, {AtItem{AtItem::Kind::array, 0, {}}}, {at}, i32(1, false),
-                        Prim::scatter_add, ir::GatherMode::fill_or_drop, fn);
+  const Atom bins = lower_bincount(b, counts, std::nullopt, size, fn);
   const Atom flat = lower_cumulative(b, Prim::cumsum, bins, std::nullopt, false, true, fn);
   // (flat // stride) % extent per axis, the strides NumPy int32s, the extents Python ints.
   std::int64_t stride = s.size();

@@ -44,12 +44,14 @@ std::string python_float_repr(double v) {
   return sign + digits.substr(0, int_len) + "." + digits.substr(int_len);
 }
 
-std::string print_literal(const Literal& l) {
+std::string print_literal(const Literal& l, bool python_scalar) {
   std::string v;
   if (l.dtype == DType::bool_)
     v = l.i ? "True" : "False";
+  else if (l.dtype == DType::f32 && l.weak && python_scalar)
+    v = python_float_repr(l.f);  // the Python float itself, not yet rounded to f32
   else if (l.dtype == DType::f32)
-    v = python_float_repr(static_cast<double>(static_cast<float>(l.f)));  // a weak one is unrounded
+    v = python_float_repr(static_cast<double>(static_cast<float>(l.f)));
   else if (is_float(l.dtype))
     v = python_float_repr(l.f);
   else
@@ -122,8 +124,8 @@ class Printer {
     if (inserted) it->second = fresh();
     return it->second;
   }
-  std::string atom(const Graph& g, const Atom& a) {
-    return a.is_literal() ? print_literal(a.lit) : name(g, a.var);
+  std::string atom(const Graph& g, const Atom& a, bool python_scalars = false) {
+    return a.is_literal() ? print_literal(a.lit, python_scalars) : name(g, a.var);
   }
 
   // A sub-graph used more than once, or with more than 10 equations, is printed once on top.
@@ -165,10 +167,11 @@ class Printer {
     }
   }
 
-  pp::Doc vars(const Graph& g, const std::vector<Atom>& vs, const std::string& sep, bool shapes) {
+  pp::Doc vars(const Graph& g, const std::vector<Atom>& vs, const std::string& sep, bool shapes,
+               bool python_scalars = false) {
     std::vector<pp::Doc> items;
     for (auto& a : vs)
-      items.push_back(pp::text(atom(g, a) + (shapes ? ":" + g.aval(a).str() : "")));
+      items.push_back(pp::text(atom(g, a, python_scalars) + (shapes ? ":" + g.aval(a).str() : "")));
     return pp::nest(2,
                     pp::group(pp::join(pp::concat({pp::text(sep), pp::group(pp::brk())}), items)));
   }
@@ -287,7 +290,9 @@ class Printer {
            pp::brk(""), pp::text("]")}));
     }
     pp::Doc head = pp::text(std::string(ir::name(e.prim)));
-    pp::Doc args = pp::concat({pp::text(" "), vars(g, e.in, "", false)});
+    // A jit's weak float operands are the Python floats passed to it, printed as Python does;
+    // inside an equation of lax they have become f32 values.
+    pp::Doc args = pp::concat({pp::text(" "), vars(g, e.in, "", false, e.prim == Prim::jit)});
     pp::Doc d = e.out.empty() ? pp::concat({head, kv, args})
                               : pp::concat({lhs, pp::text(" = "), head, kv, args});
     if (&e == target_) target_doc_ = d;

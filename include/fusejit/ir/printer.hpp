@@ -19,8 +19,9 @@ struct PrintedEqn {
 /// print_jaxpr(g), with the same variable names.
 PrintedEqn locate_eqn(const Graph& g, const Eqn& e);
 
-/// A literal as JAX prints it: `2.0:f32[]`, `1:i32[]`, `True:bool[]`.
-std::string print_literal(const Literal& l);
+/// A literal as JAX prints it: `2.0:f32[]`, `1:i32[]`, `True:bool[]`; a weak f32 one rounded
+/// to f32, unless `python_scalar` (a Python float passed to a jit, printed as itself: `0.1`).
+std::string print_literal(const Literal& l, bool python_scalar = false);
 
 /// Python's repr() of a float: shortest round-trip digits, `2.0`, `1e-07`, `inf`.
 std::string python_float_repr(double v);
