@@ -149,6 +149,14 @@ std::vector<Case> differentiable_cases() {
                [](std::mt19937& g, std::size_t k, std::int64_t) {
                  return k == 0 ? static_cast<double>(g() % 2) : uniform(g, -2, 2);
                }});
+  // clamp: x below min, between the bounds and above max (by element), away from all three.
+  auto clamp_sample = [](std::mt19937& g, std::size_t k, std::int64_t i) {
+    if (k != 1) return (k == 0 ? -1.0 : 1.0) * uniform(g, 0.8, 1.0);
+    return 1.5 * static_cast<double>(i % 3 - 1) + uniform(g, -0.3, 0.3);
+  };
+  c.push_back({"clamp", ir::Prim::clamp, {f64(s), f64(s), f64(s)}, {}, clamp_sample});
+  c.push_back({"clamp, scalar bounds", ir::Prim::clamp, {f64({}), f64(s), f64({})}, {},
+               clamp_sample});
   c.push_back({"convert_element_type f64->f64",
                ir::Prim::convert_element_type,
                {f64(s)},

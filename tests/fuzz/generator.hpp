@@ -242,6 +242,11 @@ class Generator {
         if (ir::info(p).arity == 2) in.push_back(partner(x, xa.dtype));
         break;
       case ir::PrimKind::select: {
+        if (p == ir::Prim::clamp) {  // bounds of x's dtype, scalars or x's shape
+          if (xa.dtype == DType::bool_) return false;
+          in = {partner(x, xa.dtype), x, partner(x, xa.dtype)};
+          break;
+        }
         const ir::Atom pred = partner(x, DType::bool_);
         in = {pred, x, partner(x, xa.dtype)};
         break;

@@ -4,6 +4,7 @@
 #include <array>
 #include <cmath>
 #include <limits>
+#include <string>
 
 #include "fusejit/expr/lowering_helpers.hpp"
 #include "fusejit/expr/lowering_math.hpp"
@@ -199,6 +200,27 @@ Atom lower_fmod(GraphBuilder& b, Atom x, Atom y) {
 }
 
 Atom lower_rem(GraphBuilder& b, Atom x, Atom y) { return lower_binary(b, Prim::rem, x, y); }
+
+Atom lower_clamp(GraphBuilder& b, Atom lo, Atom x, Atom hi) {
+  const ir::Aval xa = b.aval(x);
+  auto bound = [&](Atom a, const char* name) {
+    const TypedDType t = typed(b, a);
+    const ir::Aval ba = b.aval(a);
+    if (t.weak && ba.shape.rank() == 0 && t.dtype != xa.dtype &&
+        is_float(t.dtype) == is_float(xa.dtype) && t.dtype != DType::bool_ &&
+        xa.dtype != DType::bool_)
+      return convert(b, a, {xa.dtype, true});
+    if (t.dtype != xa.dtype)
+      throw DTypeError(std::string("fj::lax::clamp: ") + name + " " + ba.str() +
+                       " must have x's dtype, x " + xa.str());
+    if (ba.shape.rank() != 0 && !(ba.shape == xa.shape))
+      throw ShapeError(std::string("fj::lax::clamp: ") + name + " " + ba.str() +
+                       " must be a scalar or have x's shape, x " + xa.str());
+    return a;
+  };
+  const Atom l = bound(lo, "min"), h = bound(hi, "max");
+  return b.emit1(Prim::clamp, {l, x, h});
+}
 
 Atom lower_reciprocal(GraphBuilder& b, Atom x) { return lower_integer_pow(b, inexact(b, x), -1); }
 

@@ -33,6 +33,10 @@ Atom lower_logaddexp(GraphBuilder& b, Atom x, Atom y, bool base2);
 Atom lower_fmod(GraphBuilder& b, Atom x, Atom y);
 /// lax.rem: C's remainder, no promotion beyond lax's.
 Atom lower_rem(GraphBuilder& b, Atom x, Atom y);
+/// lax.clamp(lo, x, hi): the primitive; a C++ scalar bound of x's kind (float or integer) takes
+/// x's dtype, as a Python scalar does; other dtypes than x's raise fj::DTypeError, bounds that
+/// are neither scalars nor x's shape fj::ShapeError.
+Atom lower_clamp(GraphBuilder& b, Atom lo, Atom x, Atom hi);
 /// jnp.reciprocal: integer_pow[y=-1] of x as a float.
 Atom lower_reciprocal(GraphBuilder& b, Atom x);
 /// jnp.square: the square primitive; bools become i32.

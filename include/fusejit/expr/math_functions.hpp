@@ -17,6 +17,12 @@ template <Atom (*Lower)(GraphBuilder&, Atom, Atom)>
 struct LowerOp2 {
   ir::Atom operator()(GraphBuilder& b, ir::Atom x, ir::Atom y) const { return Lower(b, x, y); }
 };
+template <Atom (*Lower)(GraphBuilder&, Atom, Atom, Atom)>
+struct LowerOp3 {
+  ir::Atom operator()(GraphBuilder& b, ir::Atom x, ir::Atom y, ir::Atom z) const {
+    return Lower(b, x, y, z);
+  }
+};
 template <ir::Prim P>
 struct FloatBinaryOp {
   ir::Atom operator()(GraphBuilder& b, ir::Atom x, ir::Atom y) const {
@@ -107,6 +113,13 @@ FUSEJIT_MATH_BINARY(nextafter, detail::BinaryOp<ir::Prim::nextafter>)
 FUSEJIT_MATH_BINARY(polygamma, detail::BinaryOp<ir::Prim::polygamma>)
 /// C's remainder (the result has x's sign); fj's % is Python's (the divisor's sign).
 FUSEJIT_MATH_BINARY(rem, detail::LowerOp2<detail::lower_rem>)
+/// lax.clamp(min, x, max): x limited to [min, max] elementwise, NaNs propagated; min and max are
+/// scalars or x's shape, of x's dtype (C++ scalars of its kind take it).
+template <detail::Operand L, detail::Operand X, detail::Operand H>
+auto clamp(L&& min, X&& x, H&& max) {
+  return detail::make_node(detail::LowerOp3<detail::lower_clamp>{}, std::forward<L>(min),
+                           std::forward<X>(x), std::forward<H>(max));
+}
 }  // namespace lax
 
 #undef FUSEJIT_MATH_UNARY

@@ -93,6 +93,17 @@ std::vector<Aval> infer_avals(Prim p, const std::vector<Aval>& in, const Params&
       return {Aval{in[0].dtype, elementwise_shape(p, in[0], in[1]), in[0].weak && in[1].weak}};
     }
     case PrimKind::select: {
+      if (p == Prim::clamp) {
+        if (in[0].dtype != in[1].dtype || in[2].dtype != in[1].dtype)
+          throw DTypeError("clamp: min, x and max must have one dtype, got " + describe(in));
+        if (in[1].dtype == DType::bool_)
+          throw DTypeError("clamp: does not take bool operands, got " + describe(in));
+        for (int k : {0, 2})
+          if (in[k].shape.rank() != 0 && !(in[k].shape == in[1].shape))
+            throw ShapeError(std::string("clamp: ") + (k == 0 ? "min" : "max") +
+                             " must be a scalar or have x's shape, got " + describe(in));
+        return {Aval{in[1].dtype, in[1].shape, in[0].weak && in[1].weak && in[2].weak}};
+      }
       if (in[0].dtype != DType::bool_)
         throw DTypeError("select_n: the predicate must be bool, got " + in[0].str());
       if (in[1].dtype != in[2].dtype || !(in[1].shape == in[2].shape))

@@ -75,6 +75,43 @@ ir::Params numpy_ints(ir::Params p, const std::string& name) {
   return p;
 }
 
+/// lax.clamp's batching rule, JAX's _clamp_batch_rule with every batch axis at 0: as it is
+/// where all three are batched at one shape or both bounds are unbatched scalars; else each
+/// unbatched non-scalar gets the batch axis in front, scalar bounds are broadcast to x, a bound
+/// of one batched scalar per element is broadcast along x's other axes, and an unbatched scalar
+/// x is broadcast to the bounds' shape.
+Atom clamp_batch_rule(Emit& E, const ir::Eqn& e, std::vector<Atom> in, const std::vector<bool>& bat,
+                      std::int64_t n) {
+  Atom &lo = in[0], &x = in[1], &hi = in[2];
+  auto bind = [&] { return E.b.emit1(Prim::clamp, in, e.params); };
+  if (bat[0] && bat[1] && bat[2]) {
+    if (E.shape(lo) == E.shape(x) && E.shape(hi) == E.shape(x)) return bind();
+    if (E.rank(lo) == 1 && E.rank(hi) == 1) {
+      lo = E.broadcast_in_dim(lo, E.shape(x), {0});
+      hi = E.broadcast_in_dim(hi, E.shape(x), {0});
+      return bind();
+    }
+  } else if (E.rank(lo) == 0 && E.rank(hi) == 0 && bat[1]) {
+    return bind();
+  }
+  // bdim_at_front of an unbatched value: broadcast(x, (size,)), its dims NumPy ints.
+  for (std::size_t k : {0, 2, 1})
+    if (!bat[k] && E.rank(in[k]) > 0) {
+      Dims dims(static_cast<std::size_t>(E.rank(in[k])));
+      std::iota(dims.begin(), dims.end(), 1);
+      ir::Params p;
+      p.items.push_back({"shape", batched_shape(n, E.shape(in[k])).to_vector(), false});
+      p.items.push_back({"broadcast_dimensions", dims, true});
+      in[k] = E.b.emit1(Prim::broadcast_in_dim, {in[k]}, numpy_ints(p, "broadcast_dimensions"));
+    }
+  for (Atom* b : {&lo, &hi})
+    if (E.rank(*b) == 0 && E.rank(x) > 0) *b = E.broadcast_in_dim(*b, E.shape(x), {});
+  for (Atom* b : {&lo, &hi})
+    if (E.rank(*b) > 0 && E.rank(*b) < E.rank(x)) *b = E.broadcast_in_dim(*b, E.shape(x), {0});
+  if (E.rank(lo) > E.rank(x)) x = E.broadcast_in_dim(x, E.shape(lo), {});
+  return bind();
+}
+
 /// e with its operands batched where `bat` says (at least one is): the batched result.
 Atom batch_rule(Emit& E, const ir::Eqn& e, const Aval& out_aval, std::vector<Atom> in,
                 const std::vector<bool>& bat, std::int64_t n) {
@@ -90,6 +127,7 @@ Atom batch_rule(Emit& E, const ir::Eqn& e, const Aval& out_aval, std::vector<Ato
     case ir::PrimKind::logical:
     case ir::PrimKind::select:
     case ir::PrimKind::convert: {
+      if (e.prim == Prim::clamp) return clamp_batch_rule(E, e, std::move(in), bat, n);
       // Every operand at the full batched shape, except unbatched scalars, which lax
       // broadcasts itself.
       const Shape full = batched_shape(n, out_aval.shape);

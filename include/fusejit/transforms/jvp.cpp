@@ -49,6 +49,20 @@ std::vector<MaybeAtom> jvp_rule(Emit& E, const ir::Eqn& e, const std::vector<Ato
   switch (e.prim) {
     case Prim::select_n:
       return {E.select(in[0], E.or_zeros(t[1], ya), E.or_zeros(t[2], ya))};
+    case Prim::clamp: {
+      // JAX's three defjvp rules, each select(mask, t, zeros), summed with add_any. A scalar
+      // bound's tangent is broadcast (JAX's rule raises there, its select's cases differing).
+      std::vector<Atom> terms;
+      for (std::size_t i = 0; i < 3; ++i) {
+        if (!t[i]) continue;
+        const Atom mask = clamp_mask(E, in, i);
+        const Atom zeros = E.zeros(ya);
+        terms.push_back(E.select(mask, zeros, E.broadcast_to(*t[i], ya.shape)));
+      }
+      MaybeAtom ty;
+      for (const Atom& term : terms) ty = ty ? E.add_any(*ty, term) : term;
+      return {ty};
+    }
     case Prim::convert_element_type:
       if (!differentiable(E.aval(in[0]))) return {std::nullopt};
       return {E.convert(*t[0], ya.dtype)};
@@ -124,6 +138,7 @@ bool has_jvp_rule(ir::Prim p) {
   if (is_elementwise(k)) return true;
   switch (p) {
     case Prim::select_n:
+    case Prim::clamp:
     case Prim::convert_element_type:
     case Prim::broadcast_in_dim:
     case Prim::transpose:

@@ -430,6 +430,15 @@ std::vector<MaybeAtom> binary_cotangents(Emit& E, Prim p, const ir::Params& para
   return r;
 }
 
+Atom clamp_mask(Emit& E, const std::vector<Atom>& in, std::size_t i) {
+  const Atom &lo = in[0], &x = in[1], &hi = in[2];
+  if (i == 2) return E.bin(Prim::lt, hi, x);
+  const Atom& a = i == 0 ? lo : x;  // the operand whose mask this is, against the other two
+  const Atom above = E.bin(Prim::gt, a, i == 0 ? x : lo);
+  const Atom below = E.bin(Prim::lt, a, hi);
+  return E.bin(Prim::and_, above, below);
+}
+
 bool is_elementwise(ir::PrimKind k) {
   return k == ir::PrimKind::unary || k == ir::PrimKind::binary;
 }

@@ -26,8 +26,9 @@ std::vector<MaybeAtom> elementwise_partials(Emit& E, Prim p, const ir::Params& p
 // factored form of 1 - y^2 (y = tanh x): the tangent is `mul(add(t, mul(t, y)), sub(1, y))`, and
 // its transpose adds d = ct (1 - y), then d y, to x's cotangent.
 /// What reverse mode keeps from the forward pass for one elementwise equation, where JAX's
-/// linearization leaves it (its residuals): up to two values, in the order JAX computes them.
-using Residuals = std::array<MaybeAtom, 2>;
+/// linearization leaves it (its residuals): up to three values (clamp's masks), in the order
+/// JAX computes them.
+using Residuals = std::array<MaybeAtom, 3>;
 
 /// The tangent of a unary elementwise equation `y = p(x)` from x's tangent t (nullopt: zero).
 MaybeAtom unary_tangent(Emit& E, Prim p, const ir::Params& params, Atom x, Atom y, Atom t);
@@ -69,6 +70,10 @@ std::vector<MaybeAtom> binary_cotangents(Emit& E, Prim p, const ir::Params& para
                                          const std::vector<Atom>& in, Atom y, Atom ct,
                                          const std::vector<bool>& wants,
                                          const Residuals& residual = {});
+
+/// lax.clamp(min, x, max)'s mask for operand i, JAX's defjvp rule: where its tangent passes
+/// through (min: min > x and min < max; x: x > min and x < max; max: max < x).
+Atom clamp_mask(Emit& E, const std::vector<Atom>& in, std::size_t i);
 
 bool is_elementwise(ir::PrimKind k);
 

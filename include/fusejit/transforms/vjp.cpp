@@ -179,6 +179,16 @@ std::vector<MaybeAtom> vjp_rule(Emit& E, const ir::Eqn& e, const std::vector<Ato
       if (wants(2)) r[2] = E.select(in[0], z, ct);
       break;
     }
+    case Prim::clamp:
+      // JAX's select rules transposed, the last operand's first: ct where the mask holds (the
+      // forward pass's residual), zeros elsewhere; summed back to a scalar bound's shape.
+      for (std::size_t i = 3; i-- > 0;) {
+        if (!wants(i)) continue;
+        const Atom mask = residual[i] ? *residual[i] : clamp_mask(E, in, i);
+        const Atom z = E.zeros(E.aval(ct));
+        r[i] = E.unbroadcast(E.select(mask, z, ct), E.aval(in[i]));
+      }
+      break;
     case Prim::convert_element_type:
       if (wants(0)) r[0] = E.convert(ct, xa.dtype);
       break;
@@ -634,6 +644,16 @@ ir::Graph vjp_impl(const ir::Graph& g, const std::vector<bool>& wrt,
     if (ir::info(e.prim).kind == ir::PrimKind::binary && differentiable(g.aval(e.out[0])))
       residual[k] =
           binary_residual(E, e.prim, ins[k], outs[k][0], {carries(e.in[0]), carries(e.in[1])});
+    if (e.prim == Prim::clamp && differentiable(g.aval(e.out[0]))) {
+      // JAX's rules compute each carrying operand's mask and the zeros they select against
+      // here, where its linearization leaves them (the zeros unread, as JAX's).
+      for (std::size_t i = 0; i < 3; ++i) {
+        if (!carries(e.in[i])) continue;
+        residual[k][i] = clamp_mask(E, ins[k], i);
+        const Atom z = E.zeros(g.aval(e.out[0]));
+        if (layout && !linear) layout->linear_reads.push_back({k, z});
+      }
+    }
     if (e.prim == Prim::select_n) {
       // JAX's select_n JVP fills the cases without a tangent with zeros it makes here (its
       // transpose makes its own): computed where JAX's linearization leaves them.

@@ -370,6 +370,8 @@ class KernelSource {
         return from == DType::bool_ ? "!" + a : "~" + a;
       case Prim::select_n:
         return a + " ? " + arg(n, 2) + " : " + b;
+      case Prim::clamp:
+        return "fj_min(fj_max(" + b + ", " + a + "), " + arg(n, 2) + ")";
       case Prim::convert_element_type:
         return "fj_convert<" + std::string(c_type(n.dtype)) + ">(" + a + ")";
       case Prim::bitcast_convert_type:

@@ -307,6 +307,10 @@ inline llvm::Value* not_(Emitter& e, const Node&, Args a, DType) { return e.b.Cr
 inline llvm::Value* select_n(Emitter& e, const Node&, Args a, DType) {
   return e.b.CreateSelect(a[0], a[2], a[1]);
 }
+// XLA's clamp is max then min, both propagating NaNs (an operand's or a bound's).
+inline llvm::Value* clamp(Emitter& e, const Node& n, Args a, DType d) {
+  return min(e, n, {max(e, n, {a[1], a[0]}, d), a[2]}, d);
+}
 
 // Float to int saturates and maps NaN to 0 (what JAX's CPU backend does); float to bool is x != 0.
 inline llvm::Value* convert_element_type(Emitter& e, const Node& n, Args a, DType from) {

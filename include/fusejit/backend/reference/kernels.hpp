@@ -72,6 +72,20 @@ void run_select(const ir::Eqn&, const Value* in, Value* out) {
                  broadcast_operand(data_of<T>(in[2]), in[2].aval.shape, shape, "select_n"));
 }
 
+// lax.clamp: max with min, then min with max, each NaN-propagating as lax's max and min.
+template <class T>
+void run_clamp(const ir::Eqn&, const Value* in, Value* out) {
+  const Shape& shape = out[0].aval.shape;
+  const auto kernel = [](std::int64_t n, T* o, const T* lo, const T* x, const T* hi) {
+    for (std::int64_t i = 0; i < n; ++i)
+      o[i] = math::min_scalar(math::max_scalar(x[i], lo[i]), hi[i]);
+  };
+  for_each_chunk(shape, data_of<T>(out[0]), kernel,
+                 broadcast_operand(data_of<T>(in[0]), in[0].aval.shape, shape, "clamp"),
+                 broadcast_operand(data_of<T>(in[1]), in[1].aval.shape, shape, "clamp"),
+                 broadcast_operand(data_of<T>(in[2]), in[2].aval.shape, shape, "clamp"));
+}
+
 template <class From, class To>
 void run_convert(const ir::Eqn&, const Value* in, Value* out) {
   const Shape& shape = out[0].aval.shape;
@@ -137,6 +151,18 @@ void run_broadcast_in_dim(const ir::Eqn& eqn, const Value* in, Value* out) {
                    std::string(short_name(d)) + " operands");
 }
 
+// kernel(T{})'s function for d's element type T, which must not be bool (the primitive takes
+// none).
+template <class Kernel>
+EqnFn unless_bool(ir::Prim p, DType d, Kernel kernel) {
+  return visit_dtype(d, [&](auto t) -> EqnFn {
+    if constexpr (std::is_same_v<decltype(t), bool>)
+      unsupported(p, d);
+    else
+      return kernel(t);
+  });
+}
+
 inline void expect_dtype(const ir::Eqn& e, const char* what, DType got, DType want) {
   if (got != want)
     throw DTypeError("reference backend: " + std::string(ir::name(e.prim)) + ": " + what + " is " +
@@ -191,20 +217,19 @@ EqnFn resolve_kind(const ir::Graph& g, const ir::Eqn& e) {
     const auto dim = require_param<std::int64_t>(e, "dimension");
     if (!(g.aval(e.out[0]).shape == shape) || dim < 0 || dim >= shape.rank())
       throw ShapeError("iota: params do not match its output " + g.aval(e.out[0]).str());
-    return visit_dtype(out, [&](auto t) -> EqnFn {
-      using T = decltype(t);
-      if constexpr (std::is_same_v<T, bool>)
-        unsupported(e.prim, out);
-      else
-        return &run_iota<T>;
-    });
+    return unless_bool(e.prim, out, [](auto t) -> EqnFn { return &run_iota<decltype(t)>; });
   } else if constexpr (K == PrimKind::library) {
     static_assert(Op::is_library);  // the routine checks its own operands (some have none)
     return Op::resolve(g, e);
   } else {
     const DType d0 = g.aval(e.in[0]).dtype;
     const DType out = g.aval(e.out[0]).dtype;
-    if constexpr (K == PrimKind::select) {
+    if constexpr (K == PrimKind::select && std::is_same_v<Op, ops::clamp>) {
+      expect_dtype(e, "x", g.aval(e.in[1]).dtype, d0);
+      expect_dtype(e, "max", g.aval(e.in[2]).dtype, d0);
+      expect_dtype(e, "the output", out, d0);
+      return unless_bool(e.prim, out, [](auto t) -> EqnFn { return &run_clamp<decltype(t)>; });
+    } else if constexpr (K == PrimKind::select) {
       expect_dtype(e, "the predicate", d0, DType::bool_);
       expect_dtype(e, "case 1", g.aval(e.in[2]).dtype, g.aval(e.in[1]).dtype);
       expect_dtype(e, "the output", out, g.aval(e.in[1]).dtype);

@@ -538,6 +538,9 @@ struct threefry2x32 {
 struct select_n {
   static constexpr int arity = 3;
 };
+struct clamp {
+  static constexpr int arity = 3;
+};
 struct broadcast_in_dim {
   static constexpr int arity = 1;
 };
