@@ -110,6 +110,12 @@ std::map<std::string, Case> cases() {
           return Array(fj::pad(a, W{{2, 1}, {1, 2}}, PadMode::mean, W{{1, 2}}));
         },
         {3, 4}}},
+      {"pad_median", {pad_with(W{{1, 0}, {0, 2}}, PadMode::median), {3, 4}}},
+      {"pad_median_stat_length",
+       {[](Tracer a) {
+          return Array(fj::pad(a, W{{2, 1}, {1, 2}}, PadMode::median, W{{2, 3}}));
+        },
+        {3, 4}}},
       {"lax_pad",
        {[](Tracer a) {
           return Array(fj::lax::pad(a, 0.0, {{1, -1, 1}, {0, 2, 0}}));
@@ -279,7 +285,9 @@ TEST_CASE("pad/roll golden: jaxpr text") {
   std::vector<std::int32_t> iv(12);
   for (std::size_t i = 0; i < iv.size(); ++i) iv[i] = static_cast<std::int32_t>(i * 7 % 10);
   const Array ints = fj::array(iv, fj::Shape{3, 4});
-  for (auto [name, mode] : {std::pair{"mean", PadMode::mean}, {"minimum", PadMode::minimum}}) {
+  for (auto [name, mode] : {std::pair{"mean", PadMode::mean},
+                            {"minimum", PadMode::minimum},
+                            {"median", PadMode::median}}) {
     CAPTURE(name);
     const auto f = pad_with(W{{1, 0}, {0, 2}}, mode);
     CHECK(fj::make_jaxpr(f)(fj::ones({3, 4}, fj::i32)).str() ==
@@ -338,8 +346,8 @@ TEST_CASE("pad/roll golden: bad input names the function and shapes") {
                        "value for padding), for f32[3,4]",
                        fj::ValueError);
   CHECK_THROWS_WITH_AS(Array(fj::pad(m, W{{1, 0}, {0, 0}}, PadMode::edge, W{{1, 1}})),
-                       "fj::pad: stat_length applies to the maximum, minimum and mean modes, not "
-                       "to 'edge'",
+                       "fj::pad: stat_length applies to the maximum, minimum, mean and median "
+                       "modes, not to 'edge'",
                        fj::ValueError);
   CHECK_THROWS_WITH_AS(Array(fj::lax::pad(m, 0.0, {{1, 1, -1}, {0, 0, 0}})),
                        doctest::Contains("fj::lax::pad: pad: interior padding must be nonnegative"),

@@ -43,6 +43,7 @@
 #include "fusejit/api/repeat.hpp"
 #include "fusejit/api/nonzero.hpp"
 #include "fusejit/api/numeric.hpp"
+#include "fusejit/api/quantile.hpp"
 #include "fusejit/api/split.hpp"
 #include "fusejit/api/lu.hpp"
 #include "fusejit/api/spectral.hpp"

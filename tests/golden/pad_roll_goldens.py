@@ -1,6 +1,6 @@
 """Goldens for tests/test_pad_roll_golden.cpp from JAX 0.10.2: jnp.pad (constant (a scalar, or a
-pair per side), edge, reflect, symmetric and wrap, reflect_type odd, maximum, minimum, mean and
-empty),
+pair per side), edge, reflect, symmetric and wrap, reflect_type odd, maximum, minimum, mean,
+median and empty),
 lax.pad (negative and interior padding), jnp.roll, jnp.tile and jnp.repeat: values and gradients
 in f64, jaxpr text at f32 (plain, vmapped).
 Run: python tests/golden/pad_roll_goldens.py > tests/golden/pad_roll_goldens.txt
@@ -43,6 +43,9 @@ cases = {
                                                   stat_length=((2, 1), (5, 3))), (3, 4)),
     "pad_mean_stat_length": (lambda a: jnp.pad(a, ((2, 1), (1, 2)), mode="mean",
                                                stat_length=((1, 2),)), (3, 4)),
+    "pad_median": (lambda a: jnp.pad(a, ((1, 0), (0, 2)), mode="median"), (3, 4)),
+    "pad_median_stat_length": (lambda a: jnp.pad(a, ((2, 1), (1, 2)), mode="median",
+                                                 stat_length=((2, 3),)), (3, 4)),
     "lax_pad": (lambda a: lax.pad(a, 0.0, ((1, -1, 1), (0, 2, 0))), (3, 4)),
     "lax_pad_crop": (lambda a: lax.pad(a, -1.0, ((-1, 2, 2), (-2, -1, 1))), (3, 4)),
     "roll": (lambda a: jnp.roll(a, 2, axis=0), (3, 4)),
@@ -134,7 +137,7 @@ print(jax.make_jaxpr(lambda a: jnp.pad(a, ((1, 2), (0, 1)), constant_values=((1.
 print("=== jaxpr pad_int")
 print(jax.make_jaxpr(lambda a: jnp.pad(a, ((1, 0), (0, 2))))(jnp.ones((2, 2), jnp.int32)))
 # Integer statistics: jnp.round (a jit returning its operand for integers) once per side.
-for mode in ["mean", "minimum"]:
+for mode in ["mean", "minimum", "median"]:
     print(f"=== jaxpr pad_{mode}_int")
     print(jax.make_jaxpr(lambda a: jnp.pad(a, ((1, 0), (0, 2)), mode=mode))(
         jnp.ones((3, 4), jnp.int32)))

@@ -18,14 +18,15 @@ namespace fj {
 struct Axes {
   std::vector<int> list;
   bool all = false;
+  bool tuple = false;  // given as a list (JAX's tuple), where a function tells `0` from `(0,)`
   // Integers only (not bool or floats), so that logsumexp's weights and keepdims never convert
   // to an axis and make its overloads ambiguous.
   template <class I>
   requires std::integral<I> &&(!std::same_as<I, bool>)Axes(I a) : list{static_cast<int>(a)} {}
-  Axes(std::initializer_list<int> a) : list(a) {}
+  Axes(std::initializer_list<int> a) : list(a), tuple(true) {}
   Axes(std::nullopt_t) : all(true) {}
   void key(std::vector<std::int64_t>& k) const {
-    k.push_back(all ? -1 : static_cast<std::int64_t>(list.size()));
+    k.push_back(all ? -1 : static_cast<std::int64_t>(list.size()) + (tuple ? 1000 : 0));
     for (int a : list) k.push_back(a);
   }
 };

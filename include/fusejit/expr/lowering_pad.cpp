@@ -9,6 +9,7 @@
 #include "fusejit/core/error.hpp"
 #include "fusejit/expr/lowering_helpers.hpp"
 #include "fusejit/expr/lowering_index.hpp"
+#include "fusejit/expr/lowering_quantile.hpp"
 #include "fusejit/expr/lowering_sort.hpp"
 #include "fusejit/ir/pad_config.hpp"
 
@@ -27,7 +28,7 @@ std::string pairs_str(const std::vector<PadPair>& w) {
 
 const char* mode_name(PadMode m) {
   static const char* const names[] = {"constant", "edge",    "reflect", "symmetric", "wrap",
-                                      "maximum",  "minimum", "mean",    "empty"};
+                                      "maximum",  "minimum", "mean",    "empty",     "median"};
   return names[static_cast<int>(m)];
 }
 
@@ -155,6 +156,7 @@ Atom pad_stats(GraphBuilder& g, Atom a, const std::vector<PadPair>& w, PadMode m
   const ir::Aval av = g.aval(a);
   const bool integer = !is_float(av.dtype);
   auto stat = [&](Atom x, int i) {
+    if (mode == PadMode::median) return lower_median(g, x, QuantileSpec{Axes(i), {}, true, false});
     return mode == PadMode::mean
                ? lower_mean(g, x, {i}, false, true)
                : lower_reduce(g, mode == PadMode::maximum ? Prim::reduce_max : Prim::reduce_min, x,
@@ -280,9 +282,10 @@ Atom lower_pad(GraphBuilder& b, Atom x, Atom value, const std::vector<PadPair>& 
                        "' padding to empty axis " + std::to_string(i) + " of " + xa.str());
   }
   if (!stat_length.empty()) {
-    if (mode != PadMode::maximum && mode != PadMode::minimum && mode != PadMode::mean)
-      throw ValueError(std::string("fj::pad: stat_length applies to the maximum, minimum and mean "
-                                   "modes, not to '") +
+    if (mode != PadMode::maximum && mode != PadMode::minimum && mode != PadMode::mean &&
+        mode != PadMode::median)
+      throw ValueError(std::string("fj::pad: stat_length applies to the maximum, minimum, mean "
+                                   "and median modes, not to '") +
                        mode_name(mode) + "'");
     if (stat_length.size() != 1 && static_cast<int>(stat_length.size()) != r)
       throw ShapeError("fj::pad: stat_length " + pairs_str(stat_length) +
@@ -331,6 +334,7 @@ Atom lower_pad(GraphBuilder& b, Atom x, Atom value, const std::vector<PadPair>& 
       case PadMode::maximum:
       case PadMode::minimum:
       case PadMode::mean:
+      case PadMode::median:
         return pad_stats(g, in[0], w, mode, stat_length);
       case PadMode::empty:
         return pad_empty(g, in[0], w);

@@ -12,7 +12,8 @@ namespace fj::detail {
 
 /// jnp.pad's modes: a constant value; the edge values repeated; a mirror image without the edge
 /// (reflect) or with it (symmetric); the array repeated (wrap); the axis's maximum, minimum or
-/// mean repeated (rounded to even for integers); zeros (empty: jnp.empty is jnp.zeros).
+/// mean repeated (rounded to even for integers); zeros (empty: jnp.empty is jnp.zeros); the
+/// axis's median repeated (jnp.median, rounded to even for integers).
 enum class PadMode : std::uint8_t {
   constant,
   edge,
@@ -22,7 +23,8 @@ enum class PadMode : std::uint8_t {
   maximum,
   minimum,
   mean,
-  empty
+  empty,
+  median
 };
 /// jnp.pad's reflect_type for reflect and symmetric: the mirror image as it is (even), or
 /// reflected through the edge value as well, 2 * edge - image (odd).

@@ -1,0 +1,38 @@
+// fj::quantile, fj::percentile, fj::median and their nan-ignoring forms (jnp's), staged as JAX
+// 0.10.2 stages them.
+#pragma once
+#include <optional>
+
+#include "fusejit/expr/array.hpp"
+#include "fusejit/expr/lowering_quantile.hpp"
+
+namespace fj {
+
+/// The q of the quantile functions: a C++ double (JAX's Python float: a weak scalar) or an
+/// array (rank 0 or 1).
+struct Quantiles {
+  std::optional<Array> array;
+  double scalar = 0;
+  Quantiles(const Array& q) : array(q) {}  // NOLINT: implicit, as JAX takes either
+  Quantiles(double q) : scalar(q) {}       // NOLINT
+};
+
+/// jnp.quantile(a, q, axis, method, keepdims): the q-th quantiles (q in [0, 1], a scalar or a
+/// 1-d float array, whose axis comes first in the result) of a over `axis` (one, a tuple
+/// `{0, 2}`, or fj::none: all, the default), by sorting; integer a computes in f32. A NaN in a
+/// reduced row makes that row's result NaN.
+Array quantile(const Array& a, const Quantiles& q, Axes axis = none,
+               QuantileMethod method = QuantileMethod::linear, bool keepdims = false);
+/// jnp.nanquantile: quantile over each row's non-NaN elements (NaN where a row has none).
+Array nanquantile(const Array& a, const Quantiles& q, Axes axis = none,
+                  QuantileMethod method = QuantileMethod::linear, bool keepdims = false);
+/// jnp.percentile / jnp.nanpercentile: quantile at q / 100 (q in [0, 100], integers too).
+Array percentile(const Array& a, const Quantiles& q, Axes axis = none,
+                 QuantileMethod method = QuantileMethod::linear, bool keepdims = false);
+Array nanpercentile(const Array& a, const Quantiles& q, Axes axis = none,
+                    QuantileMethod method = QuantileMethod::linear, bool keepdims = false);
+/// jnp.median / jnp.nanmedian: the quantile at 0.5 with the midpoint method.
+Array median(const Array& a, Axes axis = none, bool keepdims = false);
+Array nanmedian(const Array& a, Axes axis = none, bool keepdims = false);
+
+}  // namespace fj
