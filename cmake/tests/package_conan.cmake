@@ -35,7 +35,7 @@ add_test(NAME package.conan.setup
     "-DMAKE_PROGRAM=${CMAKE_MAKE_PROGRAM}"
     -P ${_fj_conan_script})
 set_tests_properties(package.conan.setup PROPERTIES
-  LABELS package FIXTURES_SETUP fusejit_conan RESOURCE_LOCK fusejit_conan_home TIMEOUT 600)
+  LABELS "package;full" FIXTURES_SETUP fusejit_conan RESOURCE_LOCK fusejit_conan_home TIMEOUT 600)
 
 foreach(_variant IN LISTS FUSEJIT_CONAN_TEST_VARIANTS)
   add_test(NAME package.conan.${_variant}
@@ -47,6 +47,6 @@ foreach(_variant IN LISTS FUSEJIT_CONAN_TEST_VARIANTS)
       -P ${_fj_conan_script})
   # PROCESSORS 2: each builds with 2 jobs (the profile's tools.build:jobs), which ctest -j counts.
   set_tests_properties(package.conan.${_variant} PROPERTIES
-    LABELS package FIXTURES_REQUIRED fusejit_conan RESOURCE_LOCK fusejit_conan_home
+    LABELS "package;full" FIXTURES_REQUIRED fusejit_conan RESOURCE_LOCK fusejit_conan_home
     PROCESSORS 2 TIMEOUT 1200)
 endforeach()

@@ -35,5 +35,5 @@ function(fusejit_add_package_test name driver)
       ${ARG_ARGS}
       -P ${PROJECT_SOURCE_DIR}/cmake/tests/${driver})
   set_tests_properties(package.${name} PROPERTIES
-    LABELS package TIMEOUT ${ARG_TIMEOUT})
+    LABELS "package;full" TIMEOUT ${ARG_TIMEOUT})
 endfunction()

@@ -27,7 +27,7 @@ else()
     COMMAND ${CMAKE_COMMAND} -E echo "no python3 with jsonschema (python3-jsonschema): skipped")
   set_tests_properties(package.vcpkg.manifest PROPERTIES DISABLED ON)
 endif()
-set_tests_properties(package.vcpkg.manifest PROPERTIES LABELS package TIMEOUT 60)
+set_tests_properties(package.vcpkg.manifest PROPERTIES LABELS "package;full" TIMEOUT 60)
 
 # The post-build checker on deliberately broken trees (no compile).
 fusejit_add_package_test(vcpkg.post_build_checks_fail run_vcpkg_checks_negative.cmake TIMEOUT 120)

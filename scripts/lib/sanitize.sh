@@ -7,7 +7,7 @@
 # never destroyed, from a static pointer), so the leak checker does not report them, and TSan
 # sees LLVM's locks through the pthread calls it intercepts.
 
-FUSEJIT_DEBIAN_PACKAGES+=(libasan8 libubsan1 libtsan2)
+FUSEJIT_DEBIAN_PACKAGES+=("${FUSEJIT_TEST_PACKAGES[@]}" libasan8 libubsan1 libtsan2)
 
 # fusejit_sanitized_run SANITIZERS [ctest args...]: configures build-asan or build-tsan, builds
 # the tests there, and runs them through ctest.

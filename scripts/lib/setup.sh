@@ -8,15 +8,17 @@
 #   FUSEJIT_BUILD_TARGETS  build only these targets (space-separated; default: all)
 #   FUSEJIT_CCACHE      0: do not compile through ccache (default: through it when installed)
 
-# python3-jsonschema checks the vcpkg port's manifest; ccache lets the package tests' nested
-# builds of the library (vcpkg static/shared, Release/Debug) compile it once.
+# What the library and its examples need (./scripts/demo); ccache lets a rebuild, another clone
+# and the package tests' nested builds of the library compile each file once.
 FUSEJIT_DEBIAN_PACKAGES=(
-  llvm-19-dev libzstd-dev libeigen3-dev libxsimd-dev libxxhash-dev
-  doctest-dev libbenchmark-dev cmake g++
-  python3-venv  # Conan from PyPI in a venv, for the package.conan tests
-  python3-jsonschema ccache
+  llvm-19-dev libzstd-dev libeigen3-dev libxsimd-dev libxxhash-dev cmake g++ ccache
   libopenmpi-dev openmpi-bin  # MPI: pmap across processes, and its tests under mpiexec
 )
+# What ./scripts/test adds: the test framework and the benchmarks' (bench_smoke runs each).
+FUSEJIT_TEST_PACKAGES=(doctest-dev libbenchmark-dev python3)  # python3: the timing table
+# What ./scripts/test --full adds: Conan from PyPI in a venv (the package.conan tests), and
+# jsonschema to check the vcpkg port's manifest.
+FUSEJIT_FULL_TIER_PACKAGES=(python3-venv python3-jsonschema)
 FUSEJIT_BUILD_DIR="${FUSEJIT_BUILD_DIR:-build}"
 FUSEJIT_JOBS="${FUSEJIT_JOBS:-2}"
 

@@ -2,7 +2,7 @@
 # The other toolchains fusejit supports, for ./scripts/test --clang and --llvm22 (sourced after
 # setup.sh): each is a build directory of its own next to build/.
 
-FUSEJIT_DEBIAN_PACKAGES+=(clang-19 llvm-22-dev)
+FUSEJIT_DEBIAN_PACKAGES+=("${FUSEJIT_TEST_PACKAGES[@]}" clang-19 llvm-22-dev)
 
 # fusejit_variant_run NAME DIR "CMAKE ARGS" [ctest args...]: configures and builds DIR with the
 # arguments given, then runs ctest there.
