@@ -39,6 +39,9 @@ struct GenConfig {
   int min_eqns = 2, max_eqns = 8;
   std::int64_t max_elements = 2048;  // per array
   bool exact_only = false;
+  // When not empty, equations are drawn from these primitives only (a test that needs one
+  // primitive in a program); the default draws from the whole table.
+  std::vector<ir::Prim> only;
 };
 
 struct Program {
@@ -206,7 +209,7 @@ class Generator {
 
   // Appends one random equation; false when the draw was ill-typed (the builder is unchanged).
   bool try_eqn() {
-    const std::vector<ir::Prim>& table = drawable();
+    const std::vector<ir::Prim>& table = cfg_.only.empty() ? drawable() : cfg_.only;
     const auto p =
         table[static_cast<std::size_t>(r_.below(static_cast<std::int64_t>(table.size())))];
     const ir::PrimKind k = ir::info(p).kind;
