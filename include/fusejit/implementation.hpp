@@ -44,6 +44,7 @@
 #include "fusejit/backend/row_phases.cpp"
 
 // part: transforms (jit, jvp, vjp, vmap, lax control flow, random)
+#include "fusejit/api/trace_function.cpp"
 #include "fusejit/api/jit.cpp"
 #include "fusejit/api/debug_nans.cpp"
 #include "fusejit/api/subtrace.cpp"

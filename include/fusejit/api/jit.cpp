@@ -1,4 +1,5 @@
 // Out-of-line parts of jit: argument avals, compile-cache misses and their log (impl. unit only).
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <iostream>
@@ -119,6 +120,66 @@ ir::GraphPtr share_equal_graph(std::vector<std::pair<std::string, ir::GraphPtr>>
   if (cache.size() >= 16) cache.erase(cache.begin());
   cache.emplace_back(std::move(text), g);
   return g;
+}
+
+JitOutcome jit_call(JitState& st, const JitCall& call) {
+  const Device device = common_device(call.values, st.api, st.name);
+  auto& stats = stat_counters();
+  std::unique_lock lock(st.mu);
+  if (const auto gen = stats.generation.load(); gen != st.generation)
+    st.entries.clear(), st.last = nullptr, st.generation = gen;
+  std::shared_ptr<const JitEntry> hit;
+  for (auto& slot : st.entries) {
+    const JitEntry& e = *slot.entry;
+    if (e.static_hash != call.static_hash || !(e.device == device) ||
+        !std::ranges::equal(e.avals, call.avals) || e.arg_types != call.arg_types ||
+        !call.matches(e))
+      continue;
+    hit = slot.entry;
+    slot.used = next_use_tick();
+    break;
+  }
+  if (hit) {
+    stats.hits.fetch_add(1, std::memory_order_relaxed);
+  } else {
+    stats.misses.fetch_add(1, std::memory_order_relaxed);
+    auto e = std::make_shared<JitEntry>();
+    e->avals.assign(call.avals.begin(), call.avals.end());
+    e->arg_types = call.arg_types;
+    e->static_hash = call.static_hash;
+    call.fill_key(*e);
+    if (log_compiles_enabled())
+      log_trace(st.name, miss_reason(st, call.avals, e->trees,
+                                     {call.dyn_index.begin(), call.dyn_index.end()}, e->static_strs,
+                                     {call.static_index.begin(), call.static_index.end()}, device));
+    TraceResult tr = call.trace(*e);
+    e->out_tree = tr.out_tree;
+    e->compiled = compile_traced(std::move(tr), device);
+    e->device = device;
+    e->compiled.name = "fj::jit(" + st.name + ")";
+    ++st.traces;
+    hit = e;
+    st.entries.push_back({std::move(e), next_use_tick()});
+    evict_beyond_capacity(st.entries, [](const JitState::Slot& s) { return s.used; });
+  }
+  st.last = hit.get();
+  lock.unlock();  // `hit` keeps the entry alive even if clear_caches() runs meanwhile
+  ArrayList outs = run_compiled(hit->compiled, call.values);
+  return {std::move(hit), std::move(outs)};
+}
+
+std::vector<Array> jit_inline_call(JitState& st, const std::vector<Array>& dyn, TraceBody body,
+                                   PyTreeDef& out_tree) {
+  std::vector<ir::Aval> avals;
+  avals.reserve(dyn.size());
+  for (auto& a : dyn) avals.push_back(a.aval());
+  SubGraph sub = trace_subgraph_flat(st.site(), avals, body);
+  {
+    std::lock_guard lock(st.mu);
+    sub.graph = share_equal_graph(st.inline_graphs, sub.graph);
+  }
+  out_tree = sub.out_tree;
+  return call_jit(st.name, sub, dyn);
 }
 
 std::vector<Array> call_jit(const std::string& name, const SubGraph& sub,

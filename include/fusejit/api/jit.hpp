@@ -1,6 +1,7 @@
 // fj::jit: trace once per (argument avals, static values), compile, and reuse.
 #pragma once
 #include <algorithm>
+#include <array>
 #include <memory>
 #include <mutex>
 #include <source_location>
@@ -12,6 +13,7 @@
 #include "fusejit/api/placement.hpp"
 #include "fusejit/api/subtrace.hpp"
 #include "fusejit/api/trace_function.hpp"
+#include "fusejit/core/function_ref.hpp"
 #include "fusejit/runtime/cache_stats.hpp"
 
 namespace fj {
@@ -59,6 +61,35 @@ ir::GraphPtr share_equal_graph(std::vector<std::pair<std::string, ir::GraphPtr>>
 std::vector<Array> call_jit(const std::string& name, const SubGraph& sub,
                             const std::vector<Array>& args);
 
+/// A jitted function's call as the library's cache (jit_call) sees it: the key, and the hooks
+/// that need the arguments' C++ types (compiled in the user's translation unit).
+struct JitCall {
+  std::span<const ir::Aval> avals;
+  std::span<const backend::Value> values;
+  const std::type_info* arg_types = nullptr;  // the arguments' pytree types
+  std::size_t static_hash = 0;
+  std::span<const std::size_t> dyn_index, static_index;  // argument positions, for the miss log
+  /// Whether an entry whose avals, types and device match has the call's structures and static
+  /// values.
+  FunctionRef<bool(const JitEntry&)> matches;
+  /// Sets a new entry's structures (trees), static values and their strings.
+  FunctionRef<void(JitEntry&)> fill_key;
+  /// Traces the function for an entry filled by fill_key.
+  FunctionRef<TraceResult(const JitEntry&)> trace;
+};
+/// The entry a call ran (traced and compiled on a miss) and its flat outputs.
+struct JitOutcome {
+  std::shared_ptr<const JitEntry> entry;  // keeps out_tree alive even if caches are cleared
+  ArrayList outs;
+};
+/// A jitted call outside any trace: looks the key up in the function's cache, traces and
+/// compiles on a miss (evicting beyond the caches' capacity), and runs the executable.
+JitOutcome jit_call(JitState& st, const JitCall& call);
+/// A jitted call inside another trace: traces `body` into a closed sub-graph (shared with an
+/// equal earlier one of the same function) and stages it as one `jit` equation on `dyn`.
+std::vector<Array> jit_inline_call(JitState& st, const std::vector<Array>& dyn, TraceBody body,
+                                   PyTreeDef& out_tree);
+
 /// Why a call missed the cache, for FUSEJIT_LOG_COMPILES.
 std::string miss_reason(const JitState& st, std::span<const ir::Aval> avals,
                         const std::vector<PyTreeDef>& trees,
@@ -70,7 +101,7 @@ bool log_compiles_enabled();
 
 template <class T>
 std::string static_str(const T& v) {
-  if constexpr (requires(std::ostream& os) { os << v; }) {
+  if constexpr (requires(std::ostream & os) { os << v; }) {
     std::ostringstream os;
     os << v;
     return os.str();
@@ -170,91 +201,66 @@ class Jitted {
             }
           }(),
           ...);
-    }(std::index_sequence_for<Args...>{});
-    std::vector<ir::Aval> avals;
-    for (auto& a : dyn) avals.push_back(a.aval());
-    detail::SubGraph sub =
-        detail::trace_subgraph(st_->site(), avals, [&](std::vector<Array>& tracers) {
-          return detail::call_traced<Statics>(f_, tracers, trees, args...);
-        });
-    {
-      std::lock_guard lock(st_->mu);
-      sub.graph = detail::share_equal_graph(st_->inline_graphs, sub.graph);
     }
-    return detail::unflatten_result<R>(sub.out_tree, detail::call_jit(st_->name, sub, dyn));
+    (std::index_sequence_for<Args...>{});
+    PyTreeDef out_tree;
+    std::vector<Array> outs = detail::jit_inline_call(
+        *st_, dyn,
+        [&](std::vector<Array>& tracers, detail::LowerCtx& ctx, std::vector<ir::Atom>& o) {
+          auto result = detail::call_traced<Statics>(f_, tracers, trees, args...);
+          return detail::flatten_output(ctx, result, o);
+        },
+        out_tree);
+    return detail::unflatten_result<R>(out_tree, std::move(outs));
   }
 
+  // Outside any trace: the key is collected here, where the argument types are known; the cache
+  // itself is library code (detail::jit_call).
   template <class R, class... Args>
   auto cached_call(const Args&... args) const {
     // Structures are compared in place; a PyTreeDef is built only on a miss.
     auto [avals, values, no_trees, static_hash] =
         detail::collect_args<Statics, true, false>(args...);
     using StaticTuple = decltype(static_tuple(args...));
-    // The arguments' pytree types: part of the key, as they fix structure the avals do not show.
-    const std::type_info* arg_types = &typeid(std::tuple<detail::traced_t<Args>...>);
-    const Device device = detail::common_device(values, st_->api, st_->name);
-    auto& stats = detail::stat_counters();
-    std::unique_lock lock(st_->mu);
-    if (const auto gen = stats.generation.load(); gen != st_->generation)
-      st_->entries.clear(), st_->last = nullptr, st_->generation = gen;
-    std::shared_ptr<const detail::JitEntry> hit;
-    for (auto& slot : st_->entries) {
-      const auto& e = slot.entry;
-      if (e->static_hash != static_hash || !(e->device == device) ||
-          !std::ranges::equal(e->avals, avals) || e->arg_types != arg_types ||
-          !detail::args_match<Statics>(e->trees, args...))
-        continue;
+    static constexpr auto dyn_index = arg_positions<false, sizeof...(Args)>();
+    static constexpr auto static_index = arg_positions<true, sizeof...(Args)>();
+    auto matches = [&](const detail::JitEntry& e) {
+      if (!detail::args_match<Statics>(e.trees, args...)) return false;
+      if constexpr (Statics::count > 0)
+        return e.statics_type == &typeid(StaticTuple) &&
+               *static_cast<const StaticTuple*>(e.statics.get()) == static_tuple(args...);
+      return true;
+    };
+    auto fill_key = [&](detail::JitEntry& e) {
+      e.trees = detail::arg_trees<Statics>(args...);
       if constexpr (Statics::count > 0) {
-        if (e->statics_type != &typeid(StaticTuple) ||
-            !(*static_cast<const StaticTuple*>(e->statics.get()) == static_tuple(args...)))
-          continue;
+        e.statics = std::make_shared<const StaticTuple>(static_tuple(args...));
+        e.statics_type = &typeid(StaticTuple);
+        std::apply([&](const auto&... s) { (e.static_strs.push_back(detail::static_str(s)), ...); },
+                   static_tuple(args...));
       }
-      hit = e;
-      slot.used = detail::next_use_tick();
-      break;
-    }
-    if (hit) {
-      stats.hits.fetch_add(1, std::memory_order_relaxed);
-    } else {
-      stats.misses.fetch_add(1, std::memory_order_relaxed);
-      const std::vector<PyTreeDef> trees = detail::arg_trees<Statics>(args...);
-      auto e = std::make_shared<detail::JitEntry>();
-      e->avals.assign(avals.begin(), avals.end());
-      e->trees = trees;
-      e->arg_types = arg_types;
-      e->static_hash = static_hash;
-      e->statics = std::make_shared<const StaticTuple>(static_tuple(args...));
-      e->statics_type = &typeid(StaticTuple);
-      std::apply([&](const auto&... s) { (e->static_strs.push_back(detail::static_str(s)), ...); },
-                 static_tuple(args...));
-      if (detail::log_compiles_enabled())
-        detail::log_trace(
-            st_->name,
-            detail::miss_reason(*st_, avals, trees, arg_positions<false, sizeof...(Args)>(),
-                                e->static_strs, arg_positions<true, sizeof...(Args)>(), device));
-      detail::TraceResult tr =
-          detail::trace_function<Statics>(f_, st_->site(), avals, trees, args...);
-      e->out_tree = tr.out_tree;
-      e->compiled = detail::compile_traced(std::move(tr), device);
-      e->device = device;
-      e->compiled.name = "fj::jit(" + st_->name + ")";
-      ++st_->traces;
-      hit = e;
-      st_->entries.push_back({std::move(e), detail::next_use_tick()});
-      detail::evict_beyond_capacity(st_->entries,
-                                    [](const detail::JitState::Slot& s) { return s.used; });
-    }
-    st_->last = hit.get();
-    lock.unlock();  // `hit` keeps the entry alive even if clear_caches() runs meanwhile
-    return detail::unflatten_result<R>(hit->out_tree, detail::run_compiled(hit->compiled, values));
+    };
+    auto trace = [&](const detail::JitEntry& e) {
+      return detail::trace_function<Statics>(f_, st_->site(), e.avals, e.trees, args...);
+    };
+    detail::JitCall call{avals,       values,    &typeid(std::tuple<detail::traced_t<Args>...>),
+                         static_hash, dyn_index, static_index,
+                         matches,     fill_key,  trace};
+    detail::JitOutcome r = detail::jit_call(*st_, call);
+    return detail::unflatten_result<R>(r.entry->out_tree, std::move(r.outs));
   }
 
-  /// Positions of the static (or the dynamic) arguments among N, for log messages.
+  /// Positions of the static (or the dynamic) arguments among N, for the miss log.
   template <bool Static, std::size_t N>
-  static std::vector<std::size_t> arg_positions() {
-    std::vector<std::size_t> v;
-    for (std::size_t i = 0; i < N; ++i)
-      if (Statics::contains(i) == Static) v.push_back(i);
+  static constexpr auto arg_positions() {
+    constexpr std::size_t count = [] {
+      std::size_t c = 0;
+      for (std::size_t i = 0; i < N; ++i) c += Statics::contains(i) == Static;
+      return c;
+    }();
+    std::array<std::size_t, count> v{};
+    for (std::size_t i = 0, k = 0; i < N; ++i)
+      if (Statics::contains(i) == Static) v[k++] = i;
     return v;
   }
 
@@ -262,7 +268,8 @@ class Jitted {
   static auto static_tuple(const Args&... args) {
     return [&]<std::size_t... I>(std::index_sequence<I...>) {
       return std::tuple_cat(pick_static<I>(args)...);
-    }(std::index_sequence_for<Args...>{});
+    }
+    (std::index_sequence_for<Args...>{});
   }
   template <std::size_t I, class A>
   static auto pick_static(const A& a) {

@@ -369,6 +369,71 @@ std::vector<Array> emit_scan(const SubGraph& body_g, const std::vector<Array>& i
   return out;
 }
 
+std::vector<Array> scan_traced(const std::vector<Array>& init, const PyTreeDef& c_tree,
+                               const std::vector<Array>& xs, PyTreeDef& y_tree, std::int64_t length,
+                               bool reverse, const std::string& who, const LaxSite& at,
+                               TraceBody body) {
+  std::vector<Array> in = init;
+  in.insert(in.end(), xs.begin(), xs.end());
+  const std::size_t n_carry = init.size();
+  return stage_or_run(who, at, in, [&](std::vector<Array>& args) {
+    std::vector<Array> carry(args.begin(), args.begin() + static_cast<std::ptrdiff_t>(n_carry));
+    std::vector<Array> x(args.begin() + static_cast<std::ptrdiff_t>(n_carry), args.end());
+    std::vector<ir::Aval> x_avals;
+    for (auto& a : x) {
+      ir::Aval av = a.aval();
+      if (av.shape.rank() == 0)
+        throw ValueError(who + ": scan got a value with no leading axis to scan over: " + av.str());
+      Shape s;
+      for (int d = 1; d < av.shape.rank(); ++d) s.push_back(av.shape[d]);
+      x_avals.push_back(ir::Aval{av.dtype, s, av.weak});
+    }
+    auto trace = [&] {
+      std::vector<ir::Aval> avals = avals_of(carry);
+      avals.insert(avals.end(), x_avals.begin(), x_avals.end());
+      return trace_subgraph_flat(at.of(who + "_body"), avals, body);
+    };
+    SubGraph traced = trace();
+    check_structure("lax." + who, "f returns a carry of structure", traced.out_tree.children.at(0),
+                    "the init has", c_tree);
+    y_tree = traced.out_tree.children.at(1);
+    if (promote_weak_carry(carry, traced, who)) traced = trace();
+    return emit_scan(traced, carry, x, length, reverse, who);
+  });
+}
+
+std::vector<Array> while_traced(const std::vector<Array>& init, const PyTreeDef& tree,
+                                const LaxSite& at, TraceBody cond_body, TraceBody body) {
+  return stage_or_run("while", at, init, [&](std::vector<Array>& args) {
+    std::vector<Array> carry = args;
+    auto trace = [&] {
+      const auto avals = avals_of(carry);
+      auto c = trace_subgraph_flat(at.of("while_cond"), avals, cond_body);
+      auto b = trace_subgraph_flat(at.of("while_body"), avals, body);
+      check_structure("lax.while_loop", "body_fn returns a carry of structure", b.out_tree,
+                      "the init has", tree);
+      return std::make_pair(std::move(c), std::move(b));
+    };
+    auto [c, b] = trace();
+    if (promote_weak_carry(carry, b, "lax.while_loop")) std::tie(c, b) = trace();
+    return emit_while(c, b, carry);
+  });
+}
+
+std::vector<Array> cond_traced(const std::vector<Array>& in, const LaxSite& at, TraceBody true_body,
+                               TraceBody false_body, PyTreeDef& out_tree) {
+  return stage_or_run("cond", at, in, [&](std::vector<Array>& args) {
+    std::vector<Array> ops(args.begin() + 1, args.end());
+    const auto avals = avals_of(ops);
+    auto t = trace_subgraph_flat(at.of("cond_true"), avals, true_body);
+    auto f = trace_subgraph_flat(at.of("cond_false"), avals, false_body);
+    check_structure("lax.cond", "false_fn returns structure", f.out_tree, "true_fn returns",
+                    t.out_tree);
+    out_tree = t.out_tree;
+    return emit_cond(args[0], t, f, ops);
+  });
+}
+
 Array lax_lt(const Array& a, const Array& b) {
   ir::GraphBuilder& bld = active().builder;
   return atom_array(bld.emit1(ir::Prim::lt, {lower_arg(a), lower_arg(b)}));

@@ -91,6 +91,31 @@ decltype(auto) call_unflat(F& f, const std::vector<Array>& args,
   (std::index_sequence_for<Ts...>{});
 }
 
+/// The loops' and cond's cores on flat arrays (library code); the templates below only rebuild
+/// the user's pytrees around `body`, `cond_body` and the branches.
+/// scan over the carries `init` (structure `c_tree`) and the leading axis of `xs`: `body` gets
+/// the carry leaves then the x leaves and lowers (carry, y). Returns the carries, then the
+/// stacked ys, and sets `y_tree` to y's structure.
+std::vector<Array> scan_traced(const std::vector<Array>& init, const PyTreeDef& c_tree,
+                               const std::vector<Array>& xs, PyTreeDef& y_tree, std::int64_t length,
+                               bool reverse, const std::string& who, const LaxSite& at,
+                               TraceBody body);
+/// while over the carry leaves `init` of structure `tree`.
+std::vector<Array> while_traced(const std::vector<Array>& init, const PyTreeDef& tree,
+                                const LaxSite& at, TraceBody cond_body, TraceBody body);
+/// cond on `in` = (predicate, operand leaves...); sets `out_tree` to the branches' structure.
+std::vector<Array> cond_traced(const std::vector<Array>& in, const LaxSite& at, TraceBody true_body,
+                               TraceBody false_body, PyTreeDef& out_tree);
+
+/// A TraceBody calling `f` on the tracers rebuilt as the structures `trees` of types Ts.
+template <class... Ts, class F>
+auto unflat_body(F& f, const std::vector<PyTreeDef>& trees) {
+  return [&f, &trees](std::vector<Array>& a, LowerCtx& ctx, std::vector<ir::Atom>& outs) {
+    auto result = call_unflat<Ts...>(f, a, trees);
+    return flatten_output(ctx, result, outs);
+  };
+}
+
 // scan over flat carries and xs; the body maps (carry of type C and structure c_tree, x of type
 // X and structure x_tree) to a pair (carry, y). Returns carries then stacked ys, and sets
 // `y_tree` to y's structure.
@@ -99,39 +124,17 @@ std::vector<Array> scan_flat(F& f, const std::vector<Array>& init, const PyTreeD
                              const std::vector<Array>& xs, const PyTreeDef& x_tree,
                              PyTreeDef& y_tree, std::int64_t length, bool reverse,
                              const std::string& who, const LaxSite& at) {
-  std::vector<Array> in = init;
-  in.insert(in.end(), xs.begin(), xs.end());
   const std::size_t n_carry = init.size();
-  return stage_or_run(who, at, in, [&](std::vector<Array>& args) {
-    std::vector<Array> carry(args.begin(), args.begin() + static_cast<std::ptrdiff_t>(n_carry));
-    std::vector<Array> x(args.begin() + static_cast<std::ptrdiff_t>(n_carry), args.end());
-    std::vector<ir::Aval> x_avals;
-    for (auto& a : x) {
-      ir::Aval av = a.aval();
-      if (av.shape.rank() == 0)
-        throw ValueError(who + ": scan got a value with no leading axis to scan over: " + av.str());
-      Shape s;
-      for (int d = 1; d < av.shape.rank(); ++d) s.push_back(av.shape[d]);
-      x_avals.push_back(ir::Aval{av.dtype, s, av.weak});
-    }
-    auto trace = [&] {
-      std::vector<ir::Aval> avals = detail::avals_of(carry);
-      avals.insert(avals.end(), x_avals.begin(), x_avals.end());
-      return trace_subgraph(at.of(who + "_body"), avals, [&](std::vector<Array>& a) {
+  return scan_traced(
+      init, c_tree, xs, y_tree, length, reverse, who, at,
+      [&](std::vector<Array>& a, LowerCtx& ctx, std::vector<ir::Atom>& outs) {
         std::vector<Array> c(a.begin(), a.begin() + static_cast<std::ptrdiff_t>(n_carry));
         std::vector<Array> xv(a.begin() + static_cast<std::ptrdiff_t>(n_carry), a.end());
         out_t<C> cs = unflatten_arrays<C>(c_tree, c);
         out_t<X> xs_ = unflatten_arrays<X>(x_tree, xv);
-        return f(cs, xs_);
+        auto result = f(cs, xs_);
+        return flatten_output(ctx, result, outs);
       });
-    };
-    SubGraph body = trace();
-    check_structure("lax." + who, "f returns a carry of structure", body.out_tree.children.at(0),
-                    "the init has", c_tree);
-    y_tree = body.out_tree.children.at(1);
-    if (promote_weak_carry(carry, body, who)) body = trace();
-    return emit_scan(body, carry, x, length, reverse, who);
-  });
 }
 
 /// lax.while_loop, called by fj::lax::while_loop and by fori_loop with traced bounds.
@@ -142,24 +145,8 @@ auto while_loop(CondFn& cond_fn, BodyFn& body_fn, const Init& init, const LaxSit
                 "fj::lax::while_loop: body_fn must return a carry of init's pytree type");
   std::vector<Array> in = flatten_arrays(init);
   const std::vector<PyTreeDef> trees{tree_structure(init)};
-  std::vector<Array> outs = stage_or_run("while", at, in, [&](std::vector<Array>& args) {
-    std::vector<Array> carry = args;
-    auto trace = [&] {
-      const auto avals = avals_of(carry);
-      auto c = trace_subgraph(at.of("while_cond"), avals, [&](std::vector<Array>& a) {
-        return call_unflat<Init>(cond_fn, a, trees);
-      });
-      auto b = trace_subgraph(at.of("while_body"), avals, [&](std::vector<Array>& a) {
-        return call_unflat<Init>(body_fn, a, trees);
-      });
-      check_structure("lax.while_loop", "body_fn returns a carry of structure", b.out_tree,
-                      "the init has", trees[0]);
-      return std::make_pair(std::move(c), std::move(b));
-    };
-    auto [c, b] = trace();
-    if (promote_weak_carry(carry, b, "lax.while_loop")) std::tie(c, b) = trace();
-    return emit_while(c, b, carry);
-  });
+  std::vector<Array> outs = while_traced(in, trees[0], at, unflat_body<Init>(cond_fn, trees),
+                                         unflat_body<Init>(body_fn, trees));
   return unflatten_arrays<Init>(trees[0], outs);
 }
 
@@ -182,20 +169,8 @@ auto cond(const detail::lax_impl::CondPred& pred, TrueFn&& true_fn, FalseFn&& fa
   const std::vector<PyTreeDef> trees{tree_structure(operands)...};
   (detail::flatten_arrays(operands, in), ...);
   PyTreeDef out_tree;
-  std::vector<Array> outs = L::stage_or_run("cond", at, in, [&](std::vector<Array>& args) {
-    std::vector<Array> ops(args.begin() + 1, args.end());
-    const auto avals = detail::avals_of(ops);
-    auto t = detail::trace_subgraph(at.of("cond_true"), avals, [&](std::vector<Array>& a) {
-      return L::call_unflat<Operands...>(true_fn, a, trees);
-    });
-    auto f = detail::trace_subgraph(at.of("cond_false"), avals, [&](std::vector<Array>& a) {
-      return L::call_unflat<Operands...>(false_fn, a, trees);
-    });
-    L::check_structure("lax.cond", "false_fn returns structure", f.out_tree, "true_fn returns",
-                       t.out_tree);
-    out_tree = t.out_tree;
-    return L::emit_cond(args[0], t, f, ops);
-  });
+  std::vector<Array> outs = L::cond_traced(in, at, L::unflat_body<Operands...>(true_fn, trees),
+                                           L::unflat_body<Operands...>(false_fn, trees), out_tree);
   return detail::unflatten_arrays<R>(out_tree, outs);
 }
 

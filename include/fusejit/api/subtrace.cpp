@@ -1,8 +1,31 @@
-// Calling a traced sub-graph from the active trace (implementation unit only).
+// Tracing a sub-function into a closed graph, and calling such a graph from the active trace
+// (implementation unit only).
 #include "fusejit/api/subtrace.hpp"
 #include "fusejit/ir/passes/inline_jit.hpp"
 
 namespace fj::detail {
+
+SubGraph trace_subgraph_flat(const TraceSite& site, const std::vector<ir::Aval>& avals,
+                             TraceBody body) {
+  return run_trace(site, [&](TraceScope& scope) {
+    TraceState& ts = scope.state();
+    std::vector<Array> args;
+    args.reserve(avals.size());
+    for (auto& av : avals) args.push_back(Array::from_trace(scope.ptr(), ts.builder.add_invar(av)));
+    LowerCtx ctx{ts.builder, &ts};
+    std::vector<ir::Atom> outs;
+    SubGraph s;
+    s.out_tree = body(args, ctx, outs);
+    ts.builder.graph.outvars = std::move(outs);
+    for (std::size_t i = 0; i < ts.consts.size(); ++i) {  // captured values: of the outer trace
+      const auto& c = ts.consts[i];
+      s.consts.push_back(c.buf ? Array::from_buffer(c.buf, ts.builder.graph.aval(ts.const_vars[i]))
+                               : Array::from_trace(c.outer, c.outer_var));
+    }
+    s.graph = std::make_shared<const ir::Graph>(std::move(ts.builder.graph));
+    return s;
+  });
+}
 
 ir::Atom lower_arg(const Array& a) {
   TraceState& ts = *current_trace();

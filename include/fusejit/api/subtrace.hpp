@@ -17,31 +17,21 @@ struct SubGraph {
   PyTreeDef out_tree;  // the structure of the sub-function's result
 };
 
-/// Traces `f(std::vector<Array>& args)` (returning a pytree of arrays) with arguments of the given
-/// avals in a trace nested inside the current one (or at top level), closing over whatever it
-/// captures.
-/// `site` names the function and the entry point (fj::grad, fj::lax::scan, ...) for errors.
+/// Traces `body` (a TraceBody: the tracers in, the result's leaves lowered) with arguments of the
+/// given avals in a trace nested inside the current one (or at top level), closing over whatever
+/// it captures. `site` names the function and the entry point (fj::grad, fj::lax::scan, ...) for
+/// errors.
+SubGraph trace_subgraph_flat(const TraceSite& site, const std::vector<ir::Aval>& avals,
+                             TraceBody body);
+
+/// Traces `f(std::vector<Array>& args)` (returning a pytree of arrays) as trace_subgraph_flat.
 template <class F>
 SubGraph trace_subgraph(const TraceSite& site, const std::vector<ir::Aval>& avals, F&& f) {
-  return run_trace(site, [&](TraceScope& scope) {
-    TraceState& ts = scope.state();
-    std::vector<Array> args;
-    args.reserve(avals.size());
-    for (auto& av : avals) args.push_back(Array::from_trace(scope.ptr(), ts.builder.add_invar(av)));
-    auto result = f(args);
-    LowerCtx ctx{ts.builder, &ts};
-    std::vector<ir::Atom> outs;
-    SubGraph s;
-    s.out_tree = flatten_output(ctx, result, outs);
-    ts.builder.graph.outvars = std::move(outs);
-    for (std::size_t i = 0; i < ts.consts.size(); ++i) {  // captured values: of the outer trace
-      const auto& c = ts.consts[i];
-      s.consts.push_back(c.buf ? Array::from_buffer(c.buf, ts.builder.graph.aval(ts.const_vars[i]))
-                               : Array::from_trace(c.outer, c.outer_var));
-    }
-    s.graph = std::make_shared<const ir::Graph>(std::move(ts.builder.graph));
-    return s;
-  });
+  return trace_subgraph_flat(
+      site, avals, [&](std::vector<Array>& args, LowerCtx& ctx, std::vector<ir::Atom>& outs) {
+        auto result = f(args);
+        return flatten_output(ctx, result, outs);
+      });
 }
 
 /// The avals of arrays, for tracing a function of them (an empty array raises fj::TypeError).

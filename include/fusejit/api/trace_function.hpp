@@ -9,6 +9,7 @@
 #include "fusejit/api/checking_leaks.hpp"
 #include "fusejit/api/static_argnums.hpp"
 #include "fusejit/api/pytree/traced.hpp"
+#include "fusejit/core/function_ref.hpp"
 #include "fusejit/expr/materialize.hpp"
 
 namespace fj::detail {
@@ -50,8 +51,7 @@ traced_t<R> unflatten_result(const PyTreeDef& def, List&& outs) {
 /// Python scalars passed to jax.jit.
 ir::Aval arg_aval(const Array& a, std::size_t index);
 template <class T>
-  requires std::is_arithmetic_v<T>
-ir::Aval arg_aval(const T&, std::size_t) {
+requires std::is_arithmetic_v<T> ir::Aval arg_aval(const T&, std::size_t) {
   if constexpr (std::is_same_v<T, bool>)
     return {DType::bool_, Shape{}, false};
   else if constexpr (std::is_floating_point_v<T>)
@@ -63,8 +63,7 @@ ir::Aval arg_aval(const T&, std::size_t) {
 /// The buffer a dynamic argument is passed in.
 backend::Value arg_value(const Array& a, const ir::Aval& aval);
 template <class T>
-  requires std::is_arithmetic_v<T>
-backend::Value arg_value(const T& v, const ir::Aval& aval) {
+requires std::is_arithmetic_v<T> backend::Value arg_value(const T& v, const ir::Aval& aval) {
   auto buf = runtime::allocate(size_of(aval.dtype));
   visit_dtype(aval.dtype,
               [&](auto x) { *static_cast<decltype(x)*>(buf->data) = static_cast<decltype(x)>(v); });
@@ -119,13 +118,14 @@ decltype(auto) call_traced(const F& f, const std::vector<Array>& tracers,
     else
       return unflatten_arrays<A>(trees.at(tree++), tracers, next);
   };
-  return [&]<std::size_t... I>(std::index_sequence<I...>) -> decltype(auto) {
+  return [&]<std::size_t... I>(std::index_sequence<I...>)->decltype(auto) {
     // Braced initialization picks arguments in order: tracers bind to dynamic leaves left to
     // right.
     std::tuple<stored_arg_t<Statics, I, Args>...> call_args{
         pick(std::integral_constant<std::size_t, I>{}, args)...};
     return std::apply(f, call_args);
-  }(std::index_sequence_for<Args...>{});
+  }
+  (std::index_sequence_for<Args...>{});
 }
 
 /// The dynamic arguments' leaves (avals and values, for a top-level call) and structures, and a
@@ -146,7 +146,8 @@ std::vector<PyTreeDef> arg_trees(const Args&... args) {
           if constexpr (!Statics::contains(I)) trees.push_back(tree_structure(args));
         }(),
         ...);
-  }(std::index_sequence_for<Args...>{});
+  }
+  (std::index_sequence_for<Args...>{});
   return trees;
 }
 /// Whether the dynamic arguments have the structures `trees` (no allocation: jit's hit path).
@@ -160,7 +161,8 @@ bool args_match(const std::vector<PyTreeDef>& trees, const Args&... args) {
           if constexpr (!Statics::contains(I)) ok = ok && pytree::matches(args, trees.at(k++));
         }(),
         ...);
-  }(std::index_sequence_for<Args...>{});
+  }
+  (std::index_sequence_for<Args...>{});
   return ok;
 }
 
@@ -176,7 +178,8 @@ CollectedArgs collect_args(const Args&... args) {
             pytree::for_each_leaf(args, [&](const auto&) { ++n; });
         }(),
         ...);
-  }(std::index_sequence_for<Args...>{});
+  }
+  (std::index_sequence_for<Args...>{});
   c.avals.reserve(n);
   if constexpr (WithValues) c.values.reserve(n);
   auto visit = [&]<std::size_t I, class A>(std::integral_constant<std::size_t, I>, const A& a) {
@@ -205,7 +208,8 @@ CollectedArgs collect_args(const Args&... args) {
   };
   [&]<std::size_t... I>(std::index_sequence<I...>) {
     (visit(std::integral_constant<std::size_t, I>{}, args), ...);
-  }(std::index_sequence_for<Args...>{});
+  }
+  (std::index_sequence_for<Args...>{});
   return c;
 }
 
@@ -233,28 +237,25 @@ auto run_trace(const TraceSite& site, Body&& body) {
   return r;
 }
 
+/// A traced function as the library calls it: given the tracers of the dynamic leaves, it calls
+/// the user's function and lowers the result's leaves into `outs` (flatten_output), returning the
+/// result's structure. The template wrappers below build it; everything else is library code.
+using TraceBody =
+    FunctionRef<PyTreeDef(std::vector<Array>& tracers, LowerCtx& ctx, std::vector<ir::Atom>& outs)>;
+
+/// Traces `body` at top level, its tracers of the given avals, into a finished graph.
+TraceResult trace_flat(const TraceSite& site, std::span<const ir::Aval> avals, TraceBody body);
+
 /// Traces f once. `avals` are the avals of the dynamic arguments' leaves, in order; `trees` the
 /// dynamic arguments' structures.
 template <class Statics, class F, class... Args>
 TraceResult trace_function(const F& f, const TraceSite& site, std::span<const ir::Aval> avals,
                            const std::vector<PyTreeDef>& trees, const Args&... args) {
-  return run_trace(site, [&](TraceScope& scope) {
-    TraceState& ts = scope.state();
-    std::vector<Array> tracers;
-    tracers.reserve(avals.size());
-    for (auto& av : avals)
-      tracers.push_back(Array::from_trace(scope.ptr(), ts.builder.add_invar(av)));
-    auto result = call_traced<Statics>(f, tracers, trees, args...);
-    LowerCtx ctx{ts.builder, &ts};
-    std::vector<ir::Atom> outs;
-    TraceResult r;
-    r.out_tree = flatten_output(ctx, result, outs);
-    ts.builder.graph.outvars = std::move(outs);
-    for (std::size_t i = 0; i < ts.consts.size(); ++i)  // a top-level trace captures no tracers
-      r.consts.push_back({ts.consts[i].buf, ts.builder.graph.aval(ts.const_vars[i])});
-    r.graph = std::make_shared<const ir::Graph>(std::move(ts.builder.graph));
-    return r;
-  });
+  return trace_flat(site, avals,
+                    [&](std::vector<Array>& tracers, LowerCtx& ctx, std::vector<ir::Atom>& outs) {
+                      auto result = call_traced<Statics>(f, tracers, trees, args...);
+                      return flatten_output(ctx, result, outs);
+                    });
 }
 
 }  // namespace fj::detail

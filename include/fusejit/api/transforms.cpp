@@ -249,6 +249,33 @@ std::vector<Array> vmap_call(const std::string& name, const std::vector<Array>& 
   return outs;
 }
 
+VjpOut grad_flat(const char* who, std::source_location loc, const FlatArgs& fa,
+                 const std::vector<int>& w, TraceBody body) {
+  check_grad_args(who, fa.leaves, fa.first, w);
+  std::vector<int> wl;  // the differentiated leaves
+  for (int i : w)
+    for (std::size_t j = fa.first[static_cast<std::size_t>(i)];
+         j < fa.first[static_cast<std::size_t>(i) + 1]; ++j)
+      wl.push_back(static_cast<int>(j));
+  SubGraph s = trace_subgraph_flat({"grad", who, loc}, avals_of(fa.leaves), body);
+  check_grad_output(who, *s.graph);
+  const ir::Graph& g = *s.graph;
+  return vjp_call(s, fa.leaves, wl, {one_like(g.aval(g.outvars[0]))});
+}
+
+std::vector<Array> vmap_flat(const FlatArgs& fa, const std::vector<AxisSpec>& in,
+                             const std::vector<std::optional<int>>& out, std::source_location loc,
+                             const std::string& axis, TraceBody body, PyTreeDef& out_tree) {
+  return vmap_call(
+      "vmap", fa.leaves, expand_in_axes(in, fa.trees), out,
+      [&](const std::vector<ir::Aval>& avals) {
+        SubGraph s = trace_subgraph_flat({"vmap", "fj::vmap", loc}, avals, body);
+        out_tree = s.out_tree;
+        return s;
+      },
+      axis);
+}
+
 }  // namespace fj::detail
 
 namespace fj {

@@ -200,6 +200,12 @@ constexpr std::size_t wrt_count(const argnums_t<I...>*) {
   return sizeof...(I);
 }
 
+/// grad's array-level core: checks the arguments (flattened: `fa`) and the wrt indices `w`,
+/// traces `body`, checks its output and runs reverse mode, seeded with 1, for the leaves of the
+/// arguments in `w`.
+VjpOut grad_flat(const char* who, std::source_location loc, const FlatArgs& fa,
+                 const std::vector<int>& w, TraceBody body);
+
 template <class F, class Wrt, bool WithValue>
 struct GradFn {
   F f;
@@ -211,17 +217,11 @@ struct GradFn {
     const FlatArgs fa = flatten_args(a...);
     const std::vector<int> w = wrt_list(wrt);
     const char* who = WithValue ? "fj::value_and_grad" : "fj::grad";
-    check_grad_args(who, fa.leaves, fa.first, w);
-    std::vector<int> wl;  // the differentiated leaves
-    for (int i : w)
-      for (std::size_t j = fa.first[static_cast<std::size_t>(i)];
-           j < fa.first[static_cast<std::size_t>(i) + 1]; ++j)
-        wl.push_back(static_cast<int>(j));
-    SubGraph s = trace_subgraph({"grad", who, loc}, avals_of(fa.leaves),
-                                [&](std::vector<Array>& t) { return call_flat(f, t, fa, a...); });
-    check_grad_output(who, *s.graph);
-    const ir::Graph& g = *s.graph;
-    VjpOut r = vjp_call(s, fa.leaves, wl, {one_like(g.aval(g.outvars[0]))});
+    VjpOut r = grad_flat(who, loc, fa, w,
+                         [&](std::vector<Array>& t, LowerCtx& ctx, std::vector<ir::Atom>& outs) {
+                           auto result = call_flat(f, t, fa, a...);
+                           return flatten_output(ctx, result, outs);
+                         });
     std::size_t pos = 0;
     auto grads = [&]() {
       auto one = [&]<std::size_t K>(std::integral_constant<std::size_t, K>) {
@@ -250,6 +250,13 @@ std::vector<std::optional<int>> expand_in_axes(const std::vector<AxisSpec>& spec
                                                const std::vector<PyTreeDef>& trees,
                                                const char* who = "fj::vmap");
 
+/// vmap's array-level core: the leaves of the arguments (flattened: `fa`) mapped over the axes
+/// `in` (one spec per argument, or one for all), `body` traced for the per-example avals and
+/// batched; the outputs' axes are `out`. Sets `out_tree` to the result's structure.
+std::vector<Array> vmap_flat(const FlatArgs& fa, const std::vector<AxisSpec>& in,
+                             const std::vector<std::optional<int>>& out, std::source_location loc,
+                             const std::string& axis, TraceBody body, PyTreeDef& out_tree);
+
 template <class F, std::size_t NI, std::size_t NO>
 struct VmapFn {
   F f;
@@ -262,17 +269,13 @@ struct VmapFn {
     const FlatArgs fa = flatten_args(a...);
     using R = decltype(call_flat(f, fa.leaves, fa, a...));
     PyTreeDef out_tree;
-    std::vector<Array> outs = vmap_call(
-        "vmap", fa.leaves, expand_in_axes({in.begin(), in.end()}, fa.trees),
-        {out.begin(), out.end()},
-        [&](const std::vector<ir::Aval>& avals) {
-          SubGraph s = trace_subgraph({"vmap", "fj::vmap", loc}, avals, [&](std::vector<Array>& t) {
-            return call_flat(f, t, fa, a...);
-          });
-          out_tree = s.out_tree;
-          return s;
+    std::vector<Array> outs = vmap_flat(
+        fa, {in.begin(), in.end()}, {out.begin(), out.end()}, loc, axis,
+        [&](std::vector<Array>& t, LowerCtx& ctx, std::vector<ir::Atom>& o) {
+          auto result = call_flat(f, t, fa, a...);
+          return flatten_output(ctx, result, o);
         },
-        axis);
+        out_tree);
     return unflatten_result<R>(out_tree, std::move(outs));
   }
 };

@@ -141,4 +141,21 @@ ArrayList run_compiled(const Compiled& c, std::span<const backend::Value> args) 
   return res;
 }
 
+Array evaluate_with(ExprCache& cache, std::span<const backend::Value> args,
+                    const std::vector<std::int64_t>& params,
+                    FunctionRef<ir::Atom(LowerCtx&)> lower) {
+  std::vector<ir::Aval> avals;
+  avals.reserve(args.size());
+  for (const backend::Value& v : args) avals.push_back(v.aval);
+  const std::shared_ptr<const Compiled> c = cache.get(avals, params, leaves_device(args), [&] {
+    ir::GraphBuilder b;
+    std::vector<ir::Atom> ins;
+    for (auto& av : avals) ins.push_back(ir::Atom::of_var(b.add_invar(av)));
+    LowerCtx ctx{b, nullptr, &ins};
+    finish_eager_graph(b, lower(ctx));
+    return std::move(b.graph);
+  });
+  return std::move(run_compiled(*c, args)[0]);
+}
+
 }  // namespace fj::detail

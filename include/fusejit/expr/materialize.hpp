@@ -9,6 +9,7 @@
 
 #include "fusejit/api/device.hpp"
 #include "fusejit/backend/backend.hpp"
+#include "fusejit/core/function_ref.hpp"
 #include "fusejit/expr/node.hpp"
 
 namespace fj::detail {
@@ -78,26 +79,21 @@ Array record(const E& e, TraceState& t) {
   return Array::from_trace(trace_stack().back(), out.var);
 }
 
+/// What evaluating any expression shares (library code): the leaves' values `args` and the
+/// expression's params key `cache` (one per expression type); a miss builds the graph with
+/// `lower` and compiles it. Runs it and returns its one output.
+Array evaluate_with(ExprCache& cache, std::span<const backend::Value> args,
+                    const std::vector<std::int64_t>& params,
+                    FunctionRef<ir::Atom(LowerCtx&)> lower);
+
 template <class E>
 Array evaluate(const E& e) {
   std::vector<backend::Value> args;
-  std::vector<ir::Aval> avals;
-  e.for_each_leaf([&](const auto& leaf) {
-    args.push_back(leaf_value(leaf));
-    avals.push_back(args.back().aval);
-  });
+  e.for_each_leaf([&](const auto& leaf) { args.push_back(leaf_value(leaf)); });
   std::vector<std::int64_t> params;
   e.key(params);
   static ExprCache cache;  // one slot per expression type, keyed further by leaf avals and params
-  const std::shared_ptr<const Compiled> c = cache.get(avals, params, leaves_device(args), [&] {
-    ir::GraphBuilder b;
-    std::vector<ir::Atom> ins;
-    for (auto& av : avals) ins.push_back(ir::Atom::of_var(b.add_invar(av)));
-    LowerCtx ctx{b, nullptr, &ins};
-    finish_eager_graph(b, e.lower(ctx));
-    return std::move(b.graph);
-  });
-  return std::move(run_compiled(*c, args)[0]);
+  return evaluate_with(cache, args, params, [&](LowerCtx& ctx) { return e.lower(ctx); });
 }
 
 template <class E>

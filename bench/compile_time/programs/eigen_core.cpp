@@ -1,0 +1,3 @@
+// Baseline: the Eigen/Core include and an empty main.
+#include <Eigen/Core>
+int main() { return 0; }
