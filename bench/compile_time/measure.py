@@ -45,13 +45,13 @@ def run_measured(cmd, cwd):
 
 def target_commands(build, target):
     """The compile and link commands of an executable target (ninja -t commands lists its
-    dependencies' first; the last two are its own)."""
+    dependencies' first, the precompiled header's among them; the link is last)."""
     out = subprocess.run(["ninja", "-C", build, "-t", "commands", target], check=True,
                          capture_output=True, text=True).stdout.strip().splitlines()
-    compile_cmd, link_cmd = out[-2], out[-1]
-    if " -c " not in compile_cmd:
-        raise SystemExit(f"measure.py: unexpected commands for {target}: {out[-2:]}")
-    return compile_cmd, link_cmd
+    compiles = [c for c in out if " -c " in c and f"programs/{target}.cpp" in c]
+    if len(compiles) != 1:
+        raise SystemExit(f"measure.py: no single compile command for {target}: {out}")
+    return compiles[0], out[-1]
 
 
 def configure(prefix, compiler, pch, build, extra_flags):
@@ -75,11 +75,13 @@ FAMILIES = [
                r"flatten_arrays|array_tree"),
     ("expression nodes", r"fj::detail::Node|make_node|Operand|Op>|Op,|lower"),
     ("other fusejit", r"fj::"),
-    ("standard library", r"std::|__gnu_cxx|__detail"),
 ]
 
 
 def family(name):
+    # A standard container or algorithm is the standard library's, whatever it holds.
+    if re.match(r"(std::|__gnu_cxx::)", name):
+        return "standard library"
     for fam, pattern in FAMILIES:
         if re.search(pattern, name):
             return fam
