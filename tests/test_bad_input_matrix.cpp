@@ -1,5 +1,5 @@
 // The bad-input matrix (issue 9): every user-reachable misuse, the fj::Error it raises and a piece
-// of its message, one table; README.md's "Errors" section is checked against it.
+// of its message, one table; docs/errors.md is checked against it.
 #include <doctest/doctest.h>
 
 #include <cstdlib>
@@ -20,7 +20,7 @@ namespace {
 
 using bad_input::Row;
 
-/// Every row, in the README's order.
+/// Every row, in the order docs/errors.md lists them.
 std::vector<Row> matrix() {
   std::vector<Row> rows = bad_input::op_rows();
   for (Row& r : bad_input::math_sort_rows()) rows.push_back(std::move(r));
@@ -77,7 +77,7 @@ std::string escape_cell(const std::string& s) {
   return r;
 }
 
-/// The README block: one line per row.
+/// The docs/errors.md block: one line per row.
 std::string render_table(const std::vector<Row>& rows) {
   std::string s =
       "| misuse | exception | message contains |\n"
@@ -108,40 +108,40 @@ TEST_CASE("bad-input matrix: each misuse raises its fj::Error with a clear messa
   }
 }
 
-TEST_CASE("bad-input matrix: README.md's Errors section shows the matrix") {
+TEST_CASE("bad-input matrix: docs/errors.md shows the matrix") {
   const std::vector<Row> rows = matrix();
-  std::set<std::string> names;  // a row's name is its subcase's and its README line's
+  std::set<std::string> names;  // a row's name is its subcase's and its docs line's
   for (const Row& row : rows)
     CHECK_MESSAGE(names.insert(row.misuse).second, "two rows are named: ", std::string(row.misuse));
-  const std::string path = fusejit_test::tests_dir() + "/../README.md";
-  std::string readme;
+  const std::string path = fusejit_test::tests_dir() + "/../docs/errors.md";
+  std::string doc;
   {
     std::ifstream in(path);
     REQUIRE_MESSAGE(in, "cannot read ", path);
     std::stringstream ss;
     ss << in.rdbuf();
-    readme = ss.str();
+    doc = ss.str();
   }
-  const auto begin = readme.find(kBegin), end = readme.find(kEnd);
+  const auto begin = doc.find(kBegin), end = doc.find(kEnd);
   REQUIRE_MESSAGE((begin != std::string::npos && end != std::string::npos && begin < end),
-                  "README.md needs the markers ", kBegin, " and ", kEnd);
+                  "docs/errors.md needs the markers ", kBegin, " and ", kEnd);
   const std::size_t body = begin + std::string(kBegin).size() + 1;  // after the marker's newline
-  const std::string want = render_table(rows), have = readme.substr(body, end - body);
-  if (have != want && std::getenv("FUSEJIT_UPDATE_README")) {
-    std::ofstream(path) << readme.substr(0, body) << want << readme.substr(end);
+  const std::string want = render_table(rows), have = doc.substr(body, end - body);
+  if (have != want && std::getenv("FUSEJIT_UPDATE_DOCS")) {
+    std::ofstream(path) << doc.substr(0, body) << want << doc.substr(end);
     MESSAGE("rewrote the bad-input matrix in ", path);
   } else {
     CHECK_MESSAGE(have == want,
-                  "README.md's bad-input matrix differs from tests/test_bad_input_matrix.cpp; "
-                  "run the test with FUSEJIT_UPDATE_README=1 to rewrite it");
+                  "docs/errors.md's bad-input matrix differs from tests/test_bad_input_matrix.cpp; "
+                  "run the test with FUSEJIT_UPDATE_DOCS=1 to rewrite it");
   }
 
   // The summary table above the matrix and the rows name the same exception types, except
   // fj::CompileError: a backend failing on a well-typed graph is a library bug, not bad input
   // (the shape rules reject a malformed graph first), so no row can raise it.
-  const auto section = readme.find("## Errors");
+  const auto section = doc.find("# Errors");
   REQUIRE(section < begin);
-  const std::string summary = readme.substr(section, begin - section);
+  const std::string summary = doc.substr(section, begin - section);
   std::set<std::string> named, raised;
   for (auto at = summary.find("`fj::"); at != std::string::npos; at = summary.find("`fj::", at)) {
     const auto close = summary.find('`', at + 1);
@@ -152,18 +152,17 @@ TEST_CASE("bad-input matrix: README.md's Errors section shows the matrix") {
   for (const Row& r : rows)
     if (r.expect.type) raised.insert(r.expect.name);
   for (const std::string& t : named)
-    CHECK_MESSAGE((raised.count(t) || t == "fj::CompileError"), "README's Errors table names ", t,
+    CHECK_MESSAGE((raised.count(t) || t == "fj::CompileError"), "docs/errors.md's table names ", t,
                   " but no row of the bad-input matrix raises it");
   for (const std::string& t : raised)
     CHECK_MESSAGE(named.count(t), "a row raises ", t,
-                  " but README's Errors table does not name it");
+                  " but docs/errors.md's table does not name it");
 
   // The misuses that are compile errors instead are listed too, one per tests/compile_fail file.
   for (const auto& f :
        std::filesystem::directory_iterator(fusejit_test::tests_dir() + "/compile_fail")) {
     if (f.path().extension() != ".cpp") continue;
     const std::string name = "tests/compile_fail/" + f.path().filename().string();
-    CHECK_MESSAGE(summary.find(name) != std::string::npos, "README's Errors section does not list ",
-                  name);
+    CHECK_MESSAGE(summary.find(name) != std::string::npos, "docs/errors.md does not list ", name);
   }
 }
