@@ -13,6 +13,7 @@ class FusejitConan(ConanFile):
     name = "fusejit"
     description = "JAX's jit model in C++: traced array programs fused and compiled (LLVM ORC on CPU)"
     topics = ("jit", "array", "llvm", "autodiff")
+    license = "Apache-2.0"
     package_type = "library"
     settings = "os", "arch", "compiler", "build_type"
     options = {
@@ -37,7 +38,7 @@ class FusejitConan(ConanFile):
     }
     # Only what CMakeLists.txt needs to build and install the library (its tests, examples and
     # benchmarks are switched off in generate()).
-    exports_sources = "CMakeLists.txt", "cmake/*", "include/*", "src/*"
+    exports_sources = "CMakeLists.txt", "cmake/*", "include/*", "src/*", "LICENSE", "NOTICE"
     # no_copy_source stays False on purpose: each build then compiles its own copy, at the same
     # path relative to its build folder (../../src/...) whatever the recipe revision and build
     # folder, so ccache (with CCACHE_BASEDIR) serves static from shared, and one revision from
@@ -122,6 +123,9 @@ class FusejitConan(ConanFile):
         cmake.build()
 
     def package(self):
+        for name in ("LICENSE", "NOTICE"):  # Conan's place for a package's license files
+            copy(self, name, src=self.source_folder,
+                 dst=os.path.join(self.package_folder, "licenses"))
         if self.options.header_only:
             copy(self, "*", src=os.path.join(self.source_folder, "include"),
                  dst=os.path.join(self.package_folder, "include"))
