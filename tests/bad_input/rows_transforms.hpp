@@ -360,7 +360,16 @@ inline std::vector<Row> transform_rows() {
              0, 3, [](Tracer, Tracer c) { return Tracer(c.astype(fj::i32)); }, fj::array(0.0f));
        },
        raises<fj::DTypeError>("fj::DTypeError"),
-       "output carry 1 is i32[] but the input carry 1 is f32[]"},
+       "lax.fori_loop: body_fun output carry 0 is i32[] but the input carry 0 is f32[]"},
+      {"a `fori_loop` with a traced bound whose body changes the carry's dtype",
+       [=] {
+         (void)fj::jit([](Tracer n) {
+           return lax::fori_loop(
+               0, n, [](Tracer, Tracer c) { return Tracer(c.astype(fj::i32)); }, fj::array(0.0f));
+         })(fj::array(3));
+       },
+       raises<fj::DTypeError>("fj::DTypeError"),
+       "lax.fori_loop: body_fun output carry 0 is i32[] but the input carry 0 is f32[]"},
 
       // Where an error came from, and leaked tracers (issue 23). Each message ends with the
       // file:line of the call of fj::jit, here this file's.

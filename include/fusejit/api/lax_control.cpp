@@ -2,6 +2,7 @@
 // JAX's forwarding rewrites, and emitting cond / while / scan equations (impl. unit only).
 #include <algorithm>
 #include <set>
+#include <string_view>
 
 #include "fusejit/api/jit.hpp"
 #include "fusejit/api/lax_control.hpp"
@@ -212,18 +213,21 @@ bool promote_weak_carry(std::vector<Array>& init, const SubGraph& body, const st
 }
 
 namespace {
+// `hidden` leading carries are the loop's own (fori_loop's counter, and its bound as a while),
+// not the user's: the message counts the user's carry only, as the user wrote it.
 void check_carry(const std::string& who, const std::string& fn, const std::vector<Array>& init,
-                 const std::vector<ir::Aval>& outs) {
+                 const std::vector<ir::Aval>& outs, std::size_t hidden = 0) {
   if (outs.size() < init.size())
     throw TypeError(who + ": " + fn + " returns " + std::to_string(outs.size()) +
                     " carry values but the init has " + std::to_string(init.size()));
   for (std::size_t i = 0; i < init.size(); ++i) {
     const ir::Aval in = init[i].aval();
+    const std::string k = std::to_string(i >= hidden ? i - hidden : i);
     if (!typematch(in, outs[i]))
       require_match(in, outs[i],
-                    who + ": " + fn + " output carry " + std::to_string(i) + " is " +
-                        outs[i].str() + " but the input carry " + std::to_string(i) + " is " +
-                        in.str() + "; the carry must keep its shape and dtype");
+                    who + ": " + fn + " output carry " + k + " is " + outs[i].str() +
+                        " but the input carry " + k + " is " + in.str() +
+                        "; the carry must keep its shape and dtype");
   }
 }
 }  // namespace
@@ -309,7 +313,10 @@ std::vector<Array> emit_scan(const SubGraph& body_g, const std::vector<Array>& i
   const std::string name = "lax." + who;
   const ir::Graph& g = *body_g.graph;
   const auto outs = out_avals(g);
-  check_carry(name, "f", init, outs);
+  if (who == "fori_loop")  // the scan's first carry is fori_loop's counter
+    check_carry(name, "body_fun", init, outs, 1);
+  else
+    check_carry(name, "f", init, outs);
   const std::size_t n_carry = init.size(), n_ys = outs.size() - n_carry;
 
   // A carry passed through unchanged becomes a const; a y that is an x is that xs itself.
@@ -416,6 +423,9 @@ std::vector<Array> while_traced(const std::vector<Array>& init, const PyTreeDef&
     };
     auto [c, b] = trace();
     if (promote_weak_carry(carry, b, "lax.while_loop")) std::tie(c, b) = trace();
+    // fori_loop with traced bounds: the carry is (counter, upper, the user's carry).
+    if (std::string_view(at.api) == "fj::lax::fori_loop")
+      check_carry("lax.fori_loop", "body_fun", carry, out_avals(*b.graph), 2);
     return emit_while(c, b, carry);
   });
 }
