@@ -41,6 +41,31 @@ TEST_CASE("array: factories and queries") {
   m.block_until_ready();
 }
 
+TEST_CASE("array: a vector without a shape is 1-D, as jnp.array(list)") {
+  const std::vector<float> v{1.5f, -2.0f, 4.0f};
+  const fj::Array a = fj::array(v);
+  CHECK(a.shape() == fj::Shape{3});
+  CHECK(a.dtype() == fj::f32);
+  CHECK(a.to_vector<float>() == v);
+  const fj::Array b = fj::array(std::vector<bool>{true, false, true});
+  CHECK(b.dtype() == fj::bool_);
+  CHECK(b.to_vector<bool>() == std::vector<bool>{true, false, true});
+  CHECK(fj::array(std::vector<std::int64_t>{}).shape() == fj::Shape{0});
+}
+
+TEST_CASE("expressions read like arrays: item, to_vector, shape, dtype, ndim") {
+  const fj::Array a = fj::array({1.0f, 2.0f, 3.0f});
+  // Each expected value is the arithmetic done by hand on the inputs.
+  CHECK(fj::matmul(fj::ones({2, 3}), fj::ones({3, 2}))(1, 0).item<float>() == 3.0f);
+  CHECK((a * 2.0f).to_vector<float>() == std::vector<float>{2.0f, 4.0f, 6.0f});
+  CHECK((a.reshape({3, 1}) + a).shape() == fj::Shape{3, 3});
+  CHECK((a > 1.5f).dtype() == fj::bool_);
+  CHECK(fj::sum(a).ndim() == 0);
+  // Inside a trace the expression is recorded, and its shape is the traced one.
+  auto f = fj::jit([](fj::Tracer x) { return x * static_cast<float>(fj::sum(x, {1}).ndim()); });
+  CHECK(f(fj::ones({2, 4})).to_vector<float>() == std::vector<float>(8, 1.0f));
+}
+
 TEST_CASE("array: bad input raises errors that name the shapes and dtypes") {
   CHECK_THROWS_AS(fj::array({{1, 2}, {3}}), fj::ShapeError);
   CHECK_THROWS_AS(fj::array(std::vector<float>{1, 2, 3}, {2, 2}), fj::ShapeError);

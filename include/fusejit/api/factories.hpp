@@ -63,6 +63,12 @@ inline Array zeros(const Shape& shape, DType dtype = DType::f32) { return full(s
 inline Array ones(const Shape& shape, DType dtype = DType::f32) { return full(shape, 1, dtype); }
 
 /// [start, stop) in steps of `step`, as jnp.arange: i32 for integers, f32 for floating values.
+/// A 1-D array of a vector's elements, as jnp.array(list): fj::array(std::vector<float>{...}).
+template <Element T>
+Array array(const std::vector<T>& data) {
+  return array(data, Shape{static_cast<std::int64_t>(data.size())});
+}
+
 template <class T>
 requires std::is_arithmetic_v<T> Array arange(T start, T stop, T step = T(1)) {
   if (step == T(0)) throw ValueError("fj::arange: step must not be zero");

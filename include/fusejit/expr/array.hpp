@@ -85,9 +85,23 @@ struct ArrayMethods {
  protected:
   const Self& self() const { return static_cast<const Self&>(*this); }
 };
-/// The base of every expression node: marks it an expression and gives it the array methods.
+/// The base of every expression node: marks it an expression and gives it the array methods,
+/// and fj::Array's accessors, which evaluate the expression first (or record it, when tracing):
+/// `fj::matmul(a, b)(0, 0).item<float>()` as `fj::Array(fj::matmul(a, b)(0, 0)).item<float>()`.
+/// Defined in array_methods.hpp.
 template <class Self>
-struct ExprNode : ExprBase, ArrayMethods<Self> {};
+struct ExprNode : ExprBase, ArrayMethods<Self> {
+  /// The single element, converted to T (fj::Array::item).
+  template <class T>
+  T item() const;
+  /// The elements in row-major order (fj::Array::to_vector).
+  template <class T>
+  std::vector<T> to_vector() const;
+  /// The result's shape, dtype and rank.
+  Shape shape() const;
+  DType dtype() const;
+  int ndim() const;
+};
 }  // namespace detail
 
 // Converting an expression to bool cannot be traced; making it a compile error tells the user

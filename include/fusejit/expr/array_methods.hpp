@@ -1,5 +1,6 @@
 // The NumPy-style methods of fj::Array and of expressions (x.T(), x.reshape(...),
-// x(fj::range(1, 4), 2), ...), defined here because they build expression nodes.
+// x(fj::range(1, 4), 2), ...), and the expressions' accessors (item, to_vector, shape, dtype),
+// defined here because they need the expression nodes and fj::Array.
 #pragma once
 #include "fusejit/expr/shape_ops.hpp"
 
@@ -44,6 +45,28 @@ template <class S>
 template <class... I>
 requires(IndexArg<I>&&...) auto ArrayMethods<S>::operator()(const I&... index) const {
   return make_node(IndexOp{{at_item(index)...}}, self());
+}
+template <class S>
+template <class T>
+T ExprNode<S>::item() const {
+  return Array(static_cast<const S&>(*this)).template item<T>();
+}
+template <class S>
+template <class T>
+std::vector<T> ExprNode<S>::to_vector() const {
+  return Array(static_cast<const S&>(*this)).template to_vector<T>();
+}
+template <class S>
+Shape ExprNode<S>::shape() const {
+  return Array(static_cast<const S&>(*this)).shape();
+}
+template <class S>
+DType ExprNode<S>::dtype() const {
+  return Array(static_cast<const S&>(*this)).dtype();
+}
+template <class S>
+int ExprNode<S>::ndim() const {
+  return Array(static_cast<const S&>(*this)).ndim();
 }
 }  // namespace detail
 
