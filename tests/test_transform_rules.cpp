@@ -9,6 +9,7 @@
 #include <fusejit/fusejit.hpp>
 #include <fusejit/ir/collective_params.hpp>
 #include <fusejit/ir/passes/dce.hpp>
+#include <fusejit/ir/prim_rules.hpp>
 #include <functional>
 #include <random>
 #include <set>
@@ -78,22 +79,27 @@ double dot(const std::vector<double>& a, const std::vector<double>& b) {
 }  // namespace
 
 TEST_CASE("transform rules: every primitive has its jvp, vjp and batching rule") {
+  // The table's own check: a shape rule everywhere, a JVP and a transpose for every primitive
+  // flagged differentiable, a batching rule for every one with operands.
+  std::string missing;
+  for (const std::string& m : ir::missing_rules(ir::rule_table())) missing += m + "\n";
+  CHECK_MESSAGE(missing.empty(), missing);
+  // The check names what a row lacks (it fails on an incomplete table).
+  ir::RuleTable broken = ir::rule_table();
+  broken[ir::Prim::exp].vjp = nullptr;
+  broken[ir::Prim::gather].batch = nullptr;
+  broken[ir::Prim::iota].shape = nullptr;
+  CHECK(ir::missing_rules(broken) == std::vector<std::string>{"exp: no transpose (vjp) rule",
+                                                              "iota: no shape rule",
+                                                              "gather: no batching rule"});
   std::set<ir::Prim> tested;
   for (auto& c : differentiable_cases()) tested.insert(c.prim);
   for (auto& c : other_cases()) tested.insert(c.prim);
   for (int i = 0; i < ir::kNumPrims; ++i) {
     const auto p = static_cast<ir::Prim>(i);
     const auto& info = ir::info(p);
-    // jit and shard_map (its `lowered` graph) are inlined before any transformation, and fused
-    // exists only inside a backend.
-    if (p == ir::Prim::jit || p == ir::Prim::shard_map || p == ir::Prim::fused) continue;
+    if (ir::rules(p).transformed_whole) continue;
     CAPTURE(info.name);
-    CHECK(fj::transforms::has_batch_rule(p));
-    if (info.flags & ir::prim_flags::D) {
-      CHECK(fj::transforms::has_jvp_rule(p));
-      // while_loop is forward-only, as in JAX (its reverse rule raises; tested with lax).
-      CHECK(fj::transforms::has_vjp_rule(p) == (p != ir::Prim::while_));
-    }
     // A rule nobody exercises is a rule nobody checked: every primitive with operands has a case
     // (the callbacks' rules, which call C++ functions, in test_debug_print/callback.cpp; the
     // collectives', which need the devices of a pmap, in test_pmap.cpp).

@@ -1,5 +1,6 @@
 // Shape and dtype rules of the control primitives: jit/fused calls and lax's cond, while and scan
 // (implementation unit only, included by shape_rules.cpp).
+#pragma once
 #include <string>
 #include <vector>
 

@@ -2,6 +2,7 @@
 // stack, dynamic_slice, dynamic_update_slice, the cumulative reductions, sort, top_k,
 // cholesky, triangular_solve, lu, eigh, qr and svd; gather and the scatters in
 // shape_rules_index.hpp (implementation unit only).
+#pragma once
 #include <algorithm>
 #include <initializer_list>
 #include <string>
@@ -346,70 +347,3 @@ inline std::vector<Aval> lu(const std::vector<Aval>& in) {
 #include "fusejit/ir/shape_rules_index.hpp"
 #include "fusejit/ir/shape_rules_collective.hpp"
 #include "fusejit/ir/shape_rules_pad.hpp"
-
-namespace fj::ir {
-
-inline std::vector<Aval> library_avals(Prim p, const std::vector<Aval>& in, const Params& params) {
-  switch (p) {
-    case Prim::dot_general:
-      return library_rules::dot_general(in, params);
-    case Prim::argmax:
-    case Prim::argmin:
-      return library_rules::arg_reduce(p, in, params);
-    case Prim::concatenate:
-    case Prim::stack:
-      return library_rules::join(p, in, params);
-    case Prim::split:
-      return library_rules::split(in, params);
-    case Prim::dynamic_slice:
-      return library_rules::dynamic_slice(in, params);
-    case Prim::dynamic_update_slice:
-      return library_rules::dynamic_update_slice(in);
-    case Prim::cumsum:
-    case Prim::cumprod:
-    case Prim::cummax:
-    case Prim::cummin:
-      return library_rules::cumulative(p, in, params);
-    case Prim::sort:
-      return library_rules::sort(in, params);
-    case Prim::top_k:
-      return library_rules::top_k(in, params);
-    case Prim::cholesky:
-      return library_rules::cholesky(in);
-    case Prim::triangular_solve:
-      return library_rules::triangular_solve(in, params);
-    case Prim::lu:
-      return library_rules::lu(in);
-    case Prim::eigh:
-      return library_rules::eigh(in, params);
-    case Prim::qr:
-      return library_rules::qr(in, params);
-    case Prim::svd:
-      return library_rules::svd(in, params);
-    case Prim::gather:
-      return library_rules::gather(in, params);
-    case Prim::scatter_add:
-    case Prim::scatter:
-    case Prim::scatter_mul:
-    case Prim::scatter_min:
-    case Prim::scatter_max:
-      return library_rules::scatter(p, in, params);
-    case Prim::pad:
-      return library_rules::pad(in, params);
-    case Prim::tile:
-      return library_rules::tile(in, params);
-    case Prim::psum:
-    case Prim::pmax:
-    case Prim::pmin:
-    case Prim::all_gather:
-    case Prim::reduce_scatter:
-    case Prim::all_to_all:
-    case Prim::ppermute:
-    case Prim::axis_index:
-      return library_rules::collective(p, in, params);
-    default:
-      throw ValueError(std::string(name(p)) + ": no library shape rule");
-  }
-}
-
-}  // namespace fj::ir

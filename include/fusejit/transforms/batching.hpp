@@ -1,19 +1,23 @@
-// What the batching rules (batch.cpp) share with the control-flow rules (control_rules.cpp) and
-// the callbacks' rule (batch_callback.cpp).
+// What the batching rules of every family share (defined in batch.cpp, beside the pass that
+// applies them).
 #pragma once
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "fusejit/transforms/emit.hpp"
 
 namespace fj::transforms {
 
+/// first, then rest.
+Dims with_front(std::int64_t first, const Dims& rest);
+/// s with a leading axis of n.
+Shape batched_shape(std::int64_t n, const Shape& s);
 /// An unbatched operand broadcast along a new leading axis of size n.
 Atom add_batch_axis(Emit& E, Atom x, std::int64_t n);
-
-/// A callback equation (debug_print, debug_callback, pure_callback) with operands batched where
-/// `bat` says: its results, each batched along axis 0 (batch_callback.cpp).
-std::vector<Atom> batch_callback(Emit& E, const ir::Eqn& e, const std::vector<Atom>& in,
-                                 const std::vector<bool>& bat, std::int64_t n);
+/// p with every entry of its Dims param `name` marked a NumPy int (the hidden `<name>@np`
+/// flags): JAX's batching rules that shift axes with NumPy arithmetic print them as
+/// np.int64(...).
+ir::Params numpy_ints(ir::Params p, const std::string& name);
 
 }  // namespace fj::transforms

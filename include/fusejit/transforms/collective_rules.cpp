@@ -4,6 +4,8 @@
 
 #include "fusejit/expr/lowering.hpp"
 #include "fusejit/transforms/batching.hpp"
+#include "fusejit/ir/shape_rules_library.hpp"
+#include "fusejit/transforms/rule_signatures.hpp"
 
 namespace fj::transforms {
 
@@ -177,6 +179,25 @@ std::pair<std::vector<Atom>, std::vector<bool>> batch_collective(Emit& E, const 
       break;
   }
   return {{E.b.emit1(e.prim, std::move(in), std::move(p))}, {true}};
+}
+
+namespace {
+
+std::vector<MaybeAtom> jvp_collective_rule(Emit& E, const ir::Eqn& e, const std::vector<Atom>&,
+                                           const std::vector<MaybeAtom>& t,
+                                           const std::vector<Atom>&) {
+  return jvp_collective(E, e, t);
+}
+
+void vjp_collective_rule(Emit& E, const VjpCall& c) { c.add_each(vjp_collective(E, c.e, c.ct)); }
+
+}  // namespace
+
+void register_collective_rules(ir::RuleTable& t) {
+  for (Prim p : {Prim::psum, Prim::pmax, Prim::pmin, Prim::all_gather, Prim::reduce_scatter,
+                 Prim::all_to_all, Prim::ppermute, Prim::axis_index})
+    t[p] = {ir::library_rules::collective, after_primals<jvp_collective_rule>, vjp_collective_rule,
+            some_batched<batch_collective>};
 }
 
 }  // namespace fj::transforms

@@ -6,6 +6,7 @@
 #include "fusejit/transforms/batching.hpp"
 #include "fusejit/transforms/partials.hpp"
 #include "fusejit/transforms/transforms.hpp"
+#include "fusejit/transforms/rule_signatures.hpp"
 
 namespace fj::transforms {
 
@@ -556,6 +557,12 @@ std::pair<std::vector<Atom>, std::vector<bool>> batch_control(Emit& E, const ir:
     default:
       return batch_scan(E, e, std::move(in), bat, n);
   }
+}
+
+void register_control_rules(ir::RuleTable& t) {
+  for (Prim p : {Prim::cond, Prim::while_, Prim::scan})
+    t[p] = {ir::control_avals, after_primals<jvp_control>, for_needed<vjp_control>,
+            some_batched<batch_control>};
 }
 
 }  // namespace fj::transforms

@@ -11,6 +11,7 @@
 #include "fusejit/transforms/batching.hpp"
 #include "fusejit/transforms/partials.hpp"
 #include "fusejit/transforms/transforms.hpp"
+#include "fusejit/transforms/rule_signatures.hpp"
 
 namespace fj::transforms {
 
@@ -197,6 +198,36 @@ std::pair<std::vector<Atom>, std::vector<bool>> batch_custom_call(Emit& E, const
                ir::custom_jvp_params(name, std::make_shared<const ir::Graph>(std::move(bg.graph)),
                                      std::move(rule)));
   return {std::move(outs), std::move(bg.out_batched)};
+}
+
+namespace {
+
+/// A rule in JAX's defjvp form computes the results too: its equations replace the call, its
+/// jits kept, as JAX's JVP of a custom_jvp function runs only the rule. A rule given the
+/// results (the default form) follows a copy of the call.
+JvpResult custom_jvp_call_jvp(Emit& E, const JvpCall& c) {
+  std::vector<Aval> ia, oa;
+  for (const Atom& a : c.in) ia.push_back(E.aval(a));
+  for (const Aval& a : ir::infer_avals(c.e.prim, ia, c.e.params)) oa.push_back(a);
+  if (const std::optional<ir::Graph> rule = custom_call_jvp_graph(c.e, ia, oa)) {
+    std::vector<Atom> args = c.in;
+    for (std::size_t i = 0; i < c.in.size(); ++i) args.push_back(E.or_zeros(c.t[i], ia[i]));
+    const std::vector<Atom> r = ir::detail::inline_into(E.b.graph, *rule, args, false);
+    JvpResult out;
+    for (std::size_t k = 0; k < oa.size(); ++k) {
+      out.out.push_back(r[k]);
+      out.t.push_back(differentiable(oa[k]) ? MaybeAtom(r[oa.size() + k]) : std::nullopt);
+    }
+    return out;
+  }
+  return after_primals<jvp_custom_call>(E, c);
+}
+
+}  // namespace
+
+void register_custom_jvp_rules(ir::RuleTable& t) {
+  t[Prim::custom_jvp_call] = {ir::control_avals, custom_jvp_call_jvp, for_needed<vjp_custom_call>,
+                              some_batched<batch_custom_call>};
 }
 
 }  // namespace fj::transforms

@@ -1,6 +1,7 @@
 // lax-level emitters the transformation rules are written in: each appends plain primitives
 // (no jnp promotion) to a builder and folds the trivial cases (x * 1, x + 0, no-op reshapes).
 #pragma once
+#include <algorithm>
 #include <functional>
 #include <optional>
 #include <string>
@@ -220,5 +221,9 @@ ir::Params map_dims(const ir::Params& p, const std::vector<std::string>& names,
                     const std::function<Dims(const Dims&)>& f);
 /// Every entry plus k (a batch axis in front shifts every axis number).
 Dims shifted(const Dims& v, std::int64_t k = 1);
+/// Where x is in v (v.size() if absent).
+inline std::int64_t position(const Dims& v, std::int64_t x) {
+  return std::find(v.begin(), v.end(), x) - v.begin();
+}
 
 }  // namespace fj::transforms

@@ -4,6 +4,8 @@
 
 #include "fusejit/expr/lowering_index.hpp"
 #include "fusejit/transforms/batching.hpp"
+#include "fusejit/ir/shape_rules_library.hpp"
+#include "fusejit/transforms/rule_signatures.hpp"
 
 namespace fj::transforms {
 
@@ -220,6 +222,19 @@ std::vector<Atom> batch_index(Emit& E, const ir::Eqn& e, std::vector<Atom> in,
   V sizes = e.params.get<V>("slice_sizes");
   if (bat[0]) sizes.insert(sizes.begin(), bat[1] ? 1 : n);
   return {gather_like(E, e, in[0], in[1], nd, sizes, fill_of(e))};
+}
+
+void register_index_rules(ir::RuleTable& t) {
+  namespace library = ir::library_rules;
+  constexpr auto jvp = after_primals<jvp_index>;
+  constexpr auto vjp = for_wanted<vjp_index>;
+  constexpr auto batch = all_batched<batch_index>;
+  t[Prim::gather] = {
+      [](Prim, const std::vector<Aval>& in, const ir::Params& p) { return library::gather(in, p); },
+      jvp, vjp, batch};
+  for (Prim p :
+       {Prim::scatter, Prim::scatter_add, Prim::scatter_mul, Prim::scatter_min, Prim::scatter_max})
+    t[p] = {library::scatter, jvp, vjp, batch};
 }
 
 }  // namespace fj::transforms

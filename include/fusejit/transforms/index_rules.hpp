@@ -12,9 +12,6 @@ inline bool is_scatter(Prim p) {
   return p == Prim::scatter || p == Prim::scatter_add || p == Prim::scatter_mul ||
          p == Prim::scatter_min || p == Prim::scatter_max;
 }
-/// The primitives these rules cover.
-inline bool is_index_op(Prim p) { return p == Prim::gather || is_scatter(p); }
-
 /// Tangents: gather of the tangent; scatter-add of the operand's tangent and the updates'
 /// tangent (zeros for a missing one, as JAX's _scatter_add_jvp instantiates them); scatter of
 /// the tangents, which picks the tangent of the update that won exactly as the primal picked

@@ -6,6 +6,8 @@
 #include "fusejit/transforms/batching.hpp"
 #include "fusejit/transforms/lu_rules.hpp"
 #include "fusejit/transforms/partials.hpp"
+#include "fusejit/ir/shape_rules_library.hpp"
+#include "fusejit/transforms/rule_signatures.hpp"
 
 namespace fj::transforms {
 
@@ -144,6 +146,23 @@ std::vector<Atom> batch_linalg(Emit& E, const ir::Eqn& e, std::vector<Atom> in,
   for (std::size_t k = 0; k < in.size(); ++k)
     if (!bat[k]) in[k] = add_batch_axis(E, in[k], n);
   return E.b.emit(e.prim, std::move(in), e.params);
+}
+
+void register_linalg_rules(ir::RuleTable& t) {
+  namespace library = ir::library_rules;
+  constexpr auto jvp = after_primals<jvp_linalg>;
+  constexpr auto vjp = for_wanted<vjp_linalg>;
+  constexpr auto batch = all_batched<batch_linalg>;
+  t[Prim::cholesky] = {
+      [](Prim, const std::vector<Aval>& in, const ir::Params&) { return library::cholesky(in); },
+      jvp, vjp, batch};
+  t[Prim::triangular_solve] = {[](Prim, const std::vector<Aval>& in, const ir::Params& p) {
+                                 return library::triangular_solve(in, p);
+                               },
+                               jvp, vjp, batch};
+  t[Prim::lu] = {
+      [](Prim, const std::vector<Aval>& in, const ir::Params&) { return library::lu(in); }, jvp,
+      vjp, batch};
 }
 
 }  // namespace fj::transforms

@@ -7,11 +7,6 @@
 
 namespace fj::transforms {
 
-/// The primitives these rules cover.
-inline bool is_linalg(Prim p) {
-  return p == Prim::cholesky || p == Prim::triangular_solve || p == Prim::lu;
-}
-
 /// lax.batch_matmul (x's last axis against y's second-to-last, the leading axes as batch), or,
 /// with `transpose_x`, x^T y (x's second-to-last against y's second-to-last), and with
 /// `transpose_y`, x y^T.

@@ -9,6 +9,7 @@
 #include "fusejit/transforms/batching.hpp"
 #include "fusejit/transforms/partials.hpp"
 #include "fusejit/transforms/transforms.hpp"
+#include "fusejit/transforms/rule_signatures.hpp"
 
 namespace fj::transforms {
 
@@ -141,6 +142,11 @@ std::pair<std::vector<Atom>, std::vector<bool>> batch_linear_solve(Emit& E, cons
                                     ir::linear_solve_params(v.lengths, std::move(jaxprs)));
   std::vector<bool> out_flags(outs.size(), true);
   return {std::move(outs), std::move(out_flags)};
+}
+
+void register_linear_solve_rules(ir::RuleTable& t) {
+  t[Prim::custom_linear_solve] = {ir::control_avals, after_primals<jvp_linear_solve>,
+                                  for_needed<vjp_linear_solve>, some_batched<batch_linear_solve>};
 }
 
 }  // namespace fj::transforms

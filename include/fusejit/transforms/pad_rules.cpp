@@ -4,6 +4,8 @@
 
 #include "fusejit/ir/pad_config.hpp"
 #include "fusejit/transforms/batching.hpp"
+#include "fusejit/ir/shape_rules_library.hpp"
+#include "fusejit/transforms/rule_signatures.hpp"
 
 namespace fj::transforms {
 
@@ -146,6 +148,41 @@ std::vector<Atom> batch_pad(Emit& E, const ir::Eqn& e, std::vector<Atom> in,
                              Emit::lit(0, DType::bool_), c);
   const Atom padding = E.broadcast_in_dim(in[1], E.shape(x), {0});
   return {E.select(mask, padding, x)};
+}
+
+namespace {
+
+std::vector<MaybeAtom> jvp_pad_rule(Emit& E, const ir::Eqn& e, const std::vector<Atom>& in,
+                                    const std::vector<MaybeAtom>& t, const std::vector<Atom>&) {
+  return jvp_pad(E, e, in, t);
+}
+
+/// pad's JVP pads with a zero tangent for a padding value without one: made in the forward
+/// part, where JAX's linearization leaves it.
+Forward pad_forward(Emit& E, const ForwardCall& c) {
+  Forward f{E.b.emit(c.e.prim, c.in, c.e.params)};
+  if (c.e.prim == Prim::pad && c.carries[0] && !c.carries[1] && c.keeps_reads && !c.linear)
+    f.reads.push_back(E.zeros(E.aval(c.in[1])));
+  return f;
+}
+
+void vjp_pad_rule(Emit& E, const VjpCall& c) { c.add_each(vjp_pad(E, c.e, c.in, c.ct, c.wanted)); }
+
+}  // namespace
+
+void register_pad_rules(ir::RuleTable& t) {
+  namespace library = ir::library_rules;
+  constexpr auto jvp = after_primals<jvp_pad_rule>;
+  constexpr auto batch = all_batched<batch_pad>;
+  t[Prim::pad] = {
+      [](Prim, const std::vector<Aval>& in, const ir::Params& p) { return library::pad(in, p); },
+      jvp, vjp_pad_rule, batch, pad_forward};
+  t[Prim::tile] = {
+      [](Prim, const std::vector<Aval>& in, const ir::Params& p) { return library::tile(in, p); },
+      jvp, vjp_pad_rule, batch};
+  t[Prim::split] = {
+      [](Prim, const std::vector<Aval>& in, const ir::Params& p) { return library::split(in, p); },
+      jvp, vjp_pad_rule, batch};
 }
 
 }  // namespace fj::transforms

@@ -6,9 +6,6 @@
 
 namespace fj::transforms {
 
-/// The primitives these rules cover.
-inline bool is_pad_op(Prim p) { return p == Prim::pad || p == Prim::tile || p == Prim::split; }
-
 /// Tangents: all are linear (JAX's deflinear2): a pad of the operand's and padding value's
 /// tangents (zeros for a missing one), a tile or a split of the operand's.
 std::vector<MaybeAtom> jvp_pad(Emit& E, const ir::Eqn& e, const std::vector<Atom>& in,

@@ -10,6 +10,8 @@
 #include "fusejit/transforms/batching.hpp"
 #include "fusejit/transforms/partials.hpp"
 #include "fusejit/transforms/transforms.hpp"
+#include "fusejit/ir/shape_rules_library.hpp"
+#include "fusejit/transforms/rule_signatures.hpp"
 
 namespace fj::transforms {
 
@@ -296,6 +298,45 @@ std::vector<Atom> batch_sorting(Emit& E, const ir::Eqn& e, std::vector<Atom> in,
     if (!bat[k]) in[k] = add_batch_axis(E, in[k], n);
   const char* axis = e.prim == Prim::sort ? "dimension" : "axis";
   return E.b.emit(e.prim, std::move(in), with_int(e.params, axis, int_param(e.params, axis) + 1));
+}
+
+namespace {
+
+/// JAX's rules for sort, cumprod, cummax and cummin compute the primal results themselves.
+JvpResult jvp_sorting_with_primals(Emit& E, const JvpCall& c) {
+  auto [out, t] = jvp_with_primals(E, c.e, c.in, c.t);
+  return {std::move(out), std::move(t)};
+}
+
+/// JAX's sort JVP sorts an iota along: the permutation is the backward pass's residual.
+Forward sort_forward(Emit& E, const ForwardCall& c) {
+  if (std::none_of(c.carries.begin(), c.carries.end(), [](bool b) { return b; }))
+    return {E.b.emit(c.e.prim, c.in, c.e.params)};
+  SortedWithIndices s = sort_with_indices(E, c.e, c.in);
+  Forward f{std::move(s.outs)};
+  f.residual[0] = s.indices;
+  return f;
+}
+
+/// sort's cotangents scatter through the permutation the forward pass saved.
+void vjp_sorting_rule(Emit& E, const VjpCall& c) {
+  c.add_each(vjp_sorting(E, c.e, c.in, c.out, c.ct, c.wanted, c.residual[0]));
+}
+
+}  // namespace
+
+void register_sort_rules(ir::RuleTable& t) {
+  namespace library = ir::library_rules;
+  constexpr auto batch = all_batched<batch_sorting>;
+  t[Prim::cumsum] = {library::cumulative, after_primals<jvp_sorting>, vjp_sorting_rule, batch};
+  for (Prim p : {Prim::cumprod, Prim::cummax, Prim::cummin})
+    t[p] = {library::cumulative, jvp_sorting_with_primals, vjp_sorting_rule, batch};
+  t[Prim::sort] = {
+      [](Prim, const std::vector<Aval>& in, const ir::Params& p) { return library::sort(in, p); },
+      jvp_sorting_with_primals, vjp_sorting_rule, batch, sort_forward};
+  t[Prim::top_k] = {
+      [](Prim, const std::vector<Aval>& in, const ir::Params& p) { return library::top_k(in, p); },
+      after_primals<jvp_sorting>, vjp_sorting_rule, batch};
 }
 
 }  // namespace fj::transforms

@@ -8,12 +8,6 @@
 
 namespace fj::transforms {
 
-/// The primitives these rules cover: sort, top_k, cumsum, cumprod, cummax, cummin.
-inline bool is_sort_or_scan(Prim p) {
-  return p == Prim::sort || p == Prim::top_k || p == Prim::cumsum || p == Prim::cumprod ||
-         p == Prim::cummax || p == Prim::cummin;
-}
-
 /// A sort's results and, with a unit axis appended, the permutation it applied along its
 /// dimension, as JAX's _sort_jvp finds it: by sorting a uint32 iota along with the operands.
 /// Tangents are gathered through these indices, cotangents scattered back.
@@ -22,12 +16,6 @@ struct SortedWithIndices {
   Atom indices;
 };
 SortedWithIndices sort_with_indices(Emit& E, const ir::Eqn& e, const std::vector<Atom>& in);
-
-/// Whether the JVP of `p` computes the primal results itself (JAX's rules for sort and for
-/// cumprod, cummax and cummin do), so the primal equation is not copied.
-inline bool jvp_makes_primals(Prim p) {
-  return p == Prim::sort || p == Prim::cumprod || p == Prim::cummax || p == Prim::cummin;
-}
 
 /// Such a JVP: the primal results and the tangents. sort's (JAX's _sort_jvp) is the sort with
 /// indices, then each tangent gathered (`mode=promise_in_bounds`, the other axes batching dims);

@@ -5,6 +5,8 @@
 #include "fusejit/expr/lowering.hpp"
 #include "fusejit/expr/lowering_linalg.hpp"
 #include "fusejit/transforms/batching.hpp"
+#include "fusejit/ir/shape_rules_library.hpp"
+#include "fusejit/transforms/rule_signatures.hpp"
 
 namespace fj::transforms {
 
@@ -248,6 +250,22 @@ std::vector<Atom> batch_spectral(Emit& E, const ir::Eqn& e, std::vector<Atom> in
   for (std::size_t k = 0; k < in.size(); ++k)
     if (!bat[k]) in[k] = add_batch_axis(E, in[k], n);
   return E.b.emit(e.prim, std::move(in), e.params);
+}
+
+void register_spectral_rules(ir::RuleTable& t) {
+  namespace library = ir::library_rules;
+  constexpr auto jvp = after_primals<jvp_spectral>;
+  constexpr auto vjp = for_wanted<vjp_spectral>;
+  constexpr auto batch = all_batched<batch_spectral>;
+  t[Prim::eigh] = {
+      [](Prim, const std::vector<Aval>& in, const ir::Params& p) { return library::eigh(in, p); },
+      jvp, vjp, batch};
+  t[Prim::qr] = {
+      [](Prim, const std::vector<Aval>& in, const ir::Params& p) { return library::qr(in, p); },
+      jvp, vjp, batch};
+  t[Prim::svd] = {
+      [](Prim, const std::vector<Aval>& in, const ir::Params& p) { return library::svd(in, p); },
+      jvp, vjp, batch};
 }
 
 }  // namespace fj::transforms

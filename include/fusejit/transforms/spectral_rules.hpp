@@ -8,9 +8,6 @@
 
 namespace fj::transforms {
 
-/// The primitives these rules cover.
-inline bool is_spectral(Prim p) { return p == Prim::eigh || p == Prim::qr || p == Prim::svd; }
-
 /// Tangents: eigh's (JAX's _eigh_jvp_rule, nondegenerate perturbation theory): with
 /// M = v^T a_dot v and F_ij = 1 / (w_j - w_i) off the diagonal, 0 on it, v_dot = v (F o M) and
 /// w_dot = diag(M). qr's (JAX's qr_jvp_rule, m >= n and reduced factors only): X = x_dot r^-1,

@@ -10,12 +10,8 @@
 #include "fusejit/ir/dot_dims.hpp"
 #include "fusejit/ir/pad_config.hpp"
 #include "fusejit/transforms/partials.hpp"
-#include "fusejit/transforms/index_rules.hpp"
-#include "fusejit/transforms/linalg_rules.hpp"
-#include "fusejit/transforms/pad_rules.hpp"
-#include "fusejit/transforms/collective_rules.hpp"
+#include "fusejit/transforms/rule_signatures.hpp"
 #include "fusejit/transforms/sort_rules.hpp"
-#include "fusejit/transforms/spectral_rules.hpp"
 #include "fusejit/transforms/transforms.hpp"
 #include "fusejit/transforms/vjp_parts.hpp"
 
@@ -27,258 +23,6 @@ using vjp_detail::tangent_marks;
 using vjp_detail::TangentMarks;
 using vjp_detail::vjp_impl;
 using vjp_detail::VjpLayout;
-
-namespace {
-
-Dims inverse_perm(const Dims& perm) {
-  Dims inv(perm.size());
-  for (std::size_t i = 0; i < perm.size(); ++i)
-    inv[static_cast<std::size_t>(perm[i])] = static_cast<std::int64_t>(i);
-  return inv;
-}
-
-std::int64_t position(const Dims& v, std::int64_t x) {
-  return std::find(v.begin(), v.end(), x) - v.begin();
-}
-
-/// ct of broadcast_in_dim(x, shape, dims): summed over the new and the stretched dims.
-Atom broadcast_transpose(Emit& E, Atom ct, const Aval& x, const Dims& dims) {
-  const Shape out = E.shape(ct);
-  Dims sum, kept_in;  // kept_in: x's dims that survive, in the order their out dims appear
-  for (int d = 0; d < out.rank(); ++d) {
-    const auto i = position(dims, d);
-    if (i == static_cast<std::int64_t>(dims.size()) ||
-        (x.shape[static_cast<int>(i)] == 1 && out[d] != 1))
-      sum.push_back(d);
-    else
-      kept_in.push_back(i);
-  }
-  Atom r = E.reduce_sum(ct, sum);
-  // Back to x's dim order, then the size-1 dims reinserted.
-  Dims sorted = kept_in;
-  std::sort(sorted.begin(), sorted.end());
-  if (sorted != kept_in) {
-    Dims perm;
-    for (auto i : sorted) perm.push_back(position(kept_in, i));
-    r = E.transpose(r, perm);
-  }
-  return E.reshape(r, x.shape);
-}
-
-/// ct of slice(x, start, limit, strides): ct spread back with zeros between strided elements,
-/// then written into zeros of x's shape at `start`.
-// JAX's _reduce_sum_transpose_rule: ct broadcast back over the reduced axes; the kept axes come
-// from np.delete, so JAX prints them as np.int64.
-Atom unreduce(Emit& E, Atom ct, const Shape& shape, const Dims& axes) {
-  const Dims kept = kept_dims(shape.rank(), axes);
-  if (kept.empty()) return E.broadcast_in_dim(ct, shape, kept);
-  return detail::broadcast_np(E.b, ct, shape.to_vector(), kept, 0);
-}
-
-Atom slice_transpose(Emit& E, Atom ct, const Aval& x, const ir::Params& params) {
-  // JAX's _slice_transpose_rule: ct padded with zeros back to x's shape, a stride's gaps as
-  // interior padding. The high edges (and a stride's interior) come out of NumPy arithmetic,
-  // so JAX prints them as np.int64; the low ones are the slice's own starts.
-  const auto& start = params.get<Dims>("start_indices");
-  const auto& limit = params.get<Dims>("limit_indices");
-  const int r = x.shape.rank();
-  const Dims steps = ir::slice_strides(params, r);
-  const bool unit = std::all_of(steps.begin(), steps.end(), [](auto s) { return s == 1; });
-  const ir::ParamValue* start_np = params.find("start_indices@np");
-  const auto* start_flags = start_np ? std::get_if<Dims>(start_np) : nullptr;
-  const Shape cs = E.shape(ct);
-  ir::PadConfig c;
-  for (int d = 0; d < r; ++d) {
-    const auto i = static_cast<std::size_t>(d);
-    const std::int64_t real_limit =
-        unit ? limit[i] : start[i] + (cs[d] == 0 ? 0 : 1 + (cs[d] - 1) * steps[i]);
-    c.lo.push_back(start[i]);
-    c.hi.push_back(x.shape[d] - real_limit);
-    c.interior.push_back(unit ? 0 : steps[i] - 1);
-    const bool lo_np = start_flags && start_flags->size() == start.size() && (*start_flags)[i];
-    c.np.insert(c.np.end(), {lo_np ? 1 : 0, 1, unit ? 0 : 1});
-  }
-  return E.b.emit1(Prim::pad, {ct, Emit::lit(0, x.dtype)}, c.params());
-}
-
-/// The cotangents of dot_general's operands: each is dot_general(ct, other operand), transposed
-/// into the operand's dim order.
-std::pair<Atom, Atom> dot_transpose(Emit& E, Atom ct, Atom lhs, Atom rhs, const ir::Params& params,
-                                    bool want_lhs, bool want_rhs) {
-  const ir::DotDims dd = ir::DotDims::from(params);
-  const int rl = E.rank(lhs), rr = E.rank(rhs);
-  const auto nb = static_cast<std::int64_t>(dd.lhs_batch.size());
-  const Dims lf = ir::DotDims::free_dims(rl, dd.lhs_batch, dd.lhs_contract);
-  const Dims rf = ir::DotDims::free_dims(rr, dd.rhs_batch, dd.rhs_contract);
-  const auto nlf = static_cast<std::int64_t>(lf.size()), nrf = static_cast<std::int64_t>(rf.size());
-  Dims ct_batch(static_cast<std::size_t>(nb));
-  std::iota(ct_batch.begin(), ct_batch.end(), 0);
-  // ct and the operand in one dtype: the operand's (a mixed-dtype dot promotes inside).
-  auto one = [&](Atom other, Atom self, const Dims& other_free, const Dims& other_batch,
-                 std::int64_t ct_from, std::int64_t n_other_free, const Dims& self_batch,
-                 const Dims& self_free, const Dims& self_contract, const Dims& other_contract) {
-    const DType d = E.dtype(self);
-    ir::DotDims q;
-    for (std::int64_t j = 0; j < n_other_free; ++j) q.lhs_contract.push_back(ct_from + j);
-    q.rhs_contract = other_free;
-    q.lhs_batch = ct_batch;
-    q.rhs_batch = other_batch;
-    ir::Params p;
-    q.add_to(p);
-    p.items.push_back({"preferred_element_type", d, true});
-    const Atom r = E.b.emit1(Prim::dot_general, {E.convert(ct, d), E.convert(other, d)}, p);
-    // r's dims: batch, ct's free dims (self's free dims), other's contracting dims in order.
-    Dims sorted_oc = other_contract;
-    std::sort(sorted_oc.begin(), sorted_oc.end());
-    Dims perm(static_cast<std::size_t>(E.rank(self)));
-    for (std::int64_t i = 0; i < nb; ++i)
-      perm[static_cast<std::size_t>(self_batch[static_cast<std::size_t>(i)])] = i;
-    for (std::size_t j = 0; j < self_free.size(); ++j)
-      perm[static_cast<std::size_t>(self_free[j])] = nb + static_cast<std::int64_t>(j);
-    for (std::size_t k = 0; k < self_contract.size(); ++k)
-      perm[static_cast<std::size_t>(self_contract[k])] =
-          nb + static_cast<std::int64_t>(self_free.size()) + position(sorted_oc, other_contract[k]);
-    return E.transpose(r, perm);
-  };
-  Atom cl{}, cr{};
-  if (want_lhs)
-    cl = one(rhs, lhs, rf, dd.rhs_batch, nb + nlf, nrf, dd.lhs_batch, lf, dd.lhs_contract,
-             dd.rhs_contract);
-  if (want_rhs)
-    cr = one(lhs, rhs, lf, dd.lhs_batch, nb, nlf, dd.rhs_batch, rf, dd.rhs_contract,
-             dd.lhs_contract);
-  return {cl, cr};
-}
-
-/// The cotangents of e's operands (nullopt: none) given its output's cotangent.
-/// `needed[i]`: whether operand i leads back to an input whose cotangent is wanted.
-std::vector<MaybeAtom> vjp_rule(Emit& E, const ir::Eqn& e, const std::vector<Atom>& in, Atom y,
-                                Atom ct, const std::vector<bool>& needed,
-                                const Residuals& residual) {
-  const ir::PrimInfo& pi = ir::info(e.prim);
-  if (!has_vjp_rule(e.prim))
-    throw ValueError("fj::grad: no reverse-mode rule for " + std::string(pi.name));
-  std::vector<MaybeAtom> r(in.size());
-  auto wants = [&](std::size_t i) {
-    return needed[i] && !in[i].is_literal() && differentiable(E.aval(in[i]));
-  };
-  if (pi.kind == ir::PrimKind::binary)
-    return binary_cotangents(E, e.prim, e.params, in, y, ct, {wants(0), wants(1)}, residual);
-  if (pi.kind == ir::PrimKind::unary) {
-    // vjp_graph applies unary rules itself, from the residual it computes in the forward pass
-    // (unary_cotangent_terms); this is for callers without one.
-    const MaybeAtom d = elementwise_partials(E, e.prim, e.params, in, y)[0];
-    if (d && wants(0)) r[0] = E.mul(ct, *d);
-    return r;
-  }
-  const Aval xa = E.aval(in[0]);
-  switch (e.prim) {
-    case Prim::select_n: {
-      const Atom z = E.zeros(E.aval(ct));
-      if (wants(1)) r[1] = E.select(in[0], ct, z);
-      if (wants(2)) r[2] = E.select(in[0], z, ct);
-      break;
-    }
-    case Prim::clamp:
-      // JAX's select rules transposed, the last operand's first: ct where the mask holds (the
-      // forward pass's residual), zeros elsewhere; summed back to a scalar bound's shape.
-      for (std::size_t i = 3; i-- > 0;) {
-        if (!wants(i)) continue;
-        const Atom mask = residual[i] ? *residual[i] : clamp_mask(E, in, i);
-        const Atom z = E.zeros(E.aval(ct));
-        r[i] = E.unbroadcast(E.select(mask, z, ct), E.aval(in[i]));
-      }
-      break;
-    case Prim::convert_element_type:
-      if (wants(0)) r[0] = E.convert(ct, xa.dtype);
-      break;
-    case Prim::broadcast_in_dim:
-      r[0] = broadcast_transpose(E, ct, xa, e.params.get<Dims>("broadcast_dimensions"));
-      break;
-    case Prim::transpose:
-      r[0] = E.transpose(ct, inverse_perm(e.params.get<Dims>("permutation")));
-      break;
-    case Prim::slice:
-      r[0] = slice_transpose(E, ct, xa, e.params);
-      break;
-    case Prim::reshape:
-      r[0] = E.reshape(ct, xa.shape);
-      break;
-    case Prim::squeeze: {  // JAX's _squeeze_transpose_rule: expand_dims, a broadcast_in_dim
-      const Dims& squeezed = e.params.get<Dims>("dimensions");
-      r[0] = detail::lower_expand_dims(E.b, ct, std::vector<int>(squeezed.begin(), squeezed.end()));
-      break;
-    }
-    case Prim::rev:
-      r[0] = E.b.emit1(Prim::rev, {ct}, e.params);
-      break;
-    case Prim::reduce_sum:
-      r[0] = unreduce(E, ct, xa.shape, e.params.get<Dims>("axes"));
-      break;
-    case Prim::reduce_prod: {
-      const auto& axes = e.params.get<Dims>("axes");
-      r[0] = E.mul(E.broadcast_in_dim(ct, xa.shape, kept_dims(xa.shape.rank(), axes)),
-                   prod_partial(E, in[0], y, axes));
-      break;
-    }
-    case Prim::reduce_max:
-    case Prim::reduce_min: {
-      const auto& axes = e.params.get<Dims>("axes");
-      const Residuals m = residual[0] ? residual : chooser_mask(E, in[0], y, axes);
-      const Atom spread = unreduce(E, E.div(ct, *m[1]), xa.shape, axes);
-      r[0] = E.mul(spread, *m[0]);
-      break;
-    }
-    case Prim::dot_general: {
-      auto [cl, cr] = dot_transpose(E, ct, in[0], in[1], e.params, wants(0), wants(1));
-      if (wants(0)) r[0] = cl;
-      if (wants(1)) r[1] = cr;
-      break;
-    }
-    case Prim::concatenate: {  // JAX's transpose: the cotangent split into every operand's piece
-      const auto axis = e.params.get<std::int64_t>("dimension");
-      Dims sizes;
-      for (const Atom& a : in) sizes.push_back(E.shape(a)[static_cast<int>(axis)]);
-      const std::vector<Atom> pieces = detail::lower_split(E.b, ct, sizes, static_cast<int>(axis));
-      for (std::size_t i = 0; i < in.size(); ++i)
-        if (wants(i)) r[i] = pieces[i];
-      break;
-    }
-    case Prim::stack: {
-      const bool stack = e.prim == Prim::stack;
-      const auto axis = e.params.get<std::int64_t>(stack ? "axis" : "dimension");
-      const Shape cs = E.shape(ct);
-      std::int64_t off = 0;
-      for (std::size_t i = 0; i < in.size(); ++i) {
-        const auto n = stack ? 1 : E.shape(in[i])[static_cast<int>(axis)];
-        Dims lo(static_cast<std::size_t>(cs.rank()), 0), hi = cs.to_vector();
-        lo[static_cast<std::size_t>(axis)] = off;
-        hi[static_cast<std::size_t>(axis)] = off + n;
-        off += n;
-        if (wants(i)) r[i] = E.reshape(E.slice(ct, lo, hi), E.shape(in[i]));
-      }
-      break;
-    }
-    case Prim::dynamic_slice:
-      if (wants(0))
-        r[0] = E.dynamic_update_slice(E.zeros(xa), ct, std::vector<Atom>(in.begin() + 1, in.end()));
-      break;
-    case Prim::dynamic_update_slice: {
-      const std::vector<Atom> starts(in.begin() + 2, in.end());
-      if (wants(0)) r[0] = E.dynamic_update_slice(ct, E.zeros(E.aval(in[1])), starts);
-      if (wants(1)) r[1] = E.dynamic_slice(ct, starts, E.shape(in[1]).to_vector());
-      break;
-    }
-    default:
-      break;  // no float operand has a derivative through the rest
-  }
-  return r;
-}
-
-}  // namespace
-
-// while_loop is forward-only, as in JAX: its rule raises, naming the alternatives.
-bool has_vjp_rule(ir::Prim p) { return has_jvp_rule(p) && p != Prim::while_; }
 
 namespace vjp_detail {
 
@@ -626,53 +370,19 @@ ir::Graph vjp_impl(const ir::Graph& g, const std::vector<bool>& wrt,
       for (const JitSplit::Source& src : sp.residuals) jit_residuals[k].push_back(value(src));
       jits[k] = std::move(sp);
       jit_has_ct[k] = std::move(sub_ct);
-    } else if (e.prim == Prim::sort && std::any_of(e.in.begin(), e.in.end(), carries)) {
-      // JAX's sort JVP sorts an iota along: the permutation is the backward pass's residual.
-      SortedWithIndices s = sort_with_indices(E, e, ins[k]);
-      outs[k] = std::move(s.outs);
-      residual[k][0] = s.indices;
+    } else if (const ir::ForwardRule forward = ir::rules(e.prim).forward) {
+      std::vector<bool> carrying;
+      for (const Atom& a : e.in) carrying.push_back(carries(a));
+      Forward f = forward(E, ForwardCall{e, ins[k], carrying, linear, layout != nullptr});
+      outs[k] = std::move(f.out);
+      residual[k] = f.residual;
+      if (layout)
+        for (const Atom& r : f.reads) layout->linear_reads.push_back({k, r});
     } else {
       outs[k] = b.emit(e.prim, ins[k], e.params);
     }
     for (std::size_t j = 0; j < e.out.size(); ++j)
       env[static_cast<std::size_t>(e.out[j])] = outs[k][j];
-    if (e.in.size() == 1 && is_elementwise(ir::info(e.prim).kind) && has_vjp_rule(e.prim) &&
-        carries(e.in[0]) && differentiable(g.aval(e.out[0])))
-      residual[k] = unary_residual(E, e.prim, e.params, ins[k][0], outs[k][0]);
-    if ((e.prim == Prim::reduce_max || e.prim == Prim::reduce_min) && carries(e.in[0]))
-      residual[k] = chooser_mask(E, ins[k][0], outs[k][0], e.params.get<Dims>("axes"));
-    if (ir::info(e.prim).kind == ir::PrimKind::binary && differentiable(g.aval(e.out[0])))
-      residual[k] =
-          binary_residual(E, e.prim, ins[k], outs[k][0], {carries(e.in[0]), carries(e.in[1])});
-    if (e.prim == Prim::clamp && differentiable(g.aval(e.out[0]))) {
-      // JAX's rules compute each carrying operand's mask and the zeros they select against
-      // here, where its linearization leaves them (the zeros unread, as JAX's).
-      for (std::size_t i = 0; i < 3; ++i) {
-        if (!carries(e.in[i])) continue;
-        residual[k][i] = clamp_mask(E, ins[k], i);
-        const Atom z = E.zeros(g.aval(e.out[0]));
-        if (layout && !linear) layout->linear_reads.push_back({k, z});
-      }
-    }
-    if (e.prim == Prim::select_n) {
-      // JAX's select_n JVP fills the cases without a tangent with zeros it makes here (its
-      // transpose makes its own): computed where JAX's linearization leaves them.
-      std::size_t with = 0;
-      for (std::size_t i = 1; i < e.in.size(); ++i) with += carries(e.in[i]);
-      if (!linear && with > 0 && with + 1 < e.in.size() && differentiable(g.aval(e.out[0]))) {
-        const Atom z = E.zeros(g.aval(e.out[0]));
-        if (layout) layout->linear_reads.push_back({k, z});
-      }
-      // Linear mode (a rule's tangents): its zeros are zeros_like of those cases' values,
-      // which JAX's linearized program reads (and passes on to a jit's backward part).
-      if (linear && with > 0 && layout)
-        for (std::size_t i = 1; i < e.in.size(); ++i)
-          if (!carries(e.in[i]) && !e.in[i].is_literal())
-            layout->linear_reads.push_back({k, ins[k][i]});
-    }
-    // pad's JVP likewise pads with a zero tangent for a padding value without one.
-    if (e.prim == Prim::pad && carries(e.in[0]) && !carries(e.in[1]) && layout && !linear)
-      layout->linear_reads.push_back({k, E.zeros(g.aval(e.in[1]))});
   }
   if (layout) layout->forward_eqns = b.graph.eqns.size();
   auto attribute = [&](std::size_t k) {
@@ -693,12 +403,6 @@ ir::Graph vjp_impl(const ir::Graph& g, const std::vector<bool>& wrt,
       any = any || cts.back().has_value();
     }
     if (!any) continue;
-    if (residual[k][0] && e.in.size() == 1 && is_elementwise(ir::info(e.prim).kind)) {
-      unary_cotangent_terms(E, e.prim, residual[k], outs[k][0], *cts[0],
-                            [&](Atom term) { accumulate(e.in[0].var, term); });
-      attribute(k);
-      continue;
-    }
     if (jits[k]) {
       // The backward part: the residuals, then a cotangent (zeros if none came) per output
       // that may get one; it returns the wanted inputs' cotangents in order.
@@ -726,24 +430,15 @@ ir::Graph vjp_impl(const ir::Graph& g, const std::vector<bool>& wrt,
     std::vector<bool> wanted;
     for (std::size_t i = 0; i < e.in.size(); ++i)
       wanted.push_back(needed[i] && !e.in[i].is_literal() && differentiable(g.aval(e.in[i])));
-    const auto r =
-        ir::is_lax_control(e.prim)            ? vjp_control(E, e, ins[k], outs[k], cts, needed)
-        : e.prim == Prim::custom_jvp_call     ? vjp_custom_call(E, e, ins[k], outs[k], cts, needed)
-        : e.prim == Prim::custom_linear_solve ? vjp_linear_solve(E, e, ins[k], outs[k], cts, needed)
-        : is_collective(e.prim)               ? vjp_collective(E, e, cts)
-        : is_sort_or_scan(e.prim) ? vjp_sorting(E, e, ins[k], outs[k], cts, wanted, residual[k][0])
-        : is_linalg(e.prim)       ? vjp_linalg(E, e, ins[k], outs[k], cts, wanted)
-        : is_spectral(e.prim)     ? vjp_spectral(E, e, ins[k], outs[k], cts, wanted)
-        : is_index_op(e.prim)     ? vjp_index(E, e, ins[k], outs[k], cts, wanted)
-        : is_pad_op(e.prim)       ? vjp_pad(E, e, ins[k], cts, wanted)
-                            : vjp_rule(E, e, ins[k], outs[k][0], *cts[0], needed, residual[k]);
-    // JAX transposes a binary op's linearized terms last first, so operand 1's cotangent is
-    // summed into a variable both operands read (x * x) before operand 0's: add_any's order.
-    const bool last_first = ir::info(e.prim).kind == ir::PrimKind::binary;
-    for (std::size_t j = 0; j < e.in.size(); ++j) {
-      const std::size_t i = last_first ? e.in.size() - 1 - j : j;
-      if (r[i] && !e.in[i].is_literal()) accumulate(e.in[i].var, *r[i]);
-    }
+    const ir::VjpRule rule = ir::rules(e.prim).vjp;
+    const ir::PrimInfo& pi = ir::info(e.prim);
+    // Without a rule, a primitive not marked differentiable passes no cotangent back.
+    if (!rule && ((pi.flags & ir::prim_flags::D) || pi.kind == ir::PrimKind::control))
+      throw ValueError("fj::grad: no reverse-mode rule for " + std::string(pi.name));
+    auto add = [&](std::size_t i, Atom term) {
+      if (!e.in[i].is_literal()) accumulate(e.in[i].var, term);
+    };
+    if (rule) rule(E, VjpCall{e, ins[k], outs[k], cts, needed, wanted, residual[k], add});
     attribute(k);
   }
   for (auto& o : g.outvars) b.graph.outvars.push_back(at(o));

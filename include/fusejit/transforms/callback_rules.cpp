@@ -1,7 +1,11 @@
-// Batching the callback primitives as JAX does: a debug print or callback runs once per example,
-// a pure_callback runs sequentially over the examples in a scan (implementation unit only).
+// The rules of the callback primitives (debug_print, debug_callback, pure_callback): their
+// results are what the C++ function declared; a C++ function has no derivative (JAX: "Pure
+// callbacks do not support JVP"; the debug ones have no results); batched as JAX does, a debug
+// print or callback once per example, a pure_callback sequentially over the examples in a scan
+// (implementation unit only).
+#include "fusejit/ir/callback.hpp"
 #include "fusejit/transforms/batching.hpp"
-#include "fusejit/transforms/transforms.hpp"
+#include "fusejit/transforms/rule_signatures.hpp"
 
 namespace fj::transforms {
 
@@ -62,9 +66,7 @@ std::vector<Atom> sequential(Emit& E, const ir::Eqn& e, const std::vector<Atom>&
   return E.b.emit(Prim::scan, std::move(consts), std::move(p));
 }
 
-}  // namespace
-
-std::vector<Atom> batch_callback(Emit& E, const ir::Eqn& e, const std::vector<Atom>& in,
+std::vector<Atom> batch_callback(Emit& E, const ir::Eqn& e, std::vector<Atom> in,
                                  const std::vector<bool>& bat, std::int64_t n) {
   if (e.prim == Prim::pure_callback) return sequential(E, e, in, bat, n);
   // An effect per example, in order: each example's operands, then its call.
@@ -75,6 +77,28 @@ std::vector<Atom> batch_callback(Emit& E, const ir::Eqn& e, const std::vector<At
     (void)E.b.emit(e.prim, std::move(ops), e.params);
   }
   return {};
+}
+
+std::vector<Aval> declared_results(Prim, const std::vector<Aval>&, const ir::Params& params) {
+  return params.get<ir::CallbackPtr>("callback")->results;
+}
+
+JvpResult no_jvp(Emit&, const JvpCall& c) {
+  throw ValueError("fj::jvp: no differentiation rule for " + std::string(ir::name(c.e.prim)) +
+                   ": a C++ function has no derivative (use fj::custom_jvp around it)");
+}
+
+void no_vjp(Emit&, const VjpCall& c) {
+  throw ValueError("fj::grad: no reverse-mode rule for " + std::string(ir::name(c.e.prim)) +
+                   ": a C++ function has no derivative (use fj::custom_jvp around it)");
+}
+
+}  // namespace
+
+void register_callback_rules(ir::RuleTable& t) {
+  for (Prim p : {Prim::debug_print, Prim::debug_callback})
+    t[p] = {declared_results, nullptr, nullptr, all_batched<batch_callback>};
+  t[Prim::pure_callback] = {declared_results, no_jvp, no_vjp, all_batched<batch_callback>};
 }
 
 }  // namespace fj::transforms
