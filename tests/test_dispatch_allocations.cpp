@@ -191,6 +191,31 @@ TEST_CASE("dispatch allocations: the pool reuses a released block, 64-byte align
   CHECK(fj::runtime::host_cached_bytes() == 0);
 }
 
+TEST_CASE("dispatch allocations: a size class keeps as many blocks as were in use at once") {
+  // jit(grad) of a deep network keeps every layer's residuals: hundreds of blocks of one class
+  // live at once. The next call must find them all in the pool (a fixed 1 MiB per class gave
+  // 128 blocks of 8 KiB back to malloc, and the call then faulted their pages in again).
+  fj::runtime::host_trim();
+  constexpr std::size_t kBlocks = 400, kBytes = 8000;  // 3.2 MB of the 8 KiB class
+  std::vector<fj::runtime::BufferPtr> live;
+  for (std::size_t i = 0; i < kBlocks; ++i) live.push_back(fj::runtime::allocate(kBytes));
+  live.clear();
+  CHECK(fj::runtime::host_cached_bytes() >= kBlocks * kBytes);
+  live.reserve(kBlocks);
+  {
+    CountAllocations counter;
+    for (std::size_t i = 0; i < kBlocks; ++i) live.push_back(fj::runtime::allocate(kBytes));
+    CHECK(counter.count() == 0);
+  }
+  live.clear();
+  // Bounded: at most 64 MiB of one class waits, whatever was once in use.
+  for (std::size_t i = 0; i < 10000; ++i) live.push_back(fj::runtime::allocate(kBytes));
+  live.clear();
+  CHECK(fj::runtime::host_cached_bytes() <= (std::size_t{64} << 20));
+  fj::runtime::host_trim();
+  CHECK(fj::runtime::host_cached_bytes() == 0);
+}
+
 TEST_CASE("dispatch allocations: threads sharing the pool never share a live block") {
   // Each thread fills its buffers with its own byte and checks it before releasing them: a block
   // handed to two owners at once would show the other thread's byte.

@@ -26,7 +26,8 @@ class LlvmBackend final : public Backend {
 
 namespace llvm_kernel {
 std::shared_ptr<const Executable> compile_graph(const ir::GraphPtr& graph, bool kernels) {
-  const ir::FuseOptions options{.row_groups = ir::row_fusion_enabled().load()};
+  const ir::FuseOptions options{.row_groups = ir::row_fusion_enabled().load(),
+                                .max_kernel_weight = ir::kernel_weight_limit().load()};
   auto fused = std::make_shared<const ir::Graph>(
       ir::fuse(ir::fold_cholesky_result_transpose(ir::fold_linalg_transpose(
                    ir::fold_cholesky_tril(ir::fold_dot_transpose(ir::inline_jit(*graph))))),

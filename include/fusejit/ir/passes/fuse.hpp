@@ -10,6 +10,7 @@
 // computes a row's reductions and their broadcast uses while the row is in cache.
 #pragma once
 #include <algorithm>
+#include <atomic>
 #include <functional>
 #include <map>
 #include <vector>
@@ -133,11 +134,98 @@ inline void merge_row_groups(const Graph& g, const std::vector<int>& producer,
 
 }  // namespace fuse_detail
 
+/// What a fused equation costs a kernel's compile, in units of a cheap elementwise op: the
+/// float-only functions are inline polynomials with range reduction and a slow path (sin is
+/// about 250 LLVM instructions), the rest a few instructions each.
+inline std::size_t kernel_weight(Prim p) {
+  const PrimInfo& pi = info(p);
+  const bool cheap = p == Prim::floor || p == Prim::ceil || p == Prim::round || p == Prim::sqrt ||
+                     p == Prim::rsqrt || p == Prim::is_finite;
+  const bool elementwise = pi.kind == PrimKind::unary || pi.kind == PrimKind::binary;
+  return elementwise && (pi.flags & prim_flags::F) && !cheap ? 16 : 1;
+}
+
+/// How much a kernel may weigh. LLVM's register allocation and live-interval analysis grow
+/// faster than the function they compile (a kernel of 400 `sin(y) * 0.5 + y` steps: 6.9 s in
+/// llc, 1.05 s for 100 steps; 2-vCPU Zen 4), so a long program is compiled as kernels of
+/// bounded size, and kernels of one structure (an unrolled loop's) are compiled once, by the
+/// kernel cache. 512 is about 28 such steps, far above what the kernels of ordinary programs
+/// (softmax, layernorm, an MLP's) weigh.
+inline constexpr std::size_t kMaxKernelWeight = 512;
+
 struct FuseOptions {
   // Merge row reductions into the kernels that read them (row_groups.hpp); the LLVM backend's
   // kernels run such groups, the CUDA generator's do not yet.
   bool row_groups = false;
+  // The most kernel_weight a run of fused equations holds before it is cut (0: no bound).
+  std::size_t max_kernel_weight = kMaxKernelWeight;
 };
+
+/// The bound the LLVM backend fuses with (FuseOptions::max_kernel_weight); tests lower it, or
+/// set 0 to compare with uncut kernels.
+inline std::atomic<std::size_t>& kernel_weight_limit() {
+  static std::atomic<std::size_t> limit{kMaxKernelWeight};
+  return limit;
+}
+
+namespace fuse_detail {
+
+// Cuts the program's runs of fused equations into pieces of at most `max_weight`: walking the
+// equations in order, once the fused ones since the last cut weigh more, the run is cut after
+// the equation, in its second half, across which the fewest computed values stay live (the
+// latest such one), and every value computed before that point and read after it that is not
+// in memory already is materialized (written by a kernel of its own). A value computed before
+// the last cut and read after it was materialized there, so a kernel holds one piece at most.
+// Cutting where the fewest values cross puts the cuts of a repeated body (an unrolled loop's
+// steps) at the same place in each repetition, so the pieces are one kernel, compiled once.
+inline void cut_heavy_runs(const Graph& g, const std::vector<bool>& materialized,
+                           const std::function<void(VarId)>& materialize, std::size_t max_weight) {
+  std::vector<std::size_t> last_read(g.avals.size(), 0);
+  for (std::size_t k = 0; k < g.eqns.size(); ++k)
+    for (const Atom& a : g.eqns[k].in)
+      if (!a.is_literal()) last_read[static_cast<std::size_t>(a.var)] = k;
+  for (const Atom& o : g.outvars)
+    if (!o.is_literal()) last_read[static_cast<std::size_t>(o.var)] = g.eqns.size();
+  auto fused = [&](std::size_t k) { return !is_fusion_boundary(g.eqns[k].prim); };
+  // Whether v, computed at or before `after`, is read after it and not in memory.
+  auto crosses = [&](VarId v, std::size_t after) {
+    return last_read[static_cast<std::size_t>(v)] > after &&
+           !materialized[static_cast<std::size_t>(v)];
+  };
+  std::size_t weight = 0, run_start = 0;
+  for (std::size_t k = 0; k < g.eqns.size(); ++k) {
+    if (!fused(k)) continue;
+    weight += kernel_weight(g.eqns[k].prim);
+    if (weight <= max_weight) continue;
+    // Live values after each equation of the run: born there, dying at their last reader.
+    const std::size_t n = k - run_start + 1;
+    std::vector<std::size_t> dying(n, 0);
+    std::size_t live = 0, best = SIZE_MAX, cut = k, w = 0;
+    for (std::size_t j = run_start; j <= k; ++j) {
+      live -= dying[j - run_start];
+      if (!fused(j)) continue;
+      w += kernel_weight(g.eqns[j].prim);
+      for (VarId v : g.eqns[j].out)
+        if (crosses(v, j)) {
+          ++live;
+          const std::size_t r = last_read[static_cast<std::size_t>(v)];
+          if (r <= k) ++dying[r - run_start];
+        }
+      if (2 * w >= max_weight && live <= best) best = live, cut = j;
+    }
+    for (std::size_t j = run_start; j <= cut; ++j) {
+      if (!fused(j)) continue;
+      for (VarId v : g.eqns[j].out)
+        if (crosses(v, cut)) materialize(v);
+    }
+    weight = 0;
+    for (std::size_t j = cut + 1; j <= k; ++j)
+      if (fused(j)) weight += kernel_weight(g.eqns[j].prim);
+    run_start = cut + 1;
+  }
+}
+
+}  // namespace fuse_detail
 
 inline Graph fuse(const Graph& original, FuseOptions options = {}) {
   const Graph g = inline_jit(original);
@@ -170,6 +258,8 @@ inline Graph fuse(const Graph& original, FuseOptions options = {}) {
       for (VarId v : e.out) materialized[static_cast<std::size_t>(v)] = true;
     }
   }
+  if (options.max_kernel_weight > 0)
+    fuse_detail::cut_heavy_runs(g, materialized, materialize, options.max_kernel_weight);
   // Kernels and library calls run in the order of the equations that define their results:
   // everything a kernel reads from memory is then written before it runs.
   std::sort(materialize_order.begin(), materialize_order.end(), [&](VarId a, VarId b) {
@@ -181,21 +271,39 @@ inline Graph fuse(const Graph& original, FuseOptions options = {}) {
   };
 
   // The equations a kernel computing `roots` holds (a reduction root includes its own), and
-  // the values it reads: walking back from the roots to the sources.
+  // the values it reads: walking back from the roots to the sources, and stopping once every
+  // value the kernel computes has been reached (so a kernel costs its own span, not the
+  // graph's). `touched` lists the values the last walk marked live.
+  std::vector<VarId> touched;
   auto kernel_eqns = [&](const std::vector<VarId>& roots, std::vector<bool>& live) {
     std::vector<bool> needed(g.eqns.size(), false);
     live.assign(g.avals.size(), false);
-    for (VarId v : roots) live[static_cast<std::size_t>(v)] = true;
-    for (int k = static_cast<int>(g.eqns.size()) - 1; k >= 0; --k) {
+    touched.clear();
+    auto is_root = [&](VarId v) { return std::find(roots.begin(), roots.end(), v) != roots.end(); };
+    auto computed_here = [&](VarId v) {
+      return producer[static_cast<std::size_t>(v)] >= 0 && (!is_source(v) || is_root(v));
+    };
+    std::size_t pending = 0;  // live values computed here whose equation is not reached yet
+    auto mark = [&](VarId v) {
+      if (live[static_cast<std::size_t>(v)]) return;
+      live[static_cast<std::size_t>(v)] = true;
+      touched.push_back(v);
+      if (computed_here(v)) ++pending;
+    };
+    int top = -1;
+    for (VarId v : roots) {
+      mark(v);
+      top = std::max(top, producer[static_cast<std::size_t>(v)]);
+    }
+    for (int k = top; k >= 0 && pending > 0; --k) {
       const Eqn& e = g.eqns[static_cast<std::size_t>(k)];
-      const bool wanted = std::any_of(e.out.begin(), e.out.end(), [&](VarId v) {
-        return live[static_cast<std::size_t>(v)] &&
-               (!is_source(v) || std::find(roots.begin(), roots.end(), v) != roots.end());
-      });
+      bool wanted = false;
+      for (VarId v : e.out)
+        if (live[static_cast<std::size_t>(v)] && computed_here(v)) wanted = true, --pending;
       if (!wanted) continue;
       needed[static_cast<std::size_t>(k)] = true;
       for (auto& a : e.in)
-        if (!a.is_literal()) live[static_cast<std::size_t>(a.var)] = true;
+        if (!a.is_literal()) mark(a.var);
     }
     return needed;
   };
@@ -212,10 +320,17 @@ inline Graph fuse(const Graph& original, FuseOptions options = {}) {
     Graph sub;
     std::map<VarId, VarId> remap;
     std::vector<Atom> kernel_in;
-    for (std::size_t v = 0; v < g.avals.size(); ++v) {
-      const auto id = static_cast<VarId>(v);
-      if (live[v] && is_source(id) && std::find(roots.begin(), roots.end(), id) == roots.end()) {
-        remap[id] = sub.new_var(g.avals[v]);
+    std::vector<VarId> reads = touched;  // in var order, as the kernel's operands
+    std::sort(reads.begin(), reads.end());
+    std::size_t first = g.eqns.size(), last = 0;  // the kernel's equations lie in [first, last]
+    for (VarId v : roots)
+      last = std::max(last, static_cast<std::size_t>(producer[static_cast<std::size_t>(v)]));
+    for (VarId id : reads) {
+      const int p = producer[static_cast<std::size_t>(id)];
+      if (p >= 0 && needed[static_cast<std::size_t>(p)])
+        first = std::min(first, static_cast<std::size_t>(p));
+      if (is_source(id) && std::find(roots.begin(), roots.end(), id) == roots.end()) {
+        remap[id] = sub.new_var(g.avals[static_cast<std::size_t>(id)]);
         sub.invars.push_back(remap[id]);
         kernel_in.push_back(Atom::of_var(id));
       }
@@ -223,7 +338,7 @@ inline Graph fuse(const Graph& original, FuseOptions options = {}) {
     auto sub_atom = [&](const Atom& a) {
       return a.is_literal() ? a : Atom::of_var(remap.at(a.var));
     };
-    for (std::size_t k = 0; k < g.eqns.size(); ++k) {
+    for (std::size_t k = first; k <= last && k < g.eqns.size(); ++k) {
       if (!needed[k]) continue;
       const Eqn& e = g.eqns[k];
       Eqn n{e.prim, {}, {}, e.params};
