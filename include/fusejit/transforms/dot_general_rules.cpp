@@ -114,11 +114,8 @@ Atom dot_general_batch(Emit& E, BatchCall& c) {
 }  // namespace
 
 void register_dot_general_rules(ir::RuleTable& t) {
-  t[Prim::dot_general] = {[](Prim, const std::vector<Aval>& in, const ir::Params& p) {
-                            return ir::library_rules::dot_general(in, p);
-                          },
-                          one_tangent<dot_general_jvp>, one_cotangent<dot_general_vjp>,
-                          one_batched<dot_general_batch>};
+  t[Prim::dot_general] = {shape_rule<ir::library_rules::dot_general>, one_tangent<dot_general_jvp>,
+                          one_cotangent<dot_general_vjp>, one_batched<dot_general_batch>};
 }
 
 }  // namespace fj::transforms

@@ -226,15 +226,11 @@ std::vector<Atom> batch_index(Emit& E, const ir::Eqn& e, std::vector<Atom> in,
 
 void register_index_rules(ir::RuleTable& t) {
   namespace library = ir::library_rules;
-  constexpr auto jvp = after_primals<jvp_index>;
-  constexpr auto vjp = for_wanted<vjp_index>;
-  constexpr auto batch = all_batched<batch_index>;
-  t[Prim::gather] = {
-      [](Prim, const std::vector<Aval>& in, const ir::Params& p) { return library::gather(in, p); },
-      jvp, vjp, batch};
+  constexpr auto row = library_row<jvp_index, vjp_index, batch_index>;
+  t[Prim::gather] = row(shape_rule<library::gather>);
   for (Prim p :
        {Prim::scatter, Prim::scatter_add, Prim::scatter_mul, Prim::scatter_min, Prim::scatter_max})
-    t[p] = {library::scatter, jvp, vjp, batch};
+    t[p] = row(library::scatter);
 }
 
 }  // namespace fj::transforms

@@ -150,19 +150,10 @@ std::vector<Atom> batch_linalg(Emit& E, const ir::Eqn& e, std::vector<Atom> in,
 
 void register_linalg_rules(ir::RuleTable& t) {
   namespace library = ir::library_rules;
-  constexpr auto jvp = after_primals<jvp_linalg>;
-  constexpr auto vjp = for_wanted<vjp_linalg>;
-  constexpr auto batch = all_batched<batch_linalg>;
-  t[Prim::cholesky] = {
-      [](Prim, const std::vector<Aval>& in, const ir::Params&) { return library::cholesky(in); },
-      jvp, vjp, batch};
-  t[Prim::triangular_solve] = {[](Prim, const std::vector<Aval>& in, const ir::Params& p) {
-                                 return library::triangular_solve(in, p);
-                               },
-                               jvp, vjp, batch};
-  t[Prim::lu] = {
-      [](Prim, const std::vector<Aval>& in, const ir::Params&) { return library::lu(in); }, jvp,
-      vjp, batch};
+  constexpr auto row = library_row<jvp_linalg, vjp_linalg, batch_linalg>;
+  t[Prim::cholesky] = row(shape_rule<library::cholesky>);
+  t[Prim::triangular_solve] = row(shape_rule<library::triangular_solve>);
+  t[Prim::lu] = row(shape_rule<library::lu>);
 }
 
 }  // namespace fj::transforms

@@ -174,15 +174,9 @@ void register_pad_rules(ir::RuleTable& t) {
   namespace library = ir::library_rules;
   constexpr auto jvp = after_primals<jvp_pad_rule>;
   constexpr auto batch = all_batched<batch_pad>;
-  t[Prim::pad] = {
-      [](Prim, const std::vector<Aval>& in, const ir::Params& p) { return library::pad(in, p); },
-      jvp, vjp_pad_rule, batch, pad_forward};
-  t[Prim::tile] = {
-      [](Prim, const std::vector<Aval>& in, const ir::Params& p) { return library::tile(in, p); },
-      jvp, vjp_pad_rule, batch};
-  t[Prim::split] = {
-      [](Prim, const std::vector<Aval>& in, const ir::Params& p) { return library::split(in, p); },
-      jvp, vjp_pad_rule, batch};
+  t[Prim::pad] = {shape_rule<library::pad>, jvp, vjp_pad_rule, batch, pad_forward};
+  t[Prim::tile] = {shape_rule<library::tile>, jvp, vjp_pad_rule, batch};
+  t[Prim::split] = {shape_rule<library::split>, jvp, vjp_pad_rule, batch};
 }
 
 }  // namespace fj::transforms

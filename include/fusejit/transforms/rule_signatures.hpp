@@ -3,6 +3,7 @@
 // tangents given the primal results, cotangents for the wanted operands, results all batched.
 #pragma once
 #include <cstdint>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -157,10 +158,21 @@ BatchResult one_batched(Emit& E, BatchCall& c) {
   return {{F(E, c)}, {true}};
 }
 
-/// Sets the four rules of each of `prims` at once.
-inline void set_rules(ir::RuleTable& t, std::initializer_list<Prim> prims, ir::ShapeRule shape,
-                      ir::JvpRule jvp, ir::VjpRule vjp, ir::BatchRule batch) {
-  for (Prim p : prims) t[p] = ir::PrimRules{shape, jvp, vjp, batch};
+/// A shape rule written for one primitive (without the Prim, and without params where it needs
+/// none) as the table's ShapeRule.
+template <auto F>
+std::vector<Aval> shape_rule(Prim, const std::vector<Aval>& in, const ir::Params& params) {
+  if constexpr (std::is_invocable_v<decltype(F), const std::vector<Aval>&, const ir::Params&>)
+    return F(in, params);
+  else
+    return F(in);
+}
+
+/// The row of a library primitive whose family writes its rules in the usual forms: tangents
+/// after the primal results, cotangents of the wanted operands, every result batched.
+template <TangentsFn Jvp, CotangentsFn Vjp, AllBatchedFn Batch>
+ir::PrimRules library_row(ir::ShapeRule shape) {
+  return {shape, after_primals<Jvp>, for_wanted<Vjp>, all_batched<Batch>};
 }
 
 // The families' registrations (transforms/rule_table.cpp calls each once).

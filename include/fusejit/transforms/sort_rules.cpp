@@ -331,12 +331,10 @@ void register_sort_rules(ir::RuleTable& t) {
   t[Prim::cumsum] = {library::cumulative, after_primals<jvp_sorting>, vjp_sorting_rule, batch};
   for (Prim p : {Prim::cumprod, Prim::cummax, Prim::cummin})
     t[p] = {library::cumulative, jvp_sorting_with_primals, vjp_sorting_rule, batch};
-  t[Prim::sort] = {
-      [](Prim, const std::vector<Aval>& in, const ir::Params& p) { return library::sort(in, p); },
-      jvp_sorting_with_primals, vjp_sorting_rule, batch, sort_forward};
-  t[Prim::top_k] = {
-      [](Prim, const std::vector<Aval>& in, const ir::Params& p) { return library::top_k(in, p); },
-      after_primals<jvp_sorting>, vjp_sorting_rule, batch};
+  t[Prim::sort] = {shape_rule<library::sort>, jvp_sorting_with_primals, vjp_sorting_rule, batch,
+                   sort_forward};
+  t[Prim::top_k] = {shape_rule<library::top_k>, after_primals<jvp_sorting>, vjp_sorting_rule,
+                    batch};
 }
 
 }  // namespace fj::transforms

@@ -254,18 +254,10 @@ std::vector<Atom> batch_spectral(Emit& E, const ir::Eqn& e, std::vector<Atom> in
 
 void register_spectral_rules(ir::RuleTable& t) {
   namespace library = ir::library_rules;
-  constexpr auto jvp = after_primals<jvp_spectral>;
-  constexpr auto vjp = for_wanted<vjp_spectral>;
-  constexpr auto batch = all_batched<batch_spectral>;
-  t[Prim::eigh] = {
-      [](Prim, const std::vector<Aval>& in, const ir::Params& p) { return library::eigh(in, p); },
-      jvp, vjp, batch};
-  t[Prim::qr] = {
-      [](Prim, const std::vector<Aval>& in, const ir::Params& p) { return library::qr(in, p); },
-      jvp, vjp, batch};
-  t[Prim::svd] = {
-      [](Prim, const std::vector<Aval>& in, const ir::Params& p) { return library::svd(in, p); },
-      jvp, vjp, batch};
+  constexpr auto row = library_row<jvp_spectral, vjp_spectral, batch_spectral>;
+  t[Prim::eigh] = row(shape_rule<library::eigh>);
+  t[Prim::qr] = row(shape_rule<library::qr>);
+  t[Prim::svd] = row(shape_rule<library::svd>);
 }
 
 }  // namespace fj::transforms

@@ -269,17 +269,11 @@ void register_structural_rules(ir::RuleTable& t) {
                           one_batched<join_batch>};
   t[Prim::stack] = {join_shape, one_tangent<join_jvp>, one_cotangent<stack_vjp>,
                     one_batched<join_batch>};
-  t[Prim::dynamic_slice] = {[](Prim, const std::vector<Aval>& in, const ir::Params& p) {
-                              return library::dynamic_slice(in, p);
-                            },
-                            one_tangent<dynamic_slice_jvp>, one_cotangent<dynamic_slice_vjp>,
-                            one_batched<dynamic_batch>};
-  t[Prim::dynamic_update_slice] = {[](Prim, const std::vector<Aval>& in, const ir::Params&) {
-                                     return library::dynamic_update_slice(in);
-                                   },
-                                   one_tangent<dynamic_update_slice_jvp>,
-                                   one_cotangent<dynamic_update_slice_vjp>,
-                                   one_batched<dynamic_batch>};
+  t[Prim::dynamic_slice] = {shape_rule<library::dynamic_slice>, one_tangent<dynamic_slice_jvp>,
+                            one_cotangent<dynamic_slice_vjp>, one_batched<dynamic_batch>};
+  t[Prim::dynamic_update_slice] = {
+      shape_rule<library::dynamic_update_slice>, one_tangent<dynamic_update_slice_jvp>,
+      one_cotangent<dynamic_update_slice_vjp>, one_batched<dynamic_batch>};
   // No operands: never batched, no tangents.
   t[Prim::iota].shape = shape::iota;
   t[Prim::platform_index].shape = shape::platform_index;

@@ -1,14 +1,13 @@
-// Reverse mode: one cotangent rule per differentiable primitive, and the pass that copies a
-// graph's equations and then walks them backwards accumulating cotangents.
+// Reverse mode: the pass that copies a graph's equations (each by its primitive's forward rule,
+// which keeps what its transpose reads) and then walks them backwards accumulating cotangents
+// (each by its primitive's transpose rule, from the rules table, ir/prim_rules.hpp), and the
+// split of a jit into its forward and backward parts.
 #include <cstdint>
 #include <map>
 #include <numeric>
 #include <optional>
 #include <tuple>
 
-#include "fusejit/expr/lowering_helpers.hpp"
-#include "fusejit/ir/dot_dims.hpp"
-#include "fusejit/ir/pad_config.hpp"
 #include "fusejit/transforms/partials.hpp"
 #include "fusejit/transforms/rule_signatures.hpp"
 #include "fusejit/transforms/sort_rules.hpp"
