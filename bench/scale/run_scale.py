@@ -22,7 +22,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 # The chain's sizes in equations (three a step), the MLP's in layers.
 CHAIN_EQUATIONS = [10, 100, 1000, 10000, 100000]
-MLP_LAYERS = [2, 8, 32, 128, 512]
+MLP_LAYERS = [2, 8, 32, 64, 128, 512]
 
 
 def cpu_model():
