@@ -1,6 +1,6 @@
-// The one table of every primitive's rules (shape/dtype, JVP, transpose, batching), indexed by
-// Prim: each family's rules file fills its rows (transforms/rule_table.cpp lists the families),
-// and shape inference and the transformation passes look rules up here.
+// The one table of every primitive's rules (shape/dtype, JVP, forward-pass residuals, transpose,
+// batching), indexed by Prim: each family's rules file fills its rows (transforms/rule_table.cpp
+// lists the families), and shape inference and the transformation passes look rules up here.
 #pragma once
 #include <optional>
 #include <string>
@@ -36,9 +36,10 @@ using VjpRule = void (*)(transforms::Emit&, const transforms::VjpCall&);
 /// batched.
 using BatchRule = transforms::BatchResult (*)(transforms::Emit&, transforms::BatchCall&);
 
-/// A primitive's rules. A null rule means: no JVP (or transpose) for a primitive without the D
-/// flag gives zero tangents (cotangents); a primitive with operands and no batching rule cannot
-/// be vmapped. Rows whose flags promise a rule they lack are reported by missing_rules().
+/// A primitive's rules. A null JVP (or transpose) gives zero tangents (no cotangents) for a
+/// primitive without the D flag, and raises fj::ValueError naming it for one with the flag or
+/// of kind control; a primitive with operands and no batching rule raises under vmap. Rows
+/// whose flags promise a rule they lack are reported by missing_rules().
 struct PrimRules {
   ShapeRule shape = nullptr;
   JvpRule jvp = nullptr;
@@ -63,7 +64,7 @@ class RuleTable {
 };
 
 /// The rules of p. The table is built on first use; in debug builds a row that lacks a rule
-/// its flags promise raises fj::InternalError there, naming the primitive and the rule.
+/// its flags promise raises fj::NotImplementedError there, naming the primitive and the rule.
 const PrimRules& rules(Prim p);
 /// The whole table (for the check below, and tests).
 const RuleTable& rule_table();
