@@ -96,3 +96,32 @@ TEST_CASE("custom_jvp: relu's rule gives 0 at 0 where max's derivative would giv
   CHECK(v.data<float>()[1] == 0.0f);
   CHECK(v.data<float>()[2] == 1.0f);
 }
+
+TEST_CASE("custom_jvp: a pytree of results, each with the rule's tangent") {
+  // (sin x, x * x) with a rule that is deliberately not the derivative: (3 t, 5 t).
+  const auto f = fj::custom_jvp(
+      [](Tracer x) { return std::make_tuple(Array(fj::sin(x)), Array(x * x)); },
+      [](const std::vector<Array>& p, const std::vector<Array>& t) {
+        return std::make_pair(std::make_tuple(Array(fj::sin(p[0])), Array(p[0] * p[0])),
+                              std::make_tuple(Array(t[0] * 3.0f), Array(t[0] * 5.0f)));
+      },
+      "pair");
+  const auto [s, q] = f(fj::array(0.5f));
+  CHECK(s.item<float>() == doctest::Approx(std::sin(0.5f)));
+  CHECK(q.item<float>() == 0.25f);
+  // The gradient of the sum sees 3 + 5, not cos(0.5) + 1.
+  CHECK(fj::grad([&](Tracer x) {
+          auto [a, b] = f(x);
+          return Array(a + b);
+        })(0.5f)
+            .item<float>() == 8.0f);
+  // Each result's tangent, under jvp (jit around it) and vmap.
+  auto [y, t] =
+      fj::jvp([&](Tracer x) { return std::get<1>(f(x)); }, std::array<Array, 1>{fj::array(0.5f)},
+              std::array<Array, 1>{fj::array(2.0f)});
+  CHECK(t.item<float>() == 10.0f);
+  const Array xs = fj::array(std::vector<float>{0, 1, 2}, fj::Shape{3});
+  const auto [vs, vq] = fj::vmap(f)(xs);
+  CHECK(vq.data<float>()[2] == 4.0f);
+  CHECK(vs.shape() == fj::Shape{3});
+}

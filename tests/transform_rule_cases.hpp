@@ -86,6 +86,8 @@ std::vector<Case> differentiable_cases() {
   };
   unary("neg", ir::Prim::neg, in_range(-2, 2));
   unary("copy", ir::Prim::copy, in_range(-2, 2));
+  unary("checkpoint_name", ir::Prim::checkpoint_name, in_range(-2, 2),
+        params({{"name", std::string("hidden"), true}}));
   unary("exp", ir::Prim::exp, in_range(-2, 2));
   unary("log", ir::Prim::log, in_range(0.5, 3));
   unary("log1p", ir::Prim::log1p, in_range(-0.5, 2));

@@ -41,7 +41,7 @@ class UserJvpRule final : public ir::CustomJvpRule {
                                   std::vector<Array> t(v.begin() + n, v.end());
                                   auto [po, to] = jvp_(p, t);
                                   (void)po;  // the primal result comes from the call itself
-                                  return as_array(to);
+                                  return to;
                                 });
     if (!s.consts.empty())
       throw ValueError("fj::custom_jvp: the JVP function of " + name_ +
@@ -63,38 +63,36 @@ struct CustomJvpFn {
   std::string name;
   std::source_location loc;
 
+  /// f's result on arrays: an array, or a pytree of them (declared: jit of the call needs it).
   template <class... A>
-  Array operator()(const A&... a) const {
+  using result_t = std::remove_cvref_t<decltype(std::declval<const F&>()(
+      std::declval<std::conditional_t<true, Array&, A>>()...))>;
+
+  template <class... A>
+  traced_t<result_t<A...>> operator()(const A&... a) const {
     if (!current_trace()) return fj::jit(*this, name, loc)(a...);
     std::vector<Array> args{as_array(a)...};
     SubGraph s =
         trace_subgraph({name, "fj::custom_jvp", loc}, avals_of(args), [&](std::vector<Array>& t) {
-          return [&]<std::size_t... I>(std::index_sequence<I...>) { return as_array(f(t[I]...)); }
+          return [&]<std::size_t... I>(std::index_sequence<I...>) { return f(t[I]...); }
           (std::index_sequence_for<A...>{});
         });
-    // call_jaxpr is closed: what the function captured becomes its leading operands.
-    ir::Graph closed = *s.graph;
-    closed.invars.insert(closed.invars.begin(), closed.constvars.begin(), closed.constvars.end());
-    closed.constvars.clear();
     auto rule = std::make_shared<const UserJvpRule<J>>(jvp, name, s.consts.size(), loc);
-    std::vector<ir::Atom> ops;
-    for (auto& c : s.consts) ops.push_back(lower_arg(c));
-    for (auto& x : args) ops.push_back(lower_arg(x));
-    TraceState& ts = *current_trace();
-    const auto outs = ts.builder.emit(
-        ir::Prim::custom_jvp_call, std::move(ops),
-        ir::custom_jvp_params(name, std::make_shared<const ir::Graph>(std::move(closed)),
-                              std::move(rule)));
-    return atom_array(outs.at(0));
+    std::vector<Array> results =
+        emit_closed_call(ir::Prim::custom_jvp_call, s, args, [&](ir::GraphPtr closed) {
+          return ir::custom_jvp_params(name, std::move(closed), rule);
+        });
+    return unflatten_result<result_t<A...>>(s.out_tree, std::move(results));
   }
 };
 
 }  // namespace detail
 
 /// A function of arrays with its own derivative (jax.custom_jvp with defjvp): `f(x...)` returns
-/// one array; `jvp(primals, tangents)`, both std::vector<fj::Array> with one entry per
-/// argument, returns the pair (f(primals...), its directional derivative along tangents), which
-/// must be linear in the tangents (grad transposes it). Differentiating the result (fj::grad,
+/// an array or a pytree of arrays; `jvp(primals, tangents)`, both std::vector<fj::Array> with
+/// one entry per argument, returns the pair (f(primals...), its directional derivative along
+/// tangents, of f's result structure), which must be linear in the tangents (grad transposes
+/// it). Differentiating the result (fj::grad,
 /// fj::jvp) uses `jvp` and never differentiates f; vmap batches both. `name` is printed in its
 /// custom_jvp_call equation. The JVP function may not close over arrays (pass them as
 /// arguments); values f closes over are held as leading operands and get no tangent.

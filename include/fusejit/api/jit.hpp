@@ -7,8 +7,10 @@
 #include <source_location>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <typeinfo>
 
+#include "fusejit/api/disable_jit.hpp"
 #include "fusejit/api/lowered.hpp"
 #include "fusejit/api/placement.hpp"
 #include "fusejit/api/subtrace.hpp"
@@ -127,6 +129,8 @@ class Jitted {
   auto operator()(const Args&... args) const {
     using R = checked_result_t<Args...>;
     if (detail::current_trace()) return inline_call<R>(args...);
+    // fj::disable_jit applies to the user's jits; a transformation's own jit must trace.
+    if (jit_disabled() && st_->api == std::string_view("fj::jit")) return eager_call(args...);
     return cached_call<R>(args...);
   }
 
@@ -212,6 +216,27 @@ class Jitted {
         },
         out_tree);
     return detail::unflatten_result<R>(out_tree, std::move(outs));
+  }
+
+  // Under fj::disable_jit: f runs on the arguments as they are (static ones) or as arrays
+  // (dynamic leaves, as a trace would see them), and its result's leaves become arrays.
+  template <class... Args>
+  auto eager_call(const Args&... args) const {
+    auto to_array = [](const auto& leaf) { return detail::as_array(leaf); };
+    auto pick = [&]<std::size_t I, class A>(std::integral_constant<std::size_t, I>,
+                                            const A& a) -> detail::stored_arg_t<Statics, I, A> {
+      if constexpr (Statics::contains(I))
+        return a;
+      else
+        return detail::pytree::map_tree(to_array, a);
+    };
+    auto result = [&]<std::size_t... I>(std::index_sequence<I...>)->decltype(auto) {
+      std::tuple<detail::stored_arg_t<Statics, I, Args>...> call_args{
+          pick(std::integral_constant<std::size_t, I>{}, args)...};
+      return std::apply(f_, call_args);
+    }
+    (std::index_sequence_for<Args...>{});
+    return detail::pytree::map_tree(to_array, result);
   }
 
   // Outside any trace: the key is collected here, where the argument types are known; the cache

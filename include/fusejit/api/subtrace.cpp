@@ -38,6 +38,22 @@ Array atom_array(const ir::Atom& a) {
   return Array::from_trace(trace_stack().back(), a.var);
 }
 
+std::vector<Array> emit_closed_call(ir::Prim prim, const SubGraph& s,
+                                    const std::vector<Array>& args,
+                                    FunctionRef<ir::Params(ir::GraphPtr closed)> params) {
+  ir::Graph closed = *s.graph;
+  closed.invars.insert(closed.invars.begin(), closed.constvars.begin(), closed.constvars.end());
+  closed.constvars.clear();
+  std::vector<ir::Atom> ops;
+  for (const Array& c : s.consts) ops.push_back(lower_arg(c));
+  for (const Array& x : args) ops.push_back(lower_arg(x));
+  ir::Params p = params(std::make_shared<const ir::Graph>(std::move(closed)));
+  const std::vector<ir::Atom> outs = current_trace()->builder.emit(prim, std::move(ops), std::move(p));
+  std::vector<Array> res;
+  for (const ir::Atom& o : outs) res.push_back(atom_array(o));
+  return res;
+}
+
 std::vector<Array> call_graph(const ir::Graph& g, const std::vector<Array>& consts,
                               const std::vector<Array>& args) {
   TraceState* ts = current_trace();

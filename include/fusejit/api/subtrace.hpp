@@ -42,6 +42,13 @@ ir::Atom lower_arg(const Array& a);
 /// The array for an atom of the active trace.
 Array atom_array(const ir::Atom& a);
 
+/// Emits one equation of `prim` on `s`'s captured values, then `args`, into the active trace;
+/// `params` gets `s`'s graph closed (its constvars turned into leading invars) and returns the
+/// equation's params (custom_jvp_call's, custom_vjp_call's, remat2's). Returns its results.
+std::vector<Array> emit_closed_call(ir::Prim prim, const SubGraph& s,
+                                    const std::vector<Array>& args,
+                                    FunctionRef<ir::Params(ir::GraphPtr closed)> params);
+
 /// Appends `g`'s equations to the active trace, its constvars bound to `consts` and its invars
 /// to `args`, and returns its outputs. Must be called inside a trace.
 std::vector<Array> call_graph(const ir::Graph& g, const std::vector<Array>& consts,

@@ -158,18 +158,32 @@ VjpOut vjp_call(const SubGraph& s, const std::vector<Array>& args, const std::ve
 std::pair<std::vector<Array>, std::vector<Array>> jvp_call(const SubGraph& s,
                                                            const std::vector<Array>& primals,
                                                            const std::vector<Array>& tangents) {
+  std::vector<int> all(primals.size());
+  for (std::size_t i = 0; i < all.size(); ++i) all[i] = static_cast<int>(i);
+  return jvp_call(s, primals, tangents, all);
+}
+
+std::pair<std::vector<Array>, std::vector<Array>> jvp_call(const SubGraph& s,
+                                                           const std::vector<Array>& primals,
+                                                           const std::vector<Array>& tangents,
+                                                           const std::vector<int>& wrt) {
   const ir::Graph flat = transforms::flatten(*s.graph, /*keep_jits=*/true);
   std::vector<bool> has(flat.invars.size(), false);
-  for (std::size_t i = 0; i < primals.size(); ++i) {
-    const ir::Aval p = primals[i].aval(), t = tangents[i].aval();
+  // The graph takes the tangents in the order of its invars.
+  std::vector<const Array*> by_invar(flat.invars.size(), nullptr);
+  for (std::size_t k = 0; k < wrt.size(); ++k) {
+    const auto i = static_cast<std::size_t>(wrt[k]);
+    const ir::Aval p = primals[i].aval(), t = tangents[k].aval();
     if (!(p.shape == t.shape) || p.dtype != t.dtype)
-      throw ShapeError("fj::jvp: tangent " + std::to_string(i) + " is " + t.str() +
+      throw ShapeError("fj::jvp: tangent " + std::to_string(k) + " is " + t.str() +
                        " but its primal is " + p.str() + "; they must match");
     has[s.consts.size() + i] = true;
+    by_invar[s.consts.size() + i] = &tangents[k];
   }
   const ir::Graph h = transforms::jvp_graph(flat, has);
   std::vector<Array> ins = concat(s.consts, primals);
-  for (std::size_t i = 0; i < primals.size(); ++i) ins.push_back(tangents[i]);
+  for (const Array* t : by_invar)
+    if (t) ins.push_back(*t);
   std::vector<Array> res = call_graph(h, {}, ins);
   const auto n = static_cast<std::ptrdiff_t>(flat.outvars.size());
   return {std::vector<Array>(res.begin(), res.begin() + n),

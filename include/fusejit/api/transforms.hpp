@@ -131,6 +131,12 @@ void check_grad_output(const char* who, const ir::Graph& g);
 std::pair<std::vector<Array>, std::vector<Array>> jvp_call(const detail::SubGraph& s,
                                                            const std::vector<Array>& primals,
                                                            const std::vector<Array>& tangents);
+/// Forward mode with tangents for the primals listed in `wrt` only (tangents[k] is that of
+/// primals[wrt[k]]; the others are constants), inside a trace.
+std::pair<std::vector<Array>, std::vector<Array>> jvp_call(const detail::SubGraph& s,
+                                                           const std::vector<Array>& primals,
+                                                           const std::vector<Array>& tangents,
+                                                           const std::vector<int>& wrt);
 
 /// Batching on arrays, inside a trace. With an `axis` name, the function is traced with that
 /// axis bound (its collectives stage) and batched with them positional.

@@ -264,8 +264,9 @@ class Printer {
     for (auto& p : e.params.items)
       if (p.printed) ps.push_back(&p);
     std::sort(ps.begin(), ps.end(), [&](const Param* a, const Param* b) {
-      // jit and custom_jvp_call print `name` first (JAX's param order), then by name.
-      if ((e.prim == Prim::jit || e.prim == Prim::custom_jvp_call) &&
+      // jit and the custom calls print `name` first (JAX's param order), then by name.
+      if ((e.prim == Prim::jit || e.prim == Prim::custom_jvp_call ||
+           e.prim == Prim::custom_vjp_call) &&
           (a->name == "name") != (b->name == "name"))
         return a->name == "name";
       return a->name < b->name;

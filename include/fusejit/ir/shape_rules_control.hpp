@@ -148,9 +148,11 @@ std::vector<Aval> control_avals(Prim p, const std::vector<Aval>& in, const Param
       }
       return o;
     }
-    case Prim::custom_jvp_call: {  // call_jaxpr on the operands, matched by type
-      const Graph& g = sub_graph(params, "call_jaxpr", "custom_jvp_call");
-      check_takes(g, in, 0, in.size(), "custom_jvp_call: call_jaxpr");
+    case Prim::custom_jvp_call:
+    case Prim::custom_vjp_call: {  // call_jaxpr on the operands, matched by type
+      const std::string who(name(p));
+      const Graph& g = sub_graph(params, "call_jaxpr", who);
+      check_takes(g, in, 0, in.size(), who + ": call_jaxpr");
       return out_avals_of(g);
     }
     case Prim::shard_map: {  // the whole axis at once: `lowered` on the operands

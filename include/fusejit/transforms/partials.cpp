@@ -47,6 +47,7 @@ std::vector<MaybeAtom> elementwise_partials(Emit& E, Prim p, const ir::Params& p
         r[0] = L(-1);
         break;
       case Prim::copy:
+      case Prim::checkpoint_name:
         r[0] = L(1);
         break;
       case Prim::exp:

@@ -46,6 +46,9 @@ struct Forward {
   std::vector<Atom> out;
   Residuals residual{};
   std::vector<Atom> reads{};
+  /// Any number of further values its transpose reads (remat2's saved values), in the order it
+  /// expects them.
+  std::vector<Atom> saved{};
 };
 
 /// An equation of the forward pass being transposed: its operands and results there, the
@@ -62,6 +65,8 @@ struct VjpCall {
   const std::vector<bool>& wanted;
   const Residuals& residual;
   detail::FunctionRef<void(std::size_t operand, Atom term)> add;
+  /// What its forward rule returned as `saved` (none without a forward rule).
+  const std::vector<Atom>* saved = nullptr;
 
   /// Hands every cotangent that is set to the sink, operand 0 first.
   void add_each(const std::vector<MaybeAtom>& cts) const {
@@ -188,6 +193,8 @@ void register_pad_rules(ir::RuleTable& t);
 void register_collective_rules(ir::RuleTable& t);
 void register_control_rules(ir::RuleTable& t);
 void register_custom_jvp_rules(ir::RuleTable& t);
+void register_custom_vjp_rules(ir::RuleTable& t);
+void register_checkpoint_rules(ir::RuleTable& t);
 void register_linear_solve_rules(ir::RuleTable& t);
 void register_callback_rules(ir::RuleTable& t);
 

@@ -27,6 +27,8 @@ RuleTable build_rule_table() {
   transforms::register_collective_rules(t);
   transforms::register_control_rules(t);
   transforms::register_custom_jvp_rules(t);
+  transforms::register_custom_vjp_rules(t);
+  transforms::register_checkpoint_rules(t);
   transforms::register_linear_solve_rules(t);
   transforms::register_callback_rules(t);
 #ifndef NDEBUG

@@ -320,6 +320,7 @@ ir::Graph vjp_impl(const ir::Graph& g, const std::vector<bool>& wrt,
   // A unary elementwise equation's derivative (tanh: 1 - y) is computed in the forward pass,
   // right after the equation, where JAX's linearization leaves its residuals.
   std::vector<Residuals> residual(g.eqns.size());
+  std::vector<std::vector<Atom>> saved(g.eqns.size());
   // A jit whose cotangents may flow: split in two (split_jit), its residuals' atoms.
   std::vector<std::optional<JitSplit>> jits(g.eqns.size());
   std::vector<std::vector<Atom>> jit_residuals(g.eqns.size());
@@ -375,6 +376,7 @@ ir::Graph vjp_impl(const ir::Graph& g, const std::vector<bool>& wrt,
       Forward f = forward(E, ForwardCall{e, ins[k], carrying, linear, layout != nullptr});
       outs[k] = std::move(f.out);
       residual[k] = f.residual;
+      saved[k] = std::move(f.saved);
       if (layout)
         for (const Atom& r : f.reads) layout->linear_reads.push_back({k, r});
     } else {
@@ -437,7 +439,8 @@ ir::Graph vjp_impl(const ir::Graph& g, const std::vector<bool>& wrt,
     auto add = [&](std::size_t i, Atom term) {
       if (!e.in[i].is_literal()) accumulate(e.in[i].var, term);
     };
-    if (rule) rule(E, VjpCall{e, ins[k], outs[k], cts, needed, wanted, residual[k], add});
+    if (rule)
+      rule(E, VjpCall{e, ins[k], outs[k], cts, needed, wanted, residual[k], add, &saved[k]});
     attribute(k);
   }
   for (auto& o : g.outvars) b.graph.outvars.push_back(at(o));

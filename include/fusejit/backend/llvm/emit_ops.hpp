@@ -138,6 +138,7 @@ inline llvm::Value* clz(Emitter& e, const Node&, Args a, DType) {
 
 inline llvm::Value* stop_gradient(Emitter&, const Node&, Args a, DType) { return a[0]; }
 inline llvm::Value* copy(Emitter&, const Node&, Args a, DType) { return a[0]; }
+inline llvm::Value* checkpoint_name(Emitter&, const Node&, Args a, DType) { return a[0]; }
 inline llvm::Value* neg(Emitter& e, const Node&, Args a, DType d) {
   return is_float(d) ? e.b.CreateFNeg(a[0]) : e.b.CreateNeg(a[0]);
 }
@@ -442,6 +443,12 @@ inline llvm::Value* jit(Emitter&, const Node&, Args, DType) {
 }
 inline llvm::Value* custom_jvp_call(Emitter&, const Node&, Args, DType) {
   return structural("an un-inlined custom_jvp_call");
+}
+inline llvm::Value* custom_vjp_call(Emitter&, const Node&, Args, DType) {
+  return structural("an un-inlined custom_vjp_call");
+}
+inline llvm::Value* remat2(Emitter&, const Node&, Args, DType) {
+  return structural("an un-inlined remat2");
 }
 inline llvm::Value* shard_map(Emitter&, const Node&, Args, DType) {
   return structural("an un-inlined shard_map");

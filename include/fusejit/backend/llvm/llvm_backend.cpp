@@ -15,7 +15,8 @@ class LlvmBackend final : public Backend {
  public:
   std::string_view name() const override { return "llvm"; }
   bool supports(ir::Prim p) const override {
-    return p != ir::Prim::jit && p != ir::Prim::custom_jvp_call && p != ir::Prim::shard_map &&
+    return p != ir::Prim::jit && p != ir::Prim::custom_jvp_call && p != ir::Prim::custom_vjp_call &&
+           p != ir::Prim::remat2 && p != ir::Prim::shard_map &&
            p != ir::Prim::custom_linear_solve && p != ir::Prim::fused;
   }
   std::shared_ptr<const Executable> compile(const ir::GraphPtr& graph) override {

@@ -101,6 +101,7 @@ struct stop_gradient : NumUnary {
 };
 // The identity, as stop_gradient (copy only matters to JAX, which may not alias the result).
 struct copy : stop_gradient {};
+struct checkpoint_name : stop_gradient {};
 struct neg : NumUnary {
   template <class B>
   B simd(const B& x) const {
@@ -553,6 +554,10 @@ struct jit {
 struct fused : jit {};
 // custom_jvp_call runs its call_jaxpr (its tangent rule matters to transforms only).
 struct custom_jvp_call : jit {};
+// custom_vjp_call runs its call_jaxpr (its fwd and bwd matter to reverse mode only).
+struct custom_vjp_call : jit {};
+// remat2 runs its jaxpr (recomputation is a matter of where reverse mode places it).
+struct remat2 : jit {};
 // shard_map runs its `lowered` graph, the whole mapped axis at once (ir::call_param).
 struct shard_map : jit {};
 // custom_linear_solve runs its `solve` sub-graph (ir::linear_solve_call).

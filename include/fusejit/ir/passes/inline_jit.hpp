@@ -60,8 +60,8 @@ inline bool fold_platform(Graph& out, const Eqn& e, const std::vector<Atom>& in,
 
 // Appends `sub`'s equations to `out`, with sub's invars bound to `args`; returns its outputs.
 // `flatten_jit` inlines nested jit equations too, rather than copying them (unless `keep_jit`:
-// then their sub-graphs are flattened the same way), and custom_jvp_call equations unless
-// `keep_custom_jvp` (then their call_jaxpr is flattened instead).
+// then their sub-graphs are flattened the same way), and custom_jvp_call, custom_vjp_call and
+// remat2 equations unless `keep_custom_jvp` (then their sub-graph is flattened instead).
 inline std::vector<Atom> inline_into(Graph& out, const Graph& sub, const std::vector<Atom>& args,
                                      bool flatten_jit, bool keep_custom_jvp, bool keep_jit) {
   std::vector<Atom> env(sub.avals.size());
@@ -70,7 +70,8 @@ inline std::vector<Atom> inline_into(Graph& out, const Graph& sub, const std::ve
   for (const Eqn& e : sub.eqns) {
     std::vector<Atom> in;
     for (auto& a : e.in) in.push_back(map_atom(a, env));
-    const bool custom = e.prim == Prim::custom_jvp_call;
+    const bool custom = e.prim == Prim::custom_jvp_call || e.prim == Prim::custom_vjp_call ||
+                        e.prim == Prim::remat2;
     // shard_map is its `lowered` graph for backends and transforms alike: its printed body is
     // one device's view, which only make_jaxpr shows.
     if (flatten_jit && ((e.prim == Prim::jit && !keep_jit) || e.prim == Prim::shard_map ||
@@ -100,9 +101,10 @@ inline std::vector<Atom> inline_into(Graph& out, const Graph& sub, const std::ve
         if (p.name == "jaxprs") p.value = std::move(flat);
     }
     if (flatten_jit && custom) {
-      Graph flat = flatten_closed(*e.params.get<GraphPtr>("call_jaxpr"));
+      const char* key = call_param(e.prim);
+      Graph flat = flatten_closed(*e.params.get<GraphPtr>(key));
       for (auto& p : n.params.items)
-        if (p.name == "call_jaxpr") p.value = std::make_shared<const Graph>(std::move(flat));
+        if (p.name == key) p.value = std::make_shared<const Graph>(std::move(flat));
     }
     if (flatten_jit && e.prim == Prim::jit) {  // kept (keep_jit): its body prepared alike
       Graph flat = flatten_closed(*e.params.get<GraphPtr>("jaxpr"), true);
