@@ -278,6 +278,7 @@ class LlvmExecutable final : public AppendingExecutable {
     for (std::size_t k = 0; k + 1 < launches_.size(); ++k)
       launches_[k].epilogue_next = is_epilogue(launches_[k], launches_[k + 1]);
     if (kernels) pass_splats();
+    find_last_reads();
   }
 
   // The warm path of a jitted call: the environment, the kernels' buffer lists and the outputs
@@ -296,7 +297,8 @@ class LlvmExecutable final : public AppendingExecutable {
       if (l.splat_for >= 0) continue;
       if (l.library) {
         run_library(l, env, l.epilogue_next ? &launches_[li + 1] : nullptr, bufs);
-        if (l.epilogue_next) ++li;
+        release(li, env);
+        if (l.epilogue_next) release(++li, env);
         continue;
       }
       bind(l, env, bufs);
@@ -322,6 +324,7 @@ class LlvmExecutable final : public AppendingExecutable {
         combine_partials(l.reduce, av.dtype, buf->data, final_buf->data, n_out, l.nblocks);
         buf = std::move(final_buf);
       }
+      release(li, env);
     }
     for (auto& o : g.outvars)
       out.push_back(o.is_literal() ? literal_value(o.lit)
@@ -424,6 +427,25 @@ class LlvmExecutable final : public AppendingExecutable {
   // a broadcast 1.0 as the scatter's updates) goes to a routine that reads it as a splat
   // (reference::reads_splat) as a one-element Value: the kernel's writes and the routine's reads
   // of a whole array are saved. Only when the call is the value's one reader.
+  // Per launch, the values its equation is the last to read (the graph's outputs excepted):
+  // their buffers go back to the pool as soon as it has run, so a call holds what is live, not
+  // everything it computed (what makes fj::checkpoint's recomputation save memory).
+  void find_last_reads() {
+    const ir::Graph& g = *fused_;
+    std::vector<std::size_t> last(g.avals.size(), launches_.size());
+    for (std::size_t k = 0; k < g.eqns.size(); ++k)
+      for (const ir::Atom& a : g.eqns[k].in)
+        if (!a.is_literal()) last[static_cast<std::size_t>(a.var)] = k;
+    for (const ir::Atom& o : g.outvars)
+      if (!o.is_literal()) last[static_cast<std::size_t>(o.var)] = launches_.size();
+    last_reads_.assign(launches_.size(), {});
+    for (std::size_t v = 0; v < last.size(); ++v)
+      if (last[v] < launches_.size()) last_reads_[last[v]].push_back(static_cast<ir::VarId>(v));
+  }
+  void release(std::size_t launch, Env& env) const {
+    for (ir::VarId v : last_reads_[launch]) env[static_cast<std::size_t>(v)].reset();
+  }
+
   void pass_splats() {
     const ir::Graph& g = *fused_;
     std::vector<int> readers(g.avals.size(), 0), kernel_of(g.avals.size(), -1);
@@ -458,6 +480,7 @@ class LlvmExecutable final : public AppendingExecutable {
 
   ir::GraphPtr fused_;
   std::vector<Launch> launches_;
+  std::vector<std::vector<ir::VarId>> last_reads_;  // per launch (find_last_reads)
 };
 
 }  // namespace fj::backend::llvm_kernel
