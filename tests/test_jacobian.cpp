@@ -125,6 +125,32 @@ TEST_CASE("jacfwd and jacrev agree with central differences in f64") {
   }
 }
 
+TEST_CASE("hessian agrees with central differences of the gradient in f64") {
+  // d/dx_k of grad f by central differences (h = 1e-5): truncation h^2 |f''''| / 6 plus rounding
+  // eps |grad f| / h, about 1e-10 here; 1e-7 absolute leaves a wide margin. sum(x^3 sin x) has a
+  // diagonal Hessian with entries of order 1-10, so a misplaced entry is off by O(1).
+  const Array x = input("x");
+  const std::vector<double> xv = fusejit_test::as_doubles(x);
+  const double h = 1e-5;
+  for (const std::string& backend : fusejit_test::backends_to_test()) {
+    BackendScope scope(backend.c_str());
+    CAPTURE(backend);
+    const std::vector<double> hs = fusejit_test::as_doubles(fj::hessian(f_scalar)(x));
+    REQUIRE(hs.size() == 9);
+    for (std::size_t k = 0; k < 3; ++k) {
+      std::vector<double> up = xv, dn = xv;
+      up[k] += h, dn[k] -= h;
+      const auto gu = fusejit_test::as_doubles(fj::grad(f_scalar)(fj::array(up, fj::Shape{3})));
+      const auto gd = fusejit_test::as_doubles(fj::grad(f_scalar)(fj::array(dn, fj::Shape{3})));
+      for (std::size_t i = 0; i < 3; ++i) {
+        CAPTURE(i);
+        CAPTURE(k);
+        CHECK(std::abs(hs[i * 3 + k] - (gu[i] - gd[i]) / (2 * h)) <= 1e-7);
+      }
+    }
+  }
+}
+
 TEST_CASE("jacobians compose with jit and vmap, and run inside other traces") {
   const Array x = input("x");
   const Array want = fj::jacrev(f_vec)(x);

@@ -65,6 +65,8 @@ jax.config.update("jax_enable_x64", False)
 m = jnp.ones(3, jnp.float32)
 print("=== jaxpr call")
 print(jax.make_jaxpr(f)(m, m))
+print("=== jaxpr grad")
+print(jax.make_jaxpr(jax.grad(lambda x, y: jnp.sum(f(x, y)), argnums=(0, 1)))(m, m))
 
 jax.config.update("jax_enable_x64", True)
 inputs = {

@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "fusejit/ir/custom_vjp.hpp"
+#include "fusejit/ir/passes/dce.hpp"
 #include "fusejit/ir/passes/inline_jit.hpp"
 #include "fusejit/transforms/batching.hpp"
 #include "fusejit/transforms/rule_signatures.hpp"
@@ -107,12 +108,32 @@ JvpResult custom_vjp_call_jvp(Emit&, const JvpCall& c) {
                   "); fj::custom_vjp defines reverse mode only, use fj::custom_jvp for both");
 }
 
-// The residuals from fwd on the operands (its copy of the results is dead: DCE drops it), then
-// bwd on them and the results' cotangents (zeros where none flows back).
+// The forward pass keeps the call for its results and runs fwd after it for the residuals (its
+// own copy of the results is dead: DCE drops it), where JAX's linearization leaves fwd.
+Forward custom_vjp_call_forward(Emit& E, const ForwardCall& c) {
+  Forward f;
+  f.out = E.b.emit(c.e.prim, c.in, c.e.params);
+  std::vector<Aval> avals;
+  for (const Atom& a : c.in) avals.push_back(E.aval(a));
+  ir::Graph fwd = graph_of(avals, [&](GraphBuilder& g, const std::vector<Atom>& x) {
+    const std::vector<Atom> r = ir::custom_vjp_rule(c.e.params)->forward(g, x);
+    return std::vector<Atom>(r.begin() + static_cast<std::ptrdiff_t>(f.out.size()), r.end());
+  });
+  f.saved = ir::detail::inline_into(E.b.graph, ir::dce(std::move(fwd)), c.in, false);
+  return f;
+}
+
+// bwd on the residuals and the results' cotangents (zeros where none flows back); the residuals
+// come from the forward pass, or from fwd run here where no forward rule ran (a linear pass).
 void custom_vjp_call_vjp(Emit& E, const VjpCall& c) {
   const VjpRulePtr rule = ir::custom_vjp_rule(c.e.params);
-  const std::vector<Atom> f = rule->forward(E.b, c.in);
-  const std::vector<Atom> res(f.begin() + static_cast<std::ptrdiff_t>(c.out.size()), f.end());
+  std::vector<Atom> res;
+  if (c.saved && !c.saved->empty()) {
+    res = *c.saved;
+  } else {
+    const std::vector<Atom> f = rule->forward(E.b, c.in);
+    res.assign(f.begin() + static_cast<std::ptrdiff_t>(c.out.size()), f.end());
+  }
   std::vector<Atom> cts;
   for (std::size_t k = 0; k < c.out.size(); ++k)
     cts.push_back(E.or_zeros(c.ct[k], E.aval(c.out[k])));
@@ -145,7 +166,7 @@ std::pair<std::vector<Atom>, std::vector<bool>> batch_custom_vjp_call(Emit& E, c
 
 void register_custom_vjp_rules(ir::RuleTable& t) {
   t[Prim::custom_vjp_call] = {ir::control_avals, custom_vjp_call_jvp, custom_vjp_call_vjp,
-                              some_batched<batch_custom_vjp_call>};
+                              some_batched<batch_custom_vjp_call>, custom_vjp_call_forward};
 }
 
 }  // namespace fj::transforms
