@@ -157,8 +157,8 @@ std::vector<Case> differentiable_cases() {
     return 1.5 * static_cast<double>(i % 3 - 1) + uniform(g, -0.3, 0.3);
   };
   c.push_back({"clamp", ir::Prim::clamp, {f64(s), f64(s), f64(s)}, {}, clamp_sample});
-  c.push_back({"clamp, scalar bounds", ir::Prim::clamp, {f64({}), f64(s), f64({})}, {},
-               clamp_sample});
+  c.push_back(
+      {"clamp, scalar bounds", ir::Prim::clamp, {f64({}), f64(s), f64({})}, {}, clamp_sample});
   c.push_back({"convert_element_type f64->f64",
                ir::Prim::convert_element_type,
                {f64(s)},

@@ -78,10 +78,9 @@ struct CustomJvpFn {
           (std::index_sequence_for<A...>{});
         });
     auto rule = std::make_shared<const UserJvpRule<J>>(jvp, name, s.consts.size(), loc);
-    std::vector<Array> results =
-        emit_closed_call(ir::Prim::custom_jvp_call, s, args, [&](ir::GraphPtr closed) {
-          return ir::custom_jvp_params(name, std::move(closed), rule);
-        });
+    std::vector<Array> results = emit_closed_call(
+        ir::Prim::custom_jvp_call, s, args,
+        [&](ir::GraphPtr closed) { return ir::custom_jvp_params(name, std::move(closed), rule); });
     return unflatten_result<result_t<A...>>(s.out_tree, std::move(results));
   }
 };

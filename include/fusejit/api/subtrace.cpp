@@ -48,7 +48,8 @@ std::vector<Array> emit_closed_call(ir::Prim prim, const SubGraph& s,
   for (const Array& c : s.consts) ops.push_back(lower_arg(c));
   for (const Array& x : args) ops.push_back(lower_arg(x));
   ir::Params p = params(std::make_shared<const ir::Graph>(std::move(closed)));
-  const std::vector<ir::Atom> outs = current_trace()->builder.emit(prim, std::move(ops), std::move(p));
+  const std::vector<ir::Atom> outs =
+      current_trace()->builder.emit(prim, std::move(ops), std::move(p));
   std::vector<Array> res;
   for (const ir::Atom& o : outs) res.push_back(atom_array(o));
   return res;

@@ -63,10 +63,12 @@ inline Params custom_jvp_params(const std::string& name, GraphPtr call,
   return p;
 }
 
-/// The sub-graph a call equation runs: `call_jaxpr` for custom_jvp_call and custom_vjp_call, `lowered` (the whole
-/// axis at once) for shard_map, `jaxpr` otherwise.
+/// The sub-graph a call equation runs: `call_jaxpr` for custom_jvp_call and custom_vjp_call,
+/// `lowered` (the whole axis at once) for shard_map, `jaxpr` otherwise.
 inline const char* call_param(Prim p) {
-  return p == Prim::custom_jvp_call || p == Prim::custom_vjp_call ? "call_jaxpr" : p == Prim::shard_map ? "lowered" : "jaxpr";
+  return p == Prim::custom_jvp_call || p == Prim::custom_vjp_call ? "call_jaxpr"
+         : p == Prim::shard_map                                   ? "lowered"
+                                                                  : "jaxpr";
 }
 
 }  // namespace fj::ir
