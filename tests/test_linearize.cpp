@@ -137,8 +137,24 @@ TEST_CASE("disable_jit: jitted functions run eagerly inside the scope, compiled 
       CHECK(!fj::jit_disabled());
     }
     CHECK(fj::jit_disabled());
-    // Transformations still trace (their own jit is not the user's).
+    // Transformations still trace (their own jit is not the user's), and so do the library's
+    // functions that only run inside a trace (an eager call of them once recursed forever).
     CHECK(fj::grad([](Tracer v) { return fj::sum(v * v); })(x).data<float>()[2] == 6.0f);
+    const Array neg = fj::array(std::vector<float>{-1, 2, -3}, fj::Shape{3});
+    CHECK(Array(fj::nn::relu(neg)).data<float>()[1] == 2.0f);  // a custom_jvp function
+    CHECK(fj::checkpoint([](Tracer v) { return Array(v * 3.0f); })(x).data<float>()[0] == 3.0f);
+    auto twice = fj::custom_vjp([](Tracer v) { return Array(v * 2.0f); },
+                                [](Tracer v) { return std::make_pair(Array(v * 2.0f), v); },
+                                [](Tracer, Tracer g) { return std::make_tuple(Array(g * 2.0f)); });
+    CHECK(twice(x).data<float>()[2] == 6.0f);
+    const auto [jy, t] =
+        fj::jvp([](Tracer v) { return Array(v * v); }, std::array{x}, std::array{x});
+    CHECK(t.data<float>()[1] == 8.0f);
+    const auto [y2, pullback] = fj::vjp([](Tracer v) { return Array(v * v); }, std::array{x});
+    CHECK(pullback(x)[0].data<float>()[2] == 18.0f);
+    const auto [lse, sign] = fj::nn::logsumexp_with_sign(neg);
+    CHECK(sign.item<float>() == 1.0f);
+    (void)jy, (void)y2, (void)lse;
   }
   CHECK(!fj::jit_disabled());
   const int eager_calls = traces;

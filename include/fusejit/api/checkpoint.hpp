@@ -76,7 +76,7 @@ struct CheckpointFn {
 
   template <class... A>
   traced_t<result_t<A...>> operator()(const A&... a) const {
-    if (!current_trace()) return fj::jit(*this, "checkpoint", loc)(a...);
+    if (!current_trace()) return traced_jit(*this, "checkpoint", loc)(a...);
     std::vector<Array> leaves;
     std::vector<PyTreeDef> trees;
     (

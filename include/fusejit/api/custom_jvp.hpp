@@ -70,7 +70,7 @@ struct CustomJvpFn {
 
   template <class... A>
   traced_t<result_t<A...>> operator()(const A&... a) const {
-    if (!current_trace()) return fj::jit(*this, name, loc)(a...);
+    if (!current_trace()) return traced_jit(*this, name, loc)(a...);
     std::vector<Array> args{as_array(a)...};
     SubGraph s =
         trace_subgraph({name, "fj::custom_jvp", loc}, avals_of(args), [&](std::vector<Array>& t) {

@@ -224,7 +224,7 @@ struct CustomVjpFn {
   traced_t<result_t<A...>> operator()(const A&... a) const {
     if (!current_trace()) {
       return [&]<std::size_t... I>(static_argnums_t<I...> s) {
-        return fj::jit(*this, s, name, loc)(a...);
+        return traced_jit(*this, name, loc, s)(a...);
       }
       (Statics{});
     }

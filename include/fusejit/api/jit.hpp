@@ -40,6 +40,7 @@ struct JitEntry {
 struct JitState {
   std::string name;
   const char* api = "fj::jit";  // the entry point that made it (fj::grad runs through a jit)
+  bool always_trace = false;    // a jit the library made for a function that needs a trace
   std::source_location loc{};   // where that entry point was called
   TraceSite site() const { return {name, api, loc}; }
   std::mutex mu;
@@ -114,6 +115,15 @@ std::string static_str(const T& v) {
 
 }  // namespace detail
 
+namespace detail {
+/// The tag of a jit the library makes around a function that only runs inside a trace (a staged
+/// custom rule, a pullback): it traces even under fj::disable_jit.
+struct always_trace_t {
+  explicit always_trace_t() = default;
+};
+inline constexpr always_trace_t always_trace{};
+}  // namespace detail
+
 /// A jitted function. Copies share one cache.
 template <class F, class Statics = static_argnums_t<>>
 class Jitted {
@@ -124,13 +134,19 @@ class Jitted {
     st_->api = api;
     st_->loc = loc;
   }
+  /// A jit of the library's own (see detail::always_trace_t).
+  Jitted(F f, std::string name, std::source_location loc, detail::always_trace_t)
+      : Jitted(std::move(f), std::move(name), loc) {
+    st_->always_trace = true;
+  }
 
   template <class... Args>
   auto operator()(const Args&... args) const {
     using R = checked_result_t<Args...>;
     if (detail::current_trace()) return inline_call<R>(args...);
     // fj::disable_jit applies to the user's jits; a transformation's own jit must trace.
-    if (jit_disabled() && st_->api == std::string_view("fj::jit")) return eager_call(args...);
+    if (jit_disabled() && !st_->always_trace && st_->api == std::string_view("fj::jit"))
+      return eager_call(args...);
     return cached_call<R>(args...);
   }
 
@@ -321,5 +337,14 @@ auto jit(F f, std::string name = "<lambda>",
          std::source_location loc = std::source_location::current()) {
   return Jitted<F>(std::move(f), std::move(name), loc);
 }
+
+namespace detail {
+/// fj::jit for the library's own functions that only run inside a trace: they trace even
+/// under fj::disable_jit (an eager call would find no trace to stage into).
+template <class F, class Statics = static_argnums_t<>>
+auto traced_jit(F f, std::string name, std::source_location loc, Statics = {}) {
+  return Jitted<F, Statics>(std::move(f), std::move(name), loc, always_trace);
+}
+}  // namespace detail
 
 }  // namespace fj

@@ -367,7 +367,7 @@ auto jvp(const F& f, const std::array<Array, N>& primals, const std::array<Array
     (std::make_index_sequence<N>{});
   };
   if (detail::current_trace()) return run(body);
-  auto r = run(fj::jit(body, "jvp", loc));
+  auto r = run(detail::traced_jit(body, "jvp", loc));
   return std::make_pair(std::move(std::get<0>(r)), std::move(std::get<1>(r)));
 }
 
@@ -404,7 +404,7 @@ auto vjp(const F& f, const std::array<Array, N>& primals,
     };
     auto tup = [&]<std::size_t... I>(std::index_sequence<I...>) {
       if (detail::current_trace()) return body(primals[I]..., ct);
-      return fj::jit(body, "vjp", loc)(primals[I]..., ct);
+      return detail::traced_jit(body, "vjp", loc)(primals[I]..., ct);
     }
     (std::make_index_sequence<N>{});
     return std::apply([](auto&&... g) { return std::array<Array, N>{std::move(g)...}; },

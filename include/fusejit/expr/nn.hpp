@@ -175,16 +175,20 @@ requires(!std::integral<std::remove_cvref_t<B>>) auto logsumexp(A&& x, B&& b, Ax
 inline std::tuple<Array, Array> logsumexp_with_sign(const Array& x, const Array& b,
                                                     Axes axis = none, bool keepdims = false) {
   if (detail::current_trace()) return detail::logsumexp_sign_traced(x, &b, axis, keepdims);
-  return fj::jit([axis, keepdims](const Array& a, const Array& w) {
-    return detail::logsumexp_sign_traced(a, &w, axis, keepdims);
-  })(x, b);
+  return detail::traced_jit(
+      [axis, keepdims](const Array& a, const Array& w) {
+        return detail::logsumexp_sign_traced(a, &w, axis, keepdims);
+      },
+      "logsumexp", std::source_location::current())(x, b);
 }
 inline std::tuple<Array, Array> logsumexp_with_sign(const Array& x, Axes axis = none,
                                                     bool keepdims = false) {
   if (detail::current_trace()) return detail::logsumexp_sign_traced(x, nullptr, axis, keepdims);
-  return fj::jit([axis, keepdims](const Array& a) {
-    return detail::logsumexp_sign_traced(a, nullptr, axis, keepdims);
-  })(x);
+  return detail::traced_jit(
+      [axis, keepdims](const Array& a) {
+        return detail::logsumexp_sign_traced(a, nullptr, axis, keepdims);
+      },
+      "logsumexp", std::source_location::current())(x);
 }
 /// 1 where x == i along a new axis of num_classes entries (indices outside [0, num_classes)
 /// give zeros), as `dtype`.
