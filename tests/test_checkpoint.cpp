@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "backend_compare.hpp"
+#include "golden_close.hpp"
 #include "golden_file.hpp"
 
 using fj::Array;
@@ -33,11 +34,7 @@ Array net(Tracer w1, Tracer w2, Tracer x) {
 // Matrix products of three terms and a few f64 transcendentals per entry (each within 1 ulp
 // of JAX's), summed in an order that may differ: within 16 ulps of the block's largest entry.
 void check_close(const Array& got, const std::string& section) {
-  CAPTURE(section);
-  const auto [v, w] = fusejit_test::golden_values(got, kGolden.lines(section));
-  double scale = 0;
-  for (double x : w) scale = std::max(scale, std::abs(x));
-  for (std::size_t i = 0; i < v.size(); ++i) CHECK(std::abs(v[i] - w[i]) <= 16 * 0x1p-52 * scale);
+  fusejit_test::check_close_to_golden(kGolden, got, section, 16);
 }
 
 std::size_t count(const std::string& text, const std::string& part) {

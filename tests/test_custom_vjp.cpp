@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "backend_compare.hpp"
+#include "golden_close.hpp"
 #include "golden_file.hpp"
 #include "throws_with.hpp"
 
@@ -28,18 +29,8 @@ Array input(const std::string& name) { return fusejit_test::golden_input(kGolden
 // A few f64 products and one sin or cos (each within 1 ulp of JAX's) per entry, summed over at
 // most three terms in an order that may differ: within 8 ulps of the array's largest entry.
 void check_leaves(const std::vector<Array>& got, const std::string& section) {
-  for (std::size_t k = 0; k < got.size(); ++k) {
-    CAPTURE(section);
-    CAPTURE(k);
-    const auto [g, w] =
-        fusejit_test::golden_values(got[k], kGolden.lines(section + " " + std::to_string(k)));
-    double scale = 0;
-    for (double v : w) scale = std::max(scale, std::abs(v));
-    for (std::size_t i = 0; i < g.size(); ++i) {
-      CAPTURE(i);
-      CHECK(std::abs(g[i] - w[i]) <= 8 * 0x1p-52 * scale);
-    }
-  }
+  for (std::size_t k = 0; k < got.size(); ++k)
+    fusejit_test::check_close_to_golden(kGolden, got[k], section + " " + std::to_string(k), 8);
 }
 
 Array f_impl(Tracer x, Tracer y) { return fj::sin(x) * y; }

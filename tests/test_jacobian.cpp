@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "backend_compare.hpp"
+#include "golden_close.hpp"
 #include "golden_file.hpp"
 #include "throws_with.hpp"
 
@@ -30,18 +31,9 @@ Array input(const std::string& name) { return fusejit_test::golden_input(kGolden
 // differently: each entry within 16 ulps of the largest entry of its block, or of `floor` where
 // an entry is a difference of terms near `floor` (tanh's 1 - y^2 near |y| = 1, times x).
 void check_leaves(const std::vector<Array>& got, const std::string& section, double floor = 0) {
-  for (std::size_t k = 0; k < got.size(); ++k) {
-    CAPTURE(section);
-    CAPTURE(k);
-    const auto [g, w] =
-        fusejit_test::golden_values(got[k], kGolden.lines(section + " " + std::to_string(k)));
-    double scale = floor;
-    for (double v : w) scale = std::max(scale, std::abs(v));
-    for (std::size_t i = 0; i < g.size(); ++i) {
-      CAPTURE(i);
-      CHECK(std::abs(g[i] - w[i]) <= 16 * 0x1p-52 * scale);
-    }
-  }
+  for (std::size_t k = 0; k < got.size(); ++k)
+    fusejit_test::check_close_to_golden(kGolden, got[k], section + " " + std::to_string(k), 16,
+                                        floor);
   CHECK(kGolden.all().count(section + " " + std::to_string(got.size())) == 0);  // none left out
 }
 

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "backend_compare.hpp"
+#include "golden_close.hpp"
 #include "golden_file.hpp"
 #include "throws_with.hpp"
 
@@ -26,11 +27,7 @@ Array input(const std::string& name) { return fusejit_test::golden_input(kGolden
 // Each value is a few f64 operations on transcendentals (within 1 ulp of JAX's on each
 // backend) summed in an order that may differ: within 8 ulps of the largest value of its array.
 void check_close(const Array& got, const std::string& section) {
-  CAPTURE(section);
-  const auto [g, w] = fusejit_test::golden_values(got, kGolden.lines(section));
-  double scale = 0;
-  for (double v : w) scale = std::max(scale, std::abs(v));
-  for (std::size_t i = 0; i < g.size(); ++i) CHECK(std::abs(g[i] - w[i]) <= 8 * 0x1p-52 * scale);
+  fusejit_test::check_close_to_golden(kGolden, got, section, 8);
 }
 
 std::pair<Array, Array> f(Tracer x) {

@@ -10,8 +10,6 @@ namespace {
 // Emits into the active trace.
 transforms::Emit active_emit() { return transforms::Emit(current_trace()->builder); }
 
-std::vector<std::int64_t> dims_of(const Shape& s) { return s.to_vector(); }
-
 // The leaves of the arguments listed in w, in w's order.
 std::vector<int> wrt_leaves(const FlatArgs& fa, const std::vector<int>& w) {
   std::vector<int> wl;
@@ -30,7 +28,7 @@ Array basis_block(std::int64_t total, std::int64_t offset, const ir::Aval& leaf)
   const std::int64_t n = leaf.shape.size();
   const ir::Atom eye = lower_eye(E.b, total, total, 0, leaf.dtype);
   const ir::Atom cols = E.slice(eye, {0, offset}, {total, offset + n});
-  std::vector<std::int64_t> shape = dims_of(leaf.shape);
+  std::vector<std::int64_t> shape = leaf.shape.to_vector();
   shape.insert(shape.begin(), total);
   return atom_array(E.reshape(cols, Shape(shape)));
 }
