@@ -8,6 +8,7 @@
 #include "fusejit/core/promotion.hpp"
 #include "fusejit/core/shape.hpp"
 #include "fusejit/core/warning.hpp"
+#include "fusejit/core/x64.hpp"
 #include "fusejit/ir/graph.hpp"
 #include "fusejit/ir/printer.hpp"
 #include "fusejit/runtime/cache_stats.hpp"

@@ -5,6 +5,7 @@
 // only.
 
 // part: core (IR rules and printing, expression lowering, arrays, runtime, backend registry)
+#include "fusejit/core/x64.cpp"
 #include "fusejit/ir/shape_rules.cpp"
 #include "fusejit/ir/printer.cpp"
 #include "fusejit/expr/lowering.cpp"

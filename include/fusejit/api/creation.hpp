@@ -46,8 +46,9 @@ Array full_like_value(const Array& x, double value, DType dtype, bool weak);
 }  // namespace detail
 
 /// An n x m array (m = n when m is -1) with ones on diagonal k (jnp.eye): 1 where column ==
-/// row + k, 0 elsewhere.
-inline Array eye(std::int64_t n, std::int64_t m = -1, std::int64_t k = 0, DType dtype = f32) {
+/// row + k, 0 elsewhere; of the default float dtype unless `dtype` is given.
+inline Array eye(std::int64_t n, std::int64_t m = -1, std::int64_t k = 0,
+                 DType dtype = default_float_dtype()) {
   if (m == -1) m = n;
   if (detail::TraceState* t = detail::current_trace())
     return detail::record(detail::make_node(detail::EyeOp{n, m, k, dtype}), *t);
@@ -55,10 +56,12 @@ inline Array eye(std::int64_t n, std::int64_t m = -1, std::int64_t k = 0, DType 
 }
 
 /// `num` evenly spaced points from start to stop, stop included when `endpoint` (jnp.linspace).
-/// Integer dtypes take the floor of the float32 points, as JAX does.
+/// Of the default float dtype unless `dtype` is given; integer dtypes take the floor of the
+/// float32 points, as JAX does.
 template <class S, class E>
 requires(std::is_arithmetic_v<S>&& std::is_arithmetic_v<E>) Array
-    linspace(S start, E stop, std::int64_t num = 50, bool endpoint = true, DType dtype = f32) {
+    linspace(S start, E stop, std::int64_t num = 50, bool endpoint = true,
+             DType dtype = default_float_dtype()) {
   if (detail::TraceState* t = detail::current_trace())
     return detail::record(detail::make_node(detail::LinspaceOp{num, endpoint, dtype}, start, stop),
                           *t);

@@ -5,6 +5,7 @@
 #include <initializer_list>
 #include <vector>
 
+#include "fusejit/core/x64.hpp"
 #include "fusejit/expr/array.hpp"
 
 namespace fj {
@@ -57,22 +58,27 @@ Array array(const std::vector<T>& data, const Shape& shape) {
   }
 }
 
-/// An array of `shape` filled with `value` in dtype `dtype`.
-Array full(const Shape& shape, double value, DType dtype = DType::f32);
-inline Array zeros(const Shape& shape, DType dtype = DType::f32) { return full(shape, 0, dtype); }
-inline Array ones(const Shape& shape, DType dtype = DType::f32) { return full(shape, 1, dtype); }
+/// An array of `shape` filled with `value` in dtype `dtype` (jnp.full): the default float dtype
+/// unless given (float32, or float64 in x64 mode).
+Array full(const Shape& shape, double value, DType dtype = default_float_dtype());
+/// jnp.zeros: zeros of the default float dtype unless `dtype` is given.
+inline Array zeros(const Shape& shape, DType dtype = default_float_dtype()) {
+  return full(shape, 0, dtype);
+}
+/// jnp.ones: ones of the default float dtype unless `dtype` is given.
+inline Array ones(const Shape& shape, DType dtype = default_float_dtype()) {
+  return full(shape, 1, dtype);
+}
 
-/// [start, stop) in steps of `step`, as jnp.arange: i32 for integers, f32 for floating values.
 /// A 1-D array of a vector's elements, as jnp.array(list): fj::array(std::vector<float>{...}).
 template <Element T>
 Array array(const std::vector<T>& data) {
   return array(data, Shape{static_cast<std::int64_t>(data.size())});
 }
 
-template <class T>
-requires std::is_arithmetic_v<T> Array arange(T start, T stop, T step = T(1)) {
-  if (step == T(0)) throw ValueError("fj::arange: step must not be zero");
-  using E = std::conditional_t<std::is_floating_point_v<T>, float, std::int32_t>;
+namespace detail {
+template <class E, class T>
+Array arange_of(T start, T stop, T step) {
   std::vector<E> v;
   if constexpr (std::is_floating_point_v<T>) {
     const auto n = static_cast<std::int64_t>(std::ceil((static_cast<double>(stop) - start) / step));
@@ -83,6 +89,24 @@ requires std::is_arithmetic_v<T> Array arange(T start, T stop, T step = T(1)) {
   }
   return array(v, Shape{static_cast<std::int64_t>(v.size())});
 }
+}  // namespace detail
+
+/// [start, stop) in steps of `step`, as jnp.arange with Python numbers: integers give the
+/// default int dtype (int32, or int64 in x64 mode), `double` the default float dtype (float32,
+/// or float64 in x64 mode), `float` float32.
+template <class T>
+requires std::is_arithmetic_v<T> Array arange(T start, T stop, T step = T(1)) {
+  if (step == T(0)) throw ValueError("fj::arange: step must not be zero");
+  if constexpr (std::is_same_v<T, float>)
+    return detail::arange_of<float>(start, stop, step);
+  else if constexpr (std::is_floating_point_v<T>)
+    return x64_enabled() ? detail::arange_of<double>(start, stop, step)
+                         : detail::arange_of<float>(start, stop, step);
+  else
+    return x64_enabled() ? detail::arange_of<std::int64_t>(start, stop, step)
+                         : detail::arange_of<std::int32_t>(start, stop, step);
+}
+/// [0, stop) in steps of 1 (jnp.arange(stop)).
 template <class T>
 requires std::is_arithmetic_v<T> Array arange(T stop) { return arange(T(0), stop, T(1)); }
 

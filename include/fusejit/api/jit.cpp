@@ -6,6 +6,7 @@
 
 #include "fusejit/api/jit.hpp"
 #include "fusejit/api/placement.hpp"
+#include "fusejit/core/x64.hpp"
 #include "fusejit/ir/printer.hpp"
 #include "fusejit/ir/effects.hpp"
 #include "fusejit/ir/passes/dce.hpp"
@@ -39,6 +40,8 @@ std::string miss_reason(const JitState& st, std::span<const ir::Aval> avals,
   const JitEntry& prev = *st.last;
   if (!(prev.device == device))
     return "device changed " + prev.device.str() + " -> " + device.str();
+  if (prev.x64 != x64_enabled())
+    return std::string("x64 mode changed ") + (prev.x64 ? "on -> off" : "off -> on");
   for (std::size_t j = 0; j < trees.size() && j < prev.trees.size(); ++j)
     if (!(trees[j] == prev.trees[j]))
       return "arg " + std::to_string(dyn_index[j]) + " structure changed " + prev.trees[j].str() +
@@ -129,9 +132,10 @@ JitOutcome jit_call(JitState& st, const JitCall& call) {
   if (const auto gen = stats.generation.load(); gen != st.generation)
     st.entries.clear(), st.last = nullptr, st.generation = gen;
   std::shared_ptr<const JitEntry> hit;
+  const bool x64 = x64_enabled();
   for (auto& slot : st.entries) {
     const JitEntry& e = *slot.entry;
-    if (e.static_hash != call.static_hash || !(e.device == device) ||
+    if (e.static_hash != call.static_hash || !(e.device == device) || e.x64 != x64 ||
         !std::ranges::equal(e.avals, call.avals) || e.arg_types != call.arg_types ||
         !call.matches(e))
       continue;
@@ -147,6 +151,7 @@ JitOutcome jit_call(JitState& st, const JitCall& call) {
     e->avals.assign(call.avals.begin(), call.avals.end());
     e->arg_types = call.arg_types;
     e->static_hash = call.static_hash;
+    e->x64 = x64;
     call.fill_key(*e);
     if (log_compiles_enabled())
       log_trace(st.name, miss_reason(st, call.avals, e->trees,

@@ -33,7 +33,8 @@ struct JitEntry {
   const std::type_info* statics_type = nullptr;
   std::vector<std::string> static_strs;
   Compiled compiled;
-  Device device;  // the arguments' device: the same function has an entry per device
+  Device device;     // the arguments' device: the same function has an entry per device
+  bool x64 = false;  // fj::x64_enabled() when it was traced: the mode changes the trace
 };
 
 /// The per-function cache, shared by copies of one jitted function.

@@ -103,9 +103,10 @@ inline Array bits(const Array& key, std::vector<std::int64_t> shape = {},
                                                  }),
                              {key});
 }
-/// Floats in [minval, maxval) (f32 or f64): the mantissa filled from bits, as JAX does.
+/// Floats in [minval, maxval) (f32 or f64; the default float dtype unless given): the mantissa
+/// filled from bits, as JAX does.
 inline Array uniform(const Array& key, std::vector<std::int64_t> shape = {},
-                     DType dtype = DType::f32, double minval = 0, double maxval = 1) {
+                     DType dtype = default_float_dtype(), double minval = 0, double maxval = 1) {
   return detail::random_node(detail::with_fields(detail::RandomOp::uniform,
                                                  [&](detail::RandomOp& o) {
                                                    o.shape = std::move(shape);
@@ -118,7 +119,7 @@ inline Array uniform(const Array& key, std::vector<std::int64_t> shape = {},
 /// Standard normal floats: sqrt(2) * erf_inv(u), u uniform in [nextafter(-1, 0), 1). f32 is
 /// bit-exact with JAX; f64 uses fusejit's own f64 erf_inv (not XLA's ErfInv64): close, not exact.
 inline Array normal(const Array& key, std::vector<std::int64_t> shape = {},
-                    DType dtype = DType::f32) {
+                    DType dtype = default_float_dtype()) {
   return detail::random_node(detail::with_fields(detail::RandomOp::normal,
                                                  [&](detail::RandomOp& o) {
                                                    o.shape = std::move(shape);
@@ -145,7 +146,8 @@ inline Array bernoulli(const Array& key, const Array& p,
   return detail::random_node(std::move(op), {key, p});
 }
 /// Integers in [minval, maxval) (i32 or u32), JAX's algorithm: two words of bits per value
-/// reduced modulo the span. maxval <= minval gives minval.
+/// reduced modulo the span. maxval <= minval gives minval. int32 also in x64 mode, where JAX's
+/// default is int64: 64-bit random integers need a uint64 dtype, which fusejit lacks.
 inline Array randint(const Array& key, std::vector<std::int64_t> shape, std::int64_t minval,
                      std::int64_t maxval, DType dtype = DType::i32) {
   return detail::random_node(detail::with_fields(detail::RandomOp::randint,

@@ -55,9 +55,9 @@ requires std::is_arithmetic_v<T> ir::Aval arg_aval(const T&, std::size_t) {
   if constexpr (std::is_same_v<T, bool>)
     return {DType::bool_, Shape{}, false};
   else if constexpr (std::is_floating_point_v<T>)
-    return {DType::f32, Shape{}, true};
+    return {default_float_dtype(), Shape{}, true};
   else
-    return {DType::i32, Shape{}, true};
+    return {default_int_dtype(), Shape{}, true};
 }
 
 /// The buffer a dynamic argument is passed in.

@@ -344,9 +344,9 @@ auto vmap(F f, axis_name name, in_axes<NI> in = in_axes<1>{0}, out_axes<NO> out 
 }
 
 /// Forward mode: (f(primals...), the directional derivative along tangents), each shaped as
-/// f's result.
+/// f's result. f is taken by value (a function name decays to a pointer, as in fj::grad).
 template <class F, std::size_t N>
-auto jvp(const F& f, const std::array<Array, N>& primals, const std::array<Array, N>& tangents,
+auto jvp(F f, const std::array<Array, N>& primals, const std::array<Array, N>& tangents,
          std::source_location loc = std::source_location::current()) {
   using R = detail::traced_result_t<F, N>;
   auto body = [f, loc](const auto&... pt) {
@@ -373,8 +373,9 @@ auto jvp(const F& f, const std::array<Array, N>& primals, const std::array<Array
 
 /// Reverse mode: (f(primals...), a function from output cotangents to the primals'
 /// cotangents, returned as a std::array). The forward pass is recomputed by each call of it.
+/// f is taken by value (a function name decays to a pointer, as in fj::grad).
 template <class F, std::size_t N>
-auto vjp(const F& f, const std::array<Array, N>& primals,
+auto vjp(F f, const std::array<Array, N>& primals,
          std::source_location loc = std::source_location::current()) {
   using R = detail::traced_result_t<F, N>;
   auto back = [f, loc](const std::vector<Array>& p, const std::vector<Array>& cts) {

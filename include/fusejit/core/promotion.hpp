@@ -1,6 +1,7 @@
 // JAX's type-promotion lattice (jnp.promote_types), weak types included.
 #pragma once
 #include "fusejit/core/dtype.hpp"
+#include "fusejit/core/x64.hpp"
 
 namespace fj {
 
@@ -59,9 +60,9 @@ constexpr LatticeNode to_node(TypedDType t) {
 }
 }  // namespace detail
 
-/// Least upper bound of two dtypes in JAX's lattice. The weak int and weak float nodes
-/// become i32 and f32 (JAX's defaults) with the weak flag kept.
-constexpr TypedDType promote_types(TypedDType a, TypedDType b) {
+/// Least upper bound of two dtypes in JAX's lattice. The weak int and weak float nodes become
+/// JAX's defaults with the weak flag kept: i32 and f32, or i64 and f64 when `x64`.
+constexpr TypedDType promote_types(TypedDType a, TypedDType b, bool x64) {
   using detail::LatticeNode;
   const unsigned common =
       detail::upper_set(detail::to_node(a)) & detail::upper_set(detail::to_node(b));
@@ -78,7 +79,7 @@ constexpr TypedDType promote_types(TypedDType a, TypedDType b) {
     case LatticeNode::b1:
       return {DType::bool_, false};
     case LatticeNode::weak_int:
-      return {DType::i32, true};
+      return {x64 ? DType::i64 : DType::i32, true};
     case LatticeNode::u32:
       return {DType::u32, false};
     case LatticeNode::i32:
@@ -86,7 +87,7 @@ constexpr TypedDType promote_types(TypedDType a, TypedDType b) {
     case LatticeNode::i64:
       return {DType::i64, false};
     case LatticeNode::weak_float:
-      return {DType::f32, true};
+      return {x64 ? DType::f64 : DType::f32, true};
     case LatticeNode::f32:
       return {DType::f32, false};
     case LatticeNode::f64:
@@ -94,8 +95,13 @@ constexpr TypedDType promote_types(TypedDType a, TypedDType b) {
   }
   return {DType::f64, false};
 }
+/// The same in the current mode (fj::x64_enabled).
+inline TypedDType promote_types(TypedDType a, TypedDType b) {
+  return promote_types(a, b, x64_enabled());
+}
+/// The same for two strongly typed dtypes, whose result never depends on the mode.
 constexpr DType promote_types(DType a, DType b) {
-  return promote_types(TypedDType{a}, TypedDType{b}).dtype;
+  return promote_types(TypedDType{a}, TypedDType{b}, false).dtype;
 }
 
 }  // namespace fj

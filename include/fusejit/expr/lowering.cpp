@@ -426,8 +426,12 @@ Atom lower_reduce(GraphBuilder& b, Prim p, Atom x, const std::vector<int>& axes,
   if (p == Prim::reduce_and || p == Prim::reduce_or) {
     if (t.dtype != DType::bool_)
       x = lower_binary(b, Prim::ne, x, Atom::of_literal(ir::Literal::of(0, true)));
-  } else if (t.dtype == DType::bool_ && (p == Prim::reduce_sum || p == Prim::reduce_prod)) {
-    x = convert(b, x, {DType::i32, false});  // JAX sums bools as int32
+  } else if (p == Prim::reduce_sum || p == Prim::reduce_prod) {
+    // jnp's promote_integers: bools are counted as int32, then bools and narrower signed ints
+    // as the default int (int64 in x64 mode). fusejit has no uint64: uint32 stays uint32.
+    if (t.dtype == DType::bool_) x = convert(b, x, {DType::i32, false});
+    if ((t.dtype == DType::bool_ || t.dtype == DType::i32) && default_int_dtype() == DType::i64)
+      x = convert(b, x, {DType::i64, false});
   }
   const ir::Aval av = b.aval(x);
   const auto ax = normalize_axes(av, axes, all_axes, what);

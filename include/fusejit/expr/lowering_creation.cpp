@@ -26,8 +26,8 @@ Atom lower_eye(GraphBuilder& b, std::int64_t n, std::int64_t m, std::int64_t k, 
                      ", M=" + std::to_string(m));
   const Shape s{n, m};
   // JAX's lax._eye: (row + k) == column, converted from bool.
-  Atom rows = lower_iota(b, DType::i32, s, 0);
-  Atom cols = lower_iota(b, DType::i32, s, 1);
+  Atom rows = lower_iota(b, default_int_dtype(), s, 0);
+  Atom cols = lower_iota(b, default_int_dtype(), s, 1);
   Atom shifted = lower_binary(b, Prim::add, rows, Atom::of_literal(ir::Literal::of(k, true)));
   Atom diagonal = lower_binary(b, Prim::eq, shifted, cols);
   return convert(b, diagonal, {dtype, false});

@@ -30,7 +30,8 @@ Atom gather_diagonal(GraphBuilder& g, Atom x) {
   std::vector<AtItem> items(static_cast<std::size_t>(r - 2), AtItem{});
   items.push_back(AtItem{AtItem::Kind::array, 0, {}});
   items.push_back(AtItem{AtItem::Kind::array, 0, {}});
-  const Atom i = lower_iota(g, DType::i32, n, 0), j = lower_iota(g, DType::i32, n, 0);
+  const DType d = default_int_dtype();
+  const Atom i = lower_iota(g, d, n, 0), j = lower_iota(g, d, n, 0);
   return lower_index_tuple(g, x, items, {i, j}, std::nullopt, Prim::scatter,
                            ir::GatherMode::promise_in_bounds, "fj::diagonal");
 }

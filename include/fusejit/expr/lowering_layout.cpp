@@ -19,13 +19,14 @@ Atom lower_tri(GraphBuilder& b, Atom x, std::int64_t k, bool upper) {
     const Shape sh = g.aval(in[0]).shape;
     const int r = sh.rank();
     const Shape m{sh[r - 2], sh[r - 1]};
-    // lax._tri: row + offset >= column, the offset an int32 (triu keeps the complement of
-    // tri(k - 1)).
+    // lax._tri: row + offset >= column, the offset of the default int dtype (triu keeps the
+    // complement of tri(k - 1)).
     const std::int64_t offset = upper ? k - 1 : k;
-    const Atom rows = lower_iota(g, DType::i32, m, 0);
-    const Atom lit = Atom::of_literal(ir::Literal::of(offset, false).cast(DType::i32, false));
+    const DType d = default_int_dtype();
+    const Atom rows = lower_iota(g, d, m, 0);
+    const Atom lit = Atom::of_literal(ir::Literal::of(offset, false).cast(d, false));
     const Atom shifted = g.emit1(Prim::add, {rows, lit});
-    Atom mask = g.emit1(Prim::ge, {shifted, lower_iota(g, DType::i32, m, 1)});
+    Atom mask = g.emit1(Prim::ge, {shifted, lower_iota(g, d, m, 1)});
     if (r > 2) {  // lax.broadcast over the leading axes
       ir::Params p;
       p.items.push_back({"shape", sh.to_vector(), false});

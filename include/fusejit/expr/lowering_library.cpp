@@ -154,7 +154,7 @@ Atom lower_arg_reduce(GraphBuilder& b, Prim p, Atom x, int axis, bool all_axes, 
   }
   ir::Params params;
   params.items.push_back({"axes", std::vector<std::int64_t>{axis}, true});
-  params.items.push_back({"index_dtype", DType::i32, true});
+  params.items.push_back({"index_dtype", default_int_dtype(), true});
   Atom r = b.emit1(p, {x}, std::move(params));
   if (!keepdims) return r;
   std::vector<std::int64_t> reduced;

@@ -22,13 +22,15 @@ void check_matrix(const GraphBuilder& b, Atom x, const char* fn, const char* arg
                      ", got an array of shape " + s.str());
 }
 
-// lax._tri(bool, (n, m), k): row + k >= column, from i32 iotas (JAX's int_dtype_for_shape).
+// lax._tri(bool, (n, m), k): row + k >= column, from iotas of the default int dtype (JAX's
+// int_dtype_for_shape is i32, widened to the offset's: a Python int, i64 in x64 mode).
 Atom tri_mask(GraphBuilder& b, std::int64_t n, std::int64_t m, std::int64_t k) {
   const Shape s{n, m};
-  const Atom rows = lower_iota(b, DType::i32, s, 0);
-  const Atom shifted = b.emit1(
-      Prim::add, {rows, Atom::of_literal(ir::Literal::of(static_cast<std::int32_t>(k), false))});
-  return b.emit1(Prim::ge, {shifted, lower_iota(b, DType::i32, s, 1)});
+  const DType d = default_int_dtype();
+  const Atom rows = lower_iota(b, d, s, 0);
+  const Atom shifted =
+      b.emit1(Prim::add, {rows, Atom::of_literal(ir::Literal::of(k, false).cast(d, false))});
+  return b.emit1(Prim::ge, {shifted, lower_iota(b, d, s, 1)});
 }
 
 // lax.select(broadcast(mask, batch), on_true, on_false) with the zeros of lax.full_like(m, 0)

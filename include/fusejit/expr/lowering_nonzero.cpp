@@ -11,9 +11,10 @@ namespace fj::detail {
 
 namespace {
 
-// An int32 literal: a Python int (weak) or a NumPy int32 (not).
-Atom i32(std::int64_t v, bool weak) {
-  return Atom::of_literal(ir::Literal::of(v, weak).cast(DType::i32, weak));
+// A literal of the default int dtype (int32, or int64 in x64 mode): a Python int (weak) or a
+// NumPy int (not).
+Atom int_literal(std::int64_t v, bool weak) {
+  return Atom::of_literal(ir::Literal::of(v, weak).cast(default_int_dtype(), weak));
 }
 
 }  // namespace
@@ -22,29 +23,30 @@ std::vector<Atom> lower_nonzero(GraphBuilder& b, Atom x, std::int64_t size,
                                 std::optional<std::int64_t> fill, const char* fn) {
   const Shape s = b.aval(x).shape;
   const Atom mask =
-      b.aval(x).dtype == DType::bool_ ? x : lower_binary(b, Prim::ne, x, i32(0, true));
+      b.aval(x).dtype == DType::bool_ ? x : lower_binary(b, Prim::ne, x, int_literal(0, true));
   std::vector<Atom> out;
   if (s.size() == 0 || size == 0) {  // zeros(size, int) per axis
     for (int d = 0; d < s.rank(); ++d)
-      out.push_back(lower_full(b, Shape{size}, ir::Literal::of(0, false).cast(DType::i32, false)));
+      out.push_back(
+          lower_full(b, Shape{size}, ir::Literal::of(0, false).cast(default_int_dtype(), false)));
     return out;
   }
   // bincount(cumsum(mask), length=size), summed up again: each index's flat position.
   const Atom counts = lower_cumulative(b, Prim::cumsum, mask, std::nullopt, false, true, fn);
   const Atom bins = lower_bincount(b, counts, std::nullopt, size, fn);
   const Atom flat = lower_cumulative(b, Prim::cumsum, bins, std::nullopt, false, true, fn);
-  // (flat // stride) % extent per axis, the strides NumPy int32s, the extents Python ints.
+  // (flat // stride) % extent per axis, the strides NumPy ints, the extents Python ints.
   std::int64_t stride = s.size();
   for (int d = 0; d < s.rank(); ++d) {
     stride /= s[d];
-    out.push_back(
-        lower_remainder(b, lower_floor_divide(b, flat, i32(stride, false)), i32(s[d], true)));
+    out.push_back(lower_remainder(b, lower_floor_divide(b, flat, int_literal(stride, false)),
+                                  int_literal(s[d], true)));
   }
   if (fill) {  // where(arange(size) >= mask.sum(), fill, index)
-    const Atom positions = lower_iota(b, DType::i32, Shape{size}, 0);
+    const Atom positions = lower_iota(b, default_int_dtype(), Shape{size}, 0);
     const Atom count = lower_reduce(b, Prim::reduce_sum, mask, {}, true, false);
     const Atom past = lower_binary(b, Prim::ge, positions, count);
-    for (Atom& o : out) o = lower_where(b, past, i32(*fill, true), o);
+    for (Atom& o : out) o = lower_where(b, past, int_literal(*fill, true), o);
   }
   return out;
 }

@@ -124,12 +124,11 @@ Atom lower_allclose(GraphBuilder& b, Atom x, Atom y, Tolerance rtol, Tolerance a
 
 Atom lower_bincount(GraphBuilder& b, Atom x, std::optional<Atom> weights, std::int64_t length,
                     const char* fn) {
-  const DType dt = weights ? b.aval(*weights).dtype : DType::i32;
+  const DType dt = weights ? b.aval(*weights).dtype : default_int_dtype();
   const Atom zeros = lower_full(b, Shape{length}, ir::Literal::of(0, false).cast(dt, false));
   const Atom at = lower_clip(b, x, Atom::of_literal(ir::Literal::of(0, true)), std::nullopt);
-  // weights default to np.array(1, int32): a strong literal.
-  const Atom w =
-      weights ? *weights : Atom::of_literal(ir::Literal::of(1, false).cast(DType::i32, false));
+  // weights default to np.array(1, dtypes.int_): a strong literal.
+  const Atom w = weights ? *weights : Atom::of_literal(ir::Literal::of(1, false).cast(dt, false));
   return lower_index_tuple(b, zeros, {AtItem{AtItem::Kind::array, 0, {}}}, {at}, w,
                            Prim::scatter_add, ir::GatherMode::fill_or_drop, fn);
 }

@@ -432,8 +432,10 @@ Atom lower_roll_dynamic(GraphBuilder& b, Atom x, Atom shift, const std::vector<i
       const int axis = ax[static_cast<std::size_t>(j)];
       const Shape as = g.aval(a).shape;
       const Atom size = i32(as[axis]);
-      const Atom r = lower_remainder(g, convert(g, s, {DType::i32, false}),
-                                     g.emit1(Prim::max, {size, i32(1)}));
+      // The shift converted first, then max(size, 1): JAX's order (C++ evaluates function
+      // arguments in no fixed order).
+      const Atom shift = convert(g, s, {DType::i32, false});
+      const Atom r = lower_remainder(g, shift, g.emit1(Prim::max, {size, i32(1)}));
       const Atom doubled = concat(g, {a, a}, axis);
       std::vector<Atom> starts(static_cast<std::size_t>(as.rank()), i32(0));
       starts[static_cast<std::size_t>(axis)] = g.emit1(Prim::sub, {size, r});

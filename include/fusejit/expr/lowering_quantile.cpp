@@ -83,7 +83,7 @@ Atom quantile_body(GraphBuilder& g, Atom a, Atom q, const QuantileSpec& s) {
   const auto ax = static_cast<std::size_t>(axis);
   const int ax_i = static_cast<int>(axis);
   const Atom one = constant(qd, 1.0), zero = constant(qd, 0.0);
-  const TypedDType index_type{DType::i32, false};
+  const TypedDType index_type{default_int_dtype(), false};  // jnp int: int64 in x64 mode
   Atom low_value, high_value, low_weight, high_weight;
   if (s.squash_nans) {
     // NaNs positive, so they sort to the end; each row counts its non-NaNs.

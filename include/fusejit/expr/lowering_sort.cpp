@@ -40,7 +40,7 @@ Atom lower_cumulative(GraphBuilder& b, Prim p, Atom x, std::optional<int> axis, 
   auto body = [=](GraphBuilder& g, Atom v) {
     const DType d = g.aval(v).dtype;
     if (!axis) v = flatten(g, v);  // jnp's ravel comes before its promotion of bools
-    if (jnp && d == DType::bool_) v = convert(g, v, {DType::i32, false});
+    if (jnp && d == DType::bool_) v = convert(g, v, {default_int_dtype(), false});
     ir::Params params;
     params.items.push_back({"axis", axis_of(g, v, axis.value_or(0), fn), true});
     params.items.push_back({"reverse", reverse, true});
@@ -79,7 +79,7 @@ Atom lower_argsort(GraphBuilder& b, Atom x, std::optional<int> axis, bool stable
       [&](GraphBuilder& g, const std::vector<Atom>& in) {
         Atom v = axis ? in[0] : flatten(g, in[0]);
         const std::int64_t dim = axis_of(g, v, axis.value_or(0), "fj::argsort");
-        Atom idx = lower_iota(g, DType::i32, g.aval(v).shape, static_cast<int>(dim));
+        Atom idx = lower_iota(g, default_int_dtype(), g.aval(v).shape, static_cast<int>(dim));
         if (descending) {
           v = rev(g, v, dim);
           idx = rev(g, idx, dim);

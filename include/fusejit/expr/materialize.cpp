@@ -87,9 +87,10 @@ ir::Atom lower_output(LowerCtx& ctx, const Array& a) {
 void finish_eager_graph(ir::GraphBuilder& b, ir::Atom out) {
   const ir::Aval av = b.aval(out);
   // Eager scalar leaves are weak 64-bit so that they promote without rounding; a result made of
-  // scalars alone takes JAX's default 32-bit types instead.
+  // scalars alone takes JAX's default types instead (32-bit unless x64 mode is on).
   if (av.weak && (av.dtype == DType::f64 || av.dtype == DType::i64))
-    out = convert(b, out, {av.dtype == DType::f64 ? DType::f32 : DType::i32, true});
+    out = convert(b, out,
+                  {av.dtype == DType::f64 ? default_float_dtype() : default_int_dtype(), true});
   b.graph.outvars.push_back(out);
 }
 
@@ -106,8 +107,10 @@ std::shared_ptr<const Compiled> ExprCache::get(const std::vector<ir::Aval>& aval
   const std::uint64_t gen = stats.generation.load(std::memory_order_relaxed);
   if (gen != generation_) entries_.clear(), generation_ = gen;
   backend::Backend& be = backend::default_backend();
+  const bool x64 = x64_enabled();  // lowering reads the mode: a graph is only right in its own
   for (auto& e : entries_)
-    if (e.backend == &be && e.device == device && e.avals == avals && e.params == params) {
+    if (e.backend == &be && e.device == device && e.x64 == x64 && e.avals == avals &&
+        e.params == params) {
       stats.hits.fetch_add(1, std::memory_order_relaxed);
       e.used = next_use_tick();
       return e.compiled;
@@ -118,7 +121,7 @@ std::shared_ptr<const Compiled> ExprCache::get(const std::vector<ir::Aval>& aval
   c->graph = std::make_shared<const ir::Graph>(build());
   c->exe = compile_on(c->graph, device);
   c->device = device;
-  entries_.push_back({&be, device, avals, params, c, next_use_tick()});
+  entries_.push_back({&be, device, x64, avals, params, c, next_use_tick()});
   evict_beyond_capacity(entries_, [](const Entry& e) { return e.used; });
   return c;
 }

@@ -35,6 +35,7 @@ class ExprCache {
   struct Entry {
     const backend::Backend* backend;  // set_default_backend changes what later calls run on
     Device device;                    // the arguments' device: the computation runs there
+    bool x64;                         // fj::x64_enabled() when it was lowered
     std::vector<ir::Aval> avals;
     std::vector<std::int64_t> params;
     std::shared_ptr<const Compiled> compiled;

@@ -11,6 +11,7 @@
 
 #include "fusejit/core/dtype.hpp"
 #include "fusejit/core/error.hpp"
+#include "fusejit/core/x64.hpp"
 #include "fusejit/core/shape.hpp"
 #include "fusejit/ir/aval.hpp"
 #include "fusejit/ir/callback.hpp"
@@ -124,15 +125,18 @@ Literal Literal::of(T v, bool weak) {
   if constexpr (std::is_same_v<T, bool>) {
     l.dtype = DType::bool_, l.i = v;
   } else if constexpr (std::is_floating_point_v<T>) {
-    l.dtype = std::is_same_v<T, double> && !weak ? DType::f64 : DType::f32;
+    // A weak scalar takes the default float dtype (f64 in x64 mode), as a Python float does.
+    l.dtype = weak ? default_float_dtype() : std::is_same_v<T, double> ? DType::f64 : DType::f32;
     // A weak scalar keeps its full value until its dtype is final (f64 * 0.1 is exact); it is
     // rounded when cast, printed and run as f32.
     l.f = l.dtype == DType::f32 && !weak ? static_cast<double>(static_cast<float>(v))
                                          : static_cast<double>(v);
   } else if constexpr (std::is_same_v<T, std::uint32_t>) {
-    l.dtype = weak ? DType::i32 : DType::u32, l.i = static_cast<std::int64_t>(v);
+    l.dtype = weak ? default_int_dtype() : DType::u32, l.i = static_cast<std::int64_t>(v);
   } else {
-    l.dtype = std::is_same_v<T, std::int64_t> && !weak ? DType::i64 : DType::i32;
+    l.dtype = weak                              ? default_int_dtype()
+              : std::is_same_v<T, std::int64_t> ? DType::i64
+                                                : DType::i32;
     l.i = static_cast<std::int64_t>(v);
   }
   return l;
