@@ -10,6 +10,7 @@
 #include <map>
 #include <string>
 
+using fj::Array;
 using fj::Tracer;
 namespace lax = fj::lax;
 
@@ -256,4 +257,32 @@ TEST_CASE("lax golden: nested_jit_shared") {
 TEST_CASE("lax golden: nested_jit_capture") {
   auto f = [](Tracer x) { return fj::jit([&](Tracer y) { return y * y3 + x; })(x) + 1; };
   CHECK(fj::make_jaxpr(f)(fj::ones({3})).str() == golden("nested_jit_capture"));
+}
+
+// A jit closing over concrete arrays only: JAX keeps them as constvars of its jaxpr (the outer
+// jaxpr never names them), also in its JVP, its batched form and grad's forward part; grad's
+// backward part takes them as operands.
+TEST_CASE("lax golden: a nested jit's concrete captures are constvars of its jaxpr") {
+  const auto times_y3 = fj::jit([](Tracer y) { return y * y3; }, "times_y3");
+  auto body = [&](Tracer x) { return times_y3(x) + 1.0; };
+  CHECK(fj::make_jaxpr(body)(fj::ones({3})).str() == golden("nested_jit_consts"));
+  auto jvp = [&](Tracer x, Tracer t) {
+    auto [y, dy] = fj::jvp(body, std::array<Array, 1>{x}, std::array<Array, 1>{t});
+    return std::vector<Tracer>{y, dy};
+  };
+  CHECK(fj::make_jaxpr(jvp)(fj::ones({3}), fj::ones({3})).str() == golden("nested_jit_consts_jvp"));
+  const auto dot_y3 = fj::jit([](Tracer y) { return fj::dot(y, y3); }, "dot_y3");
+  auto batched = fj::vmap([&](Tracer x) { return dot_y3(x) + 1.0; });
+  CHECK(fj::make_jaxpr(batched)(fj::ones({2, 3})).str() == golden("nested_jit_consts_vmap"));
+  auto grad = fj::grad([&](Tracer x) { return fj::sum(body(x)); });
+  CHECK(fj::make_jaxpr(grad)(fj::ones({3})).str() == golden("nested_jit_consts_grad"));
+  auto twice = [&](Tracer x) {
+    Tracer a = times_y3(x);  // two statements: JAX's order
+    Tracer b = times_y3(x * 2);
+    return a + b;
+  };
+  CHECK(fj::make_jaxpr(twice)(fj::ones({3})).str() == golden("nested_jit_consts_twice"));
+  // The values: the captured array is still passed to the compiled call.
+  const Array got = fj::jit(twice)(fj::array(std::vector<float>{1, 2, 4}));
+  CHECK(fusejit_test::as_doubles(got) == std::vector<double>{0, 6, 24});
 }

@@ -26,6 +26,20 @@ def long_body(c, x):  # more than 10 equations: the printer hoists the body as `
     return c + x, x
 
 
+@jax.jit
+def times_y3(y):
+    return y * y3
+
+
+@jax.jit
+def dot_y3(y):
+    return jnp.dot(y, y3)
+
+
+def consts_body(x):
+    return times_y3(x) + 1.0
+
+
 def g(x):
     return x * 3
 
@@ -67,6 +81,13 @@ cases = {
     "nested_jit": (lambda x: jax.jit(jnp.sin)(x) + 1, (1.0,)),
     "nested_jit_shared": (lambda x: jax.jit(g)(x) + jax.jit(g)(x), (1.0,)),
     "nested_jit_capture": (lambda x: jax.jit(lambda y: y * y3 + x)(x) + 1, (o3,)),
+    # A jit closing over concrete arrays only keeps them as constvars of its jaxpr, also once
+    # transformed (jvp, vmap, grad's forward part; grad's backward part takes them as operands).
+    "nested_jit_consts": (consts_body, (o3,)),
+    "nested_jit_consts_jvp": (lambda x, t: jax.jvp(consts_body, (x,), (t,)), (o3, o3)),
+    "nested_jit_consts_vmap": (jax.vmap(lambda x: dot_y3(x) + 1.0), (jnp.ones((2, 3)),)),
+    "nested_jit_consts_grad": (jax.grad(lambda x: consts_body(x).sum()), (o3,)),
+    "nested_jit_consts_twice": (lambda x: times_y3(x) + times_y3(x * 2), (o3,)),
 }
 for name, (f, args) in cases.items():
     print(f"=== {name}")

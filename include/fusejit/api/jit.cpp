@@ -204,6 +204,14 @@ std::vector<Array> call_jit(const std::string& name, const SubGraph& sub,
   ir::Params p;
   p.items.push_back({"name", name, true});
   p.items.push_back({"jaxpr", g, true});
+  // Values the function closed over lead the operands. When all are concrete arrays, JAX keeps
+  // them as constvars of the inner jaxpr (the outer one never names them); the hidden param
+  // `closed_consts` tells the printer so. A traced capture makes JAX pass them all as operands.
+  const bool all_concrete = std::none_of(sub.consts.begin(), sub.consts.end(),
+                                         [](const Array& c) { return c.is_traced(); });
+  if (!sub.consts.empty() && all_concrete)
+    p.items.push_back(
+        {std::string(ir::kClosedConsts), static_cast<std::int64_t>(sub.consts.size()), false});
   std::vector<ir::Atom> outs = ts->builder.emit(ir::Prim::jit, std::move(in), std::move(p));
   std::vector<Array> res;
   for (auto& o : outs) res.push_back(atom_array(o));

@@ -27,6 +27,7 @@ ir::GraphPtr shared_subgraph(GraphBuilder& b, std::string key, const std::vector
     avals.push_back(b.aval(a));
     key += " " + avals.back().str() + (avals.back().weak ? "~" : "");
   }
+  if (x64_enabled()) key += " x64";  // the body's default dtypes follow the mode
   static std::mutex mu;
   static std::map<std::string, ir::GraphPtr> cache;
   ir::GraphPtr sub;

@@ -5,6 +5,7 @@
 #include <limits>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -92,6 +93,17 @@ struct Params {
     return *t;
   }
 };
+
+/// The hidden jit param naming how many leading operands are concrete arrays the jitted
+/// function closed over: JAX keeps those as constvars of the inner jaxpr, so they print there
+/// and not as operands (nor as constvars of the outer jaxpr, if nothing else reads them).
+inline constexpr std::string_view kClosedConsts = "closed_consts";
+/// The jit's count of closed-over leading operands (0 when there are none).
+inline std::int64_t closed_consts(const Params& p) {
+  const ParamValue* v = p.find(kClosedConsts);
+  const std::int64_t* n = v ? std::get_if<std::int64_t>(v) : nullptr;
+  return n ? *n : 0;
+}
 
 struct Eqn {
   Prim prim;

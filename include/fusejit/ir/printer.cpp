@@ -94,6 +94,7 @@ class Printer {
         if (!a.is_literal()) used.insert(a.var);
     }
     find_shared(top);
+    find_closed_consts(top);
     std::vector<pp::Doc> docs;
     for (auto& [name, g] : shared_order_)
       docs.push_back(pp::concat({pp::text("let "), pp::text(name), pp::text(" = "), skeleton(*g),
@@ -111,6 +112,8 @@ class Printer {
   std::set<std::string> shared_names_;
   std::map<const Graph*, std::string> shared_;
   std::vector<std::pair<std::string, const Graph*>> shared_order_;
+  std::map<const Graph*, std::int64_t> closed_consts_;  // a jit's sub-graph: its leading consts
+  std::set<Key> hidden_constvars_;  // constvars read only as a jit's closed-over values
   int counter_ = 0;
 
   std::string fresh() {
@@ -165,6 +168,36 @@ class Printer {
       shared_[g] = n;
       shared_order_.push_back({n, g});
     }
+  }
+
+  // A jit that closed over concrete arrays (ir::closed_consts) takes them as leading operands;
+  // JAX holds them as constvars of its jaxpr instead. Its sub-graph prints those invars as
+  // constvars, and a graph's own constvars that only such operands read are not printed.
+  void find_closed_consts(const Graph& top) {
+    std::set<const Graph*> seen;
+    std::deque<const Graph*> q{&top};
+    while (!q.empty()) {
+      const Graph* g = q.front();
+      q.pop_front();
+      if (!seen.insert(g).second) continue;
+      std::set<VarId> hidden, visible;
+      for (auto& o : g->outvars)
+        if (!o.is_literal()) visible.insert(o.var);
+      for (auto& e : g->eqns) {
+        const std::int64_t k = e.prim == Prim::jit ? closed_consts(e.params) : 0;
+        if (k > 0) closed_consts_[e.params.get<GraphPtr>("jaxpr").get()] = k;
+        for (std::size_t i = 0; i < e.in.size(); ++i)
+          if (!e.in[i].is_literal())
+            (static_cast<std::int64_t>(i) < k ? hidden : visible).insert(e.in[i].var);
+        for_each_subgraph(e.params, [&](const Graph& sub) { q.push_back(&sub); });
+      }
+      for (VarId c : g->constvars)
+        if (hidden.count(c) && !visible.count(c)) hidden_constvars_.insert(Key{g, c});
+    }
+  }
+  std::size_t leading_consts(const Graph& g) const {
+    const auto it = closed_consts_.find(&g);
+    return it == closed_consts_.end() ? 0 : static_cast<std::size_t>(it->second);
   }
 
   pp::Doc vars(const Graph& g, const std::vector<Atom>& vs, const std::string& sep, bool shapes,
@@ -271,10 +304,15 @@ class Printer {
         return a->name == "name";
       return a->name < b->name;
     });
+    // A jit's closed-over leading operands are its sub-graph's constvars (fresh names).
+    std::size_t hidden = 0;
     if (e.prim == Prim::jit) {
       const Graph& sub = *e.params.get<GraphPtr>("jaxpr");
+      hidden = std::min(leading_consts(sub), e.in.size());
       if (!shared_.count(&sub)) {
-        suggest_names(sub, as_atoms(sub.invars), g, e.in);
+        const auto skip = static_cast<std::ptrdiff_t>(std::min(hidden, sub.invars.size()));
+        suggest_names(sub, as_atoms({sub.invars.begin() + skip, sub.invars.end()}), g,
+                      {e.in.begin() + static_cast<std::ptrdiff_t>(hidden), e.in.end()});
         suggest_names(sub, sub.outvars, g, as_atoms(e.out));
       }
     }
@@ -293,7 +331,8 @@ class Printer {
     pp::Doc head = pp::text(std::string(ir::name(e.prim)));
     // A jit's weak float operands are the Python floats passed to it, printed as Python does;
     // inside an equation of lax they have become f32 values.
-    pp::Doc args = pp::concat({pp::text(" "), vars(g, e.in, "", false, e.prim == Prim::jit)});
+    const std::vector<Atom> shown(e.in.begin() + static_cast<std::ptrdiff_t>(hidden), e.in.end());
+    pp::Doc args = pp::concat({pp::text(" "), vars(g, shown, "", false, e.prim == Prim::jit)});
     pp::Doc d = e.out.empty() ? pp::concat({head, kv, args})
                               : pp::concat({lhs, pp::text(" = "), head, kv, args});
     if (&e == target_) target_doc_ = d;
@@ -301,8 +340,13 @@ class Printer {
   }
 
   pp::Doc skeleton(const Graph& g) {
-    pp::Doc consts = vars(g, as_atoms(g.constvars), "", true);
-    pp::Doc ins = vars(g, as_atoms(g.invars), "", true);
+    std::vector<VarId> constvars;
+    for (VarId c : g.constvars)
+      if (!hidden_constvars_.count(Key{&g, c})) constvars.push_back(c);
+    const auto lead = static_cast<std::ptrdiff_t>(std::min(leading_consts(g), g.invars.size()));
+    constvars.insert(constvars.end(), g.invars.begin(), g.invars.begin() + lead);
+    pp::Doc consts = vars(g, as_atoms(constvars), "", true);
+    pp::Doc ins = vars(g, as_atoms({g.invars.begin() + lead, g.invars.end()}), "", true);
     std::vector<pp::Doc> eqns;
     for (auto& e : g.eqns) eqns.push_back(eqn(g, e));
     pp::Doc body = pp::join(pp::brk("; "), eqns);

@@ -72,7 +72,7 @@ Batched batch_graph(const ir::Graph& g, const std::vector<bool>& in_batched, std
       // batch does not reach stay unbatched.
       Batched inner = batch_graph(*e.params.get<ir::GraphPtr>("jaxpr"), flags, size);
       const std::vector<Atom> outs =
-          b.emit(Prim::jit, std::move(in), with_graph(e.params, std::move(inner.graph)));
+          b.emit(Prim::jit, std::move(in), with_graph(e.params, std::move(inner.graph), true));
       for (std::size_t k = 0; k < e.out.size(); ++k) {
         env[static_cast<std::size_t>(e.out[k])] = outs[k];
         bat[static_cast<std::size_t>(e.out[k])] = inner.out_batched[k];

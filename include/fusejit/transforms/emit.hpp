@@ -26,15 +26,19 @@ inline ir::Params with_int(const ir::Params& p, const char* name, std::int64_t v
   return q;
 }
 /// A jit's params (its name) with another graph as its `jaxpr` (a transformed jit).
-/// A shared one stays shared (one graph printed once, as JAX's shared jaxprs).
-inline ir::Params with_graph(const ir::Params& p, ir::GraphPtr g) {
+/// A shared one stays shared (one graph printed once, as JAX's shared jaxprs). The hidden
+/// closed_consts count stays only when `consts_lead`: the new jit's operands still begin with
+/// the values the function closed over (JAX keeps them in its transformed jaxpr's consts).
+inline ir::Params with_graph(const ir::Params& p, ir::GraphPtr g, bool consts_lead = false) {
   ir::Params q = p;
   for (auto& item : q.items)
     if (item.name == "jaxpr") item.value = std::move(g);
+  if (!consts_lead)
+    std::erase_if(q.items, [](const ir::Param& item) { return item.name == ir::kClosedConsts; });
   return q;
 }
-inline ir::Params with_graph(const ir::Params& p, ir::Graph g) {
-  return with_graph(p, std::make_shared<const ir::Graph>(std::move(g)));
+inline ir::Params with_graph(const ir::Params& p, ir::Graph g, bool consts_lead = false) {
+  return with_graph(p, std::make_shared<const ir::Graph>(std::move(g)), consts_lead);
 }
 /// A tangent or cotangent; nullopt is a symbolic zero (nothing is emitted for it).
 using MaybeAtom = std::optional<Atom>;

@@ -52,7 +52,7 @@ ir::Graph jvp_graph(const ir::Graph& g, const std::vector<bool>& has_tangent) {
       }
       const std::vector<Atom> r =
           b.emit(Prim::jit, ops,
-                 with_graph(e.params, jvp_graph(*e.params.get<ir::GraphPtr>("jaxpr"), has)));
+                 with_graph(e.params, jvp_graph(*e.params.get<ir::GraphPtr>("jaxpr"), has), true));
       for (std::size_t k = 0; k < e.out.size(); ++k) {
         env[static_cast<std::size_t>(e.out[k])] = r[k];
         if (differentiable(g.aval(e.out[k])))

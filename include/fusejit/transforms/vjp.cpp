@@ -352,11 +352,16 @@ ir::Graph vjp_impl(const ir::Graph& g, const std::vector<bool>& wrt,
       JitSplit sp = split_jit(e.params.get<ir::GraphPtr>("jaxpr"), sub_wrt, sub_ct, linear);
       std::vector<Atom> known_ops;
       for (std::size_t i : sp.known_operands) known_ops.push_back(ins[k][i]);
+      // The forward part keeps the closed-over values inside when it keeps them all in front.
+      bool consts_lead =
+          sp.known_operands.size() >= static_cast<std::size_t>(ir::closed_consts(e.params));
+      for (std::int64_t i = 0; consts_lead && i < ir::closed_consts(e.params); ++i)
+        consts_lead = sp.known_operands[static_cast<std::size_t>(i)] == static_cast<std::size_t>(i);
       // (A forward part with no results, in linear mode, is left out, as JAX drops it.)
       const std::vector<Atom> r =
           linear && sp.known->outvars.empty()
               ? std::vector<Atom>{}
-              : b.emit(Prim::jit, known_ops, with_graph(e.params, sp.known));
+              : b.emit(Prim::jit, known_ops, with_graph(e.params, sp.known, consts_lead));
       // Linear mode: the outputs a tangent reaches come from the whole call, which the caller
       // leaves out of the forward part (tangent_marks).
       std::vector<Atom> whole;
