@@ -1,5 +1,33 @@
-// The one include of fusejit. Define FUSEJIT_IMPLEMENTATION in exactly one translation unit
-// (the fusejit::fusejit CMake target does) to compile the library's implementation into it.
+/// \file
+/// The one include of fusejit. Define FUSEJIT_IMPLEMENTATION in exactly one translation unit
+/// (the fusejit::fusejit CMake target does) to compile the library's implementation into it.
+/// <fusejit/eigen.hpp> adds the Eigen interop (fj::view, fj::to_eigen).
+///
+/// \namespace fj
+/// fusejit's user API under JAX's names (fj::zeros is jnp.zeros, fj::jit is jax.jit): fj::Array,
+/// the jax.numpy functions, the transformations, and the errors they raise (fj::Error). The
+/// operators + - * / % < <= > >= == != & | ^ << >> and unary - ~ take arrays, expressions and
+/// C++ scalars (one operand an array or expression) and broadcast as jnp's do: / is true
+/// division, % Python's remainder, and & | ^ ~ raise fj::DTypeError on floats.
+/// \namespace fj::lax
+/// jax.lax: primitives by their lax names, control flow (fj::lax::cond, fj::lax::scan) and the
+/// collectives over a named axis (fj::lax::psum).
+/// \namespace fj::lax::linalg
+/// jax.lax.linalg: cholesky, triangular_solve, lu, eigh, qr and svd, as lax stages them.
+/// \namespace fj::linalg
+/// jax.numpy.linalg: cholesky, solve, inv, det, slogdet, norm, eigh, eigvalsh, svd, qr.
+/// \namespace fj::scipy
+/// jax.scipy.
+/// \namespace fj::scipy::linalg
+/// jax.scipy.linalg: solve_triangular, cho_factor and cho_solve.
+/// \namespace fj::random
+/// jax.random: threefry keys (fj::random::key, split, fold_in) and draws, bit for bit JAX's.
+/// \namespace fj::nn
+/// jax.nn: activations (relu, gelu, silu, ...), softmax, log_softmax, logsumexp, one_hot.
+/// \namespace fj::debug
+/// jax.debug: fj::debug::print and fj::debug::callback, run each time compiled code runs.
+/// \namespace fj::distributed
+/// jax.distributed: joining the processes that mpirun started (fj::distributed::initialize).
 #pragma once
 
 #include "fusejit/version.hpp"

@@ -14,8 +14,12 @@ FUSEJIT_DEBIAN_PACKAGES=(
   llvm-19-dev libzstd-dev libeigen3-dev libxsimd-dev libxxhash-dev cmake g++ ccache
   libopenmpi-dev openmpi-bin  # MPI: pmap across processes, and its tests under mpiexec
 )
-# What ./scripts/test adds: the test framework and the benchmarks' (bench_smoke runs each).
-FUSEJIT_TEST_PACKAGES=(doctest-dev libbenchmark-dev python3)  # python3: the timing table
+# What ./scripts/docs needs, Doxygen for the API reference; the tests check it too (docs.reference).
+FUSEJIT_DOCS_PACKAGES=(doxygen)
+# What ./scripts/test adds: the test framework and the benchmarks' (bench_smoke runs each), and
+# the docs' packages (the ctest entry docs.reference runs Doxygen).
+FUSEJIT_TEST_PACKAGES=(doctest-dev libbenchmark-dev python3  # python3: the timing table
+  "${FUSEJIT_DOCS_PACKAGES[@]}")
 # What ./scripts/test --full adds: Conan from PyPI in a venv (the package.conan tests), and
 # jsonschema to check the vcpkg port's manifest.
 FUSEJIT_FULL_TIER_PACKAGES=(python3-venv python3-jsonschema)

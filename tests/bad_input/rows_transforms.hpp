@@ -147,7 +147,14 @@ inline std::vector<Row> transform_rows() {
        "fj::vmap: at least one argument must be mapped (in_axes are all none)"},
       {"`vmap` with more `in_axes` than arguments",
        [=] { (void)vm([](Tracer a) { return a; }, 0, 0)(f3); },
-       raises<fj::ValueError>("fj::ValueError"), "fj::vmap: in_axes has 2 entries for 1 arguments"},
+       raises<fj::ValueError>("fj::ValueError"),
+       "fj::vmap: in_axes must be one axis for every argument (fj::vmap(f, 0)) or have one entry "
+       "per positional argument, but got len(in_axes)=2, len(args)=1"},
+      {"`vmap` with one `in_axes` entry for two arguments (JAX raises; fj::vmap(f, 0) maps all)",
+       [=] { (void)vm([](Tracer a, Tracer b) { return a + b; }, 0)(f3, f3); },
+       raises<fj::ValueError>("fj::ValueError"),
+       "fj::vmap: in_axes must be one axis for every argument (fj::vmap(f, 0)) or have one entry "
+       "per positional argument, but got len(in_axes)=1, len(args)=2"},
       {"`vmap` with an `out_axes` out of range",
        [=] { (void)fj::vmap([](Tracer a) { return a; }, fj::in_axes{0}, fj::out_axes{3})(m23); },
        raises<fj::ValueError>("fj::ValueError"),

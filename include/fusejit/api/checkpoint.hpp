@@ -50,11 +50,13 @@ struct checkpoint_options {
 
 /// x, named for checkpoint policies (jax.ad_checkpoint.checkpoint_name): the identity, staged as
 /// a `name[name=...]` equation that save_only_these_names looks for.
+///@{
 Array checkpoint_name(const Array& x, const std::string& name);
 template <detail::Expr E>
 Array checkpoint_name(const E& e, const std::string& name) {
   return checkpoint_name(Array(e), name);
 }
+///@}
 
 namespace detail {
 

@@ -9,10 +9,10 @@ namespace fj {
 
 /// What new LLVM kernels are compiled for.
 struct CpuTarget {
-  std::string name;      // as set: "native", "x86-64-v3", "skylake-avx512", ...
-  std::string cpu;       // LLVM's CPU name ("znver4" for native on such a host)
-  std::string features;  // LLVM's feature string ("+avx2,+fma,..."; empty for a named CPU)
-  int lanes = 0;         // f32 lanes of the kernels' vectors: 4 (SSE), 8 (AVX2), 16 (AVX-512)
+  std::string name;      ///< as set: "native", "x86-64-v3", "skylake-avx512", ...
+  std::string cpu;       ///< LLVM's CPU name ("znver4" for native on such a host)
+  std::string features;  ///< LLVM's feature string ("+avx2,+fma,..."; empty for a named CPU)
+  int lanes = 0;         ///< f32 lanes of the kernels' vectors: 4 (SSE), 8 (AVX2), 16 (AVX-512)
 };
 
 /// The target new kernels compile for. Without an LLVM backend in the build: {"native", "", "",

@@ -2,10 +2,13 @@
 // what jnp stages; outside one they return concrete arrays.
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <type_traits>
 
 #include "fusejit/api/factories.hpp"
+#include "fusejit/expr/indexing.hpp"
 #include "fusejit/expr/materialize.hpp"
+#include "fusejit/expr/operators.hpp"
 
 namespace fj {
 namespace detail {
@@ -54,6 +57,17 @@ inline Array eye(std::int64_t n, std::int64_t m = -1, std::int64_t k = 0,
     return detail::record(detail::make_node(detail::EyeOp{n, m, k, dtype}), *t);
   return detail::eye_value(n, m, k, dtype);
 }
+/// jnp.eye's keyword arguments, for designated initializers: fj::eye(3, {.k = 1, .dtype =
+/// fj::f64}). `m` -1 means n; no dtype means the default float dtype.
+struct EyeOptions {
+  std::int64_t m = -1;           ///< columns (JAX's M); -1: as many as rows
+  std::int64_t k = 0;            ///< the diagonal: 0 main, > 0 above, < 0 below
+  std::optional<DType> dtype{};  ///< the default float dtype when not given
+};
+/// jnp.eye(n, M=m, k=k, dtype=dtype) with keyword-style options.
+inline Array eye(std::int64_t n, const EyeOptions& o) {
+  return eye(n, o.m, o.k, o.dtype.value_or(default_float_dtype()));
+}
 
 /// `num` evenly spaced points from start to stop, stop included when `endpoint` (jnp.linspace).
 /// Of the default float dtype unless `dtype` is given; integer dtypes take the floor of the
@@ -68,6 +82,18 @@ requires(std::is_arithmetic_v<S>&& std::is_arithmetic_v<E>) Array
   return detail::linspace_value(static_cast<double>(start), static_cast<double>(stop), num,
                                 endpoint, dtype);
 }
+/// jnp.linspace's keyword arguments: fj::linspace(0, 1, {.num = 5, .endpoint = false}).
+struct LinspaceOptions {
+  std::int64_t num = 50;         ///< how many points
+  bool endpoint = true;          ///< whether `stop` is the last point
+  std::optional<DType> dtype{};  ///< the default float dtype when not given
+};
+/// jnp.linspace(start, stop, num=num, endpoint=endpoint, dtype=dtype) with keyword-style options.
+template <class S, class E>
+requires(std::is_arithmetic_v<S>&& std::is_arithmetic_v<E>) Array
+    linspace(S start, E stop, const LinspaceOptions& o) {
+  return linspace(start, stop, o.num, o.endpoint, o.dtype.value_or(default_float_dtype()));
+}
 
 /// An array of x's shape filled with `value`, in x's dtype (and weak type) or in `dtype`.
 template <detail::ArrayLike A>
@@ -79,6 +105,7 @@ Array full_like(const A& x, double value) {
   }
   return detail::full_like_value(a, value, a.dtype(), a.weak_type());
 }
+/// jnp.full_like(x, value, dtype=dtype): x's shape filled with `value` in `dtype` (not weak).
 template <detail::ArrayLike A>
 Array full_like(const A& x, double value, DType dtype) {
   const Array a = x;
@@ -97,6 +124,18 @@ Array zeros_like(const A& x) {
 template <detail::ArrayLike A>
 Array ones_like(const A& x) {
   return full_like(x, 1.0);
+}
+
+// x.at(idx).divide(v) and .power(v) (expr/indexing.hpp): JAX's compositions over ones_like.
+template <class Arrays>
+template <detail::Operand U>
+Array detail::AtIndex<Arrays>::divide(U&& v, lax::GatherScatterMode mode) const {
+  return Array(x_ / AtIndex(ones_like(x_), items_, arrays_).mul(std::forward<U>(v), mode));
+}
+template <class Arrays>
+template <detail::Operand U>
+Array detail::AtIndex<Arrays>::power(U&& v, lax::GatherScatterMode mode) const {
+  return Array(fj::pow(x_, AtIndex(ones_like(x_), items_, arrays_).mul(std::forward<U>(v), mode)));
 }
 
 }  // namespace fj

@@ -9,10 +9,15 @@ namespace fj {
 /// Where arrays live and kernels run: the CPU, or one CUDA GPU (by its driver ordinal).
 class Device {
  public:
+  /// The platform: the CPU, or a CUDA GPU (device.platform "cpu" / "gpu").
   enum class Kind { cpu, cuda };
+  /// The CPU (device 0 of process 0).
   Device() = default;  // the CPU
+  /// The platform.
   Kind kind() const { return kind_; }
+  /// device.id: the CPU device's index, or the GPU's driver ordinal.
   int id() const { return id_; }
+  /// Whether it is a CUDA GPU.
   bool is_gpu() const { return kind_ == Kind::cuda; }
   /// "cpu", or the GPU's name as the driver reports it ("NVIDIA H100 80GB HBM3").
   std::string name() const;
@@ -31,7 +36,9 @@ class Device {
   static Device of_buffer_device(int ordinal) {
     return ordinal < 0 ? Device() : Device(Kind::cuda, ordinal);
   }
+  /// The same platform, id and process.
   friend bool operator==(const Device&, const Device&) = default;
+  /// Prints str().
   friend std::ostream& operator<<(std::ostream& os, const Device& d) { return os << d.str(); }
 
  private:

@@ -37,6 +37,7 @@ Array view(const Eigen::DenseBase<Derived>& m) {
   return detail::array_from(copy.data(), shape);
 }
 
+/// What fj::to_eigen returns: a read-only row-major dynamic-size Eigen::Map of T.
 template <class T>
 using RowMajorMap =
     Eigen::Map<const Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>;

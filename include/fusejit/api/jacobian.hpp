@@ -68,10 +68,11 @@ template <class Wrt, class... A>
 struct jac_input_type {
   static constexpr std::size_t N = wrt_count(static_cast<const Wrt*>(nullptr));
   using type = decltype([]<std::size_t... K>(std::index_sequence<K...>) {
-    if constexpr (N == 1)
+    if constexpr (N == 1) {
       return std::type_identity<typename grad_type<Wrt, 0, A...>::type>{};
-    else
+    } else {
       return std::type_identity<std::tuple<typename grad_type<Wrt, K, A...>::type...>>{};
+    }
   }(std::make_index_sequence<N>{}))::type;
 };
 

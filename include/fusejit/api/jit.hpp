@@ -129,6 +129,8 @@ inline constexpr always_trace_t always_trace{};
 template <class F, class Statics = static_argnums_t<>>
 class Jitted {
  public:
+  /// Wraps `f`, named `name` in jaxprs, logs and errors; `api` is the entry point that errors
+  /// name ("fj::jit"). fj::jit makes these.
   Jitted(F f, std::string name, std::source_location loc = {}, const char* api = "fj::jit")
       : f_(std::move(f)), st_(std::make_shared<detail::JitState>()) {
     st_->name = std::move(name);
@@ -141,6 +143,10 @@ class Jitted {
     st_->always_trace = true;
   }
 
+  /// Calls f: traces and compiles it on the first call of each key (argument shapes, dtypes,
+  /// pytree structures, static values), then runs the compiled code. Inside another trace it
+  /// stages one `jit` equation; under fj::disable_jit it runs f eagerly. What f raises while
+  /// being traced (fj::ShapeError, ...) comes out of the call, naming f and `loc`.
   template <class... Args>
   auto operator()(const Args&... args) const {
     using R = checked_result_t<Args...>;
@@ -173,6 +179,7 @@ class Jitted {
     std::lock_guard lock(st_->mu);
     return st_->entries.size();
   }
+  /// The name given to fj::jit ("<lambda>" by default).
   const std::string& name() const { return st_->name; }
 
  private:
@@ -325,9 +332,11 @@ class Jitted {
   std::shared_ptr<detail::JitState> st_;
 };
 
-/// Wraps f so that each call runs a compiled trace of it. Options: fj::static_argnums<I...>,
-/// and a name (const char* / std::string) used in jaxprs and logs. `loc`, the caller's line,
-/// is named with the function in errors raised while tracing it.
+/// jax.jit: wraps f so that each call runs a compiled trace of it. Options:
+/// fj::static_argnums<I...>, and a name (const char* / std::string) used in jaxprs and logs.
+/// `loc`, the caller's line, is named with the function in errors raised while tracing it:
+/// auto f = fj::jit([](fj::Tracer x) { return fj::sin(x) * 2; });
+///@{
 template <class F, std::size_t... I>
 auto jit(F f, static_argnums_t<I...>, std::string name = "<lambda>",
          std::source_location loc = std::source_location::current()) {
@@ -338,6 +347,7 @@ auto jit(F f, std::string name = "<lambda>",
          std::source_location loc = std::source_location::current()) {
   return Jitted<F>(std::move(f), std::move(name), loc);
 }
+///@}
 
 namespace detail {
 /// fj::jit for the library's own functions that only run inside a trace: they trace even

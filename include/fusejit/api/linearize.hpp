@@ -60,6 +60,7 @@ std::vector<ir::Aval> avals_of_leaves(const std::vector<Array>& leaves);
 template <class F, class... A>
 class Linearized {
  public:
+  /// What fj::linearize makes: f, the primals it is linearized at, the output's structure.
   Linearized(F f, const A&... primals, PyTreeDef out_tree, std::source_location loc)
       : fa_(detail::flatten_args(primals...)),
         out_tree_(std::move(out_tree)),
@@ -95,6 +96,8 @@ class Linearized {
 template <class F, class... A>
 class LinearTransposed {
  public:
+  /// What fj::linear_transpose makes: f (linear in its arguments) and the primals that give
+  /// its inputs' structures, shapes and dtypes; traces f once to learn its output's.
   LinearTransposed(F f, const A&... primals, std::source_location loc)
       : fa_(detail::flatten_args(primals...)),
         jitted_(detail::LinearBody<F, true, A...>{f, {primals...}, fa_.trees, loc},

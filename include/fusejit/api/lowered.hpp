@@ -17,6 +17,8 @@ std::string describe_compiled(const Compiled& c);
 template <class R>
 class CompiledFunction {
  public:
+  /// What Lowered::compile makes: the compiled graph, the argument avals and pytree structures
+  /// it was compiled for, and the result's structure.
   CompiledFunction(detail::Compiled c, std::vector<ir::Aval> avals, std::vector<PyTreeDef> trees,
                    PyTreeDef out_tree)
       : c_(std::move(c)),
@@ -24,6 +26,9 @@ class CompiledFunction {
         trees_(std::move(trees)),
         out_tree_(std::move(out_tree)) {}
 
+  /// Runs the compiled code on the dynamic arguments (jax's Compiled.__call__). Another count
+  /// or pytree structure raises fj::ValueError, another shape fj::ShapeError, another dtype
+  /// fj::DTypeError: it never retraces.
   template <class... Args>
   auto operator()(const Args&... args) const {
     if (sizeof...(Args) != trees_.size())
@@ -52,6 +57,8 @@ class CompiledFunction {
     (add(args), ...);
     return detail::unflatten_result<R>(out_tree_, detail::run_compiled(c_, values));
   }
+  /// The executable's description (Compiled.as_text()): the fused kernel graph and the
+  /// generated code of each kernel.
   std::string as_text() const { return detail::describe_compiled(c_); }
 
  private:
@@ -65,6 +72,7 @@ class CompiledFunction {
 template <class R>
 class Lowered {
  public:
+  /// What Jitted::lower makes: the trace, the argument avals and structures, f's name.
   Lowered(detail::TraceResult r, std::vector<ir::Aval> avals, std::vector<PyTreeDef> trees,
           std::string name = "<lambda>")
       : r_(std::move(r)),

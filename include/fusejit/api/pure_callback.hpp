@@ -9,8 +9,8 @@ namespace fj {
 
 /// A result's shape and dtype, declared before the function runs (jax.ShapeDtypeStruct).
 struct ShapeDtypeStruct {
-  Shape shape;
-  DType dtype = DType::f32;
+  Shape shape;               ///< the result's shape
+  DType dtype = DType::f32;  ///< the result's dtype
 };
 
 namespace detail {

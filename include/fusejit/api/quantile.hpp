@@ -11,10 +11,13 @@ namespace fj {
 /// The q of the quantile functions: a C++ double (JAX's Python float: a weak scalar) or an
 /// array (rank 0 or 1).
 struct Quantiles {
-  std::optional<Array> array;
-  double scalar = 0;
+  std::optional<Array> array;  ///< q as an array, when given one
+  double scalar = 0;           ///< q as a C++ double, when `array` is empty
+  /// q from an array or a double; implicit, as JAX takes either.
+  ///@{
   Quantiles(const Array& q) : array(q) {}  // NOLINT: implicit, as JAX takes either
   Quantiles(double q) : scalar(q) {}       // NOLINT
+  ///@}
 };
 
 /// jnp.quantile(a, q, axis, method, keepdims): the q-th quantiles (q in [0, 1], a scalar or a
@@ -27,12 +30,16 @@ Array quantile(const Array& a, const Quantiles& q, Axes axis = none,
 Array nanquantile(const Array& a, const Quantiles& q, Axes axis = none,
                   QuantileMethod method = QuantileMethod::linear, bool keepdims = false);
 /// jnp.percentile / jnp.nanpercentile: quantile at q / 100 (q in [0, 100], integers too).
+///@{
 Array percentile(const Array& a, const Quantiles& q, Axes axis = none,
                  QuantileMethod method = QuantileMethod::linear, bool keepdims = false);
 Array nanpercentile(const Array& a, const Quantiles& q, Axes axis = none,
                     QuantileMethod method = QuantileMethod::linear, bool keepdims = false);
+///@}
 /// jnp.median / jnp.nanmedian: the quantile at 0.5 with the midpoint method.
+///@{
 Array median(const Array& a, Axes axis = none, bool keepdims = false);
 Array nanmedian(const Array& a, Axes axis = none, bool keepdims = false);
+///@}
 
 }  // namespace fj

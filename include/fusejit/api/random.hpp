@@ -116,6 +116,18 @@ inline Array uniform(const Array& key, std::vector<std::int64_t> shape = {},
                                                  }),
                              {key});
 }
+/// jax.random.uniform's keyword arguments: fj::random::uniform(key, {2, 3}, {.minval = -1}).
+/// No dtype means the default float dtype.
+struct UniformOptions {
+  std::optional<DType> dtype{};  ///< f32 or f64; the default float dtype when not given
+  double minval = 0;             ///< the smallest value drawn (included)
+  double maxval = 1;             ///< the bound (excluded)
+};
+/// jax.random.uniform(key, shape, dtype=..., minval=..., maxval=...) with keyword-style options.
+inline Array uniform(const Array& key, std::vector<std::int64_t> shape, const UniformOptions& o) {
+  return uniform(key, std::move(shape), o.dtype.value_or(default_float_dtype()), o.minval,
+                 o.maxval);
+}
 /// Standard normal floats: sqrt(2) * erf_inv(u), u uniform in [nextafter(-1, 0), 1). f32 is
 /// bit-exact with JAX; f64 uses fusejit's own f64 erf_inv (not XLA's ErfInv64): close, not exact.
 inline Array normal(const Array& key, std::vector<std::int64_t> shape = {},
@@ -126,6 +138,14 @@ inline Array normal(const Array& key, std::vector<std::int64_t> shape = {},
                                                    o.dtype = dtype;
                                                  }),
                              {key});
+}
+/// jax.random.normal's keyword arguments: fj::random::normal(key, {4}, {.dtype = fj::f64}).
+struct NormalOptions {
+  std::optional<DType> dtype{};  ///< f32 or f64; the default float dtype when not given
+};
+/// jax.random.normal(key, shape, dtype=...) with keyword-style options.
+inline Array normal(const Array& key, std::vector<std::int64_t> shape, const NormalOptions& o) {
+  return normal(key, std::move(shape), o.dtype.value_or(default_float_dtype()));
 }
 /// Bools, true with probability p: uniform(key, shape, p's dtype) < p.
 inline Array bernoulli(const Array& key, double p = 0.5, std::vector<std::int64_t> shape = {}) {

@@ -88,11 +88,12 @@ void expand_axes(const PyTreeDef& spec, const std::vector<std::optional<int>>& a
 }  // namespace
 
 std::vector<std::optional<int>> expand_in_axes(const std::vector<AxisSpec>& specs,
-                                               const std::vector<PyTreeDef>& trees,
-                                               const char* who) {
-  if (specs.size() != 1 && specs.size() != trees.size())
-    throw ValueError(std::string(who) + ": in_axes has " + std::to_string(specs.size()) +
-                     " entries for " + std::to_string(trees.size()) + " arguments");
+                                               const std::vector<PyTreeDef>& trees, const char* who,
+                                               bool one_for_all) {
+  if (!(one_for_all && specs.size() == 1) && specs.size() != trees.size())
+    throw ValueError(std::string(who) + ": in_axes must be one axis for every argument (" + who +
+                     "(f, 0)) or have one entry per positional argument, but got len(in_axes)=" +
+                     std::to_string(specs.size()) + ", len(args)=" + std::to_string(trees.size()));
   std::vector<std::optional<int>> out;
   for (std::size_t i = 0; i < trees.size(); ++i) {
     const AxisSpec& sp = specs.size() == 1 ? specs[0] : specs[i];
@@ -277,11 +278,11 @@ VjpOut grad_flat(const char* who, std::source_location loc, const FlatArgs& fa,
   return vjp_call(s, fa.leaves, wl, {one_like(g.aval(g.outvars[0]))});
 }
 
-std::vector<Array> vmap_flat(const FlatArgs& fa, const std::vector<AxisSpec>& in,
+std::vector<Array> vmap_flat(const FlatArgs& fa, const std::vector<AxisSpec>& in, bool in_for_all,
                              const std::vector<std::optional<int>>& out, std::source_location loc,
                              const std::string& axis, TraceBody body, PyTreeDef& out_tree) {
   return vmap_call(
-      "vmap", fa.leaves, expand_in_axes(in, fa.trees), out,
+      "vmap", fa.leaves, expand_in_axes(in, fa.trees, "fj::vmap", in_for_all), out,
       [&](const std::vector<ir::Aval>& avals) {
         SubGraph s = trace_subgraph_flat({"vmap", "fj::vmap", loc}, avals, body);
         out_tree = s.out_tree;

@@ -23,17 +23,20 @@ namespace fj {
 /// fj::argnums_v<0, 2>.
 template <std::size_t N>
 struct argnums {
-  std::array<int, N> v{};
+  std::array<int, N> v{};  ///< the argument indices
+  /// fj::argnums{0, 2}: the indices, in the order the gradients come back.
   template <class... I>
   constexpr argnums(I... i) : v{static_cast<int>(i)...} {}
 };
+/// Deduces N from the number of indices.
 template <class... I>
 argnums(I...) -> argnums<sizeof...(I)>;
 /// argnums known at compile time: each gradient has its argument's structure and C++ type.
 template <std::size_t... I>
 struct argnums_t {
-  static constexpr std::size_t count = sizeof...(I);
+  static constexpr std::size_t count = sizeof...(I);  ///< how many arguments are differentiated
 };
+/// fj::argnums_v<0, 2>: compile-time argnums, for arguments of different C++ types.
 template <std::size_t... I>
 inline constexpr argnums_t<I...> argnums_v{};
 
@@ -41,12 +44,17 @@ inline constexpr argnums_t<I...> argnums_v{};
 /// those matching the argument's structure (an int or none at a node covers its whole subtree,
 /// as a prefix does in JAX).
 struct AxisSpec {
-  PyTreeDef tree;
-  std::vector<std::optional<int>> axes{std::nullopt};  // one per leaf of tree
+  PyTreeDef tree;  ///< the spec's structure (a leaf for one axis)
+  std::vector<std::optional<int>> axes{std::nullopt};  ///< one per leaf of tree
+  /// Unmapped (fj::none).
   AxisSpec() = default;
+  /// Axis `a` of the argument (negative counts from the end).
   AxisSpec(int a) : axes{a} {}
+  /// Axis `a`, or unmapped when empty.
   AxisSpec(std::optional<int> a) : axes{a} {}
+  /// fj::none: the argument is not mapped (broadcast to every example).
   AxisSpec(std::nullopt_t) {}
+  /// A pytree of ints and fj::none, a prefix of the argument's structure.
   template <class T>
   requires detail::pytree::is_node_v<T> AxisSpec(const T& t) : tree(tree_structure(t)) {
     axes.clear();
@@ -69,8 +77,10 @@ struct AxisSpec {
 /// The name of a mapped axis, which fj::lax's collectives refer to: fj::axis_name{"i"} as
 /// vmap's and pmap's axis_name.
 struct axis_name {
-  std::string name;
+  std::string name;  ///< the name the collectives refer to
+  /// fj::axis_name{"i"}.
   axis_name(const char* n) : name(n) {}
+  /// fj::axis_name{some_string}.
   axis_name(std::string n) : name(std::move(n)) {}
 };
 
@@ -78,19 +88,23 @@ struct axis_name {
 /// for a pytree argument. One entry applies to every argument, as JAX's in_axes=0.
 template <std::size_t N>
 struct in_axes {
-  std::array<AxisSpec, N> v{};
+  std::array<AxisSpec, N> v{};  ///< one spec per positional argument
+  /// fj::in_axes{0, fj::none}: each entry an AxisSpec (an int, fj::none or a pytree of them).
   template <class... I>
   in_axes(I... i) : v{AxisSpec(i)...} {}
 };
+/// Deduces N from the number of entries.
 template <class... I>
 in_axes(I...) -> in_axes<sizeof...(I)>;
 /// vmap's output axis per output leaf (the result flattened); one entry applies to all.
 template <std::size_t N>
 struct out_axes {
-  std::array<std::optional<int>, N> v{};
+  std::array<std::optional<int>, N> v{};  ///< one axis (or fj::none) per output leaf
+  /// fj::out_axes{1}: where each output leaf's batch axis goes.
   template <class... I>
   constexpr out_axes(I... i) : v{std::optional<int>(i)...} {}
 };
+/// Deduces N from the number of entries.
 template <class... I>
 out_axes(I...) -> out_axes<sizeof...(I)>;
 
@@ -240,7 +254,14 @@ struct GradFn {
         return one(std::integral_constant<std::size_t, 0>{});
       else
         return [&]<std::size_t... K>(std::index_sequence<K...>) {
-          return std::tuple{one(std::integral_constant<std::size_t, K>{})...};
+          // Gradients of one type are a std::array, indexable as JAX's tuple (g[0]); of
+          // different types (argnums_v over a pytree and an array) a std::tuple. Both take
+          // std::get and structured bindings. Braced initialization keeps the order.
+          using G0 = typename grad_type<Wrt, 0, A...>::type;
+          if constexpr ((std::is_same_v<typename grad_type<Wrt, K, A...>::type, G0> && ...))
+            return std::array<G0, N>{one(std::integral_constant<std::size_t, K>{})...};
+          else
+            return std::tuple{one(std::integral_constant<std::size_t, K>{})...};
         }
       (std::make_index_sequence<N>{});
     };
@@ -251,15 +272,18 @@ struct GradFn {
   }
 };
 
-/// Per leaf of the flattened arguments: its in_axes (specs: one per argument, or one for all).
+/// Per leaf of the flattened arguments: its in_axes (specs: one per argument, or, when
+/// `one_for_all`, one spec for all). Another count raises fj::ValueError, as JAX's vmap does.
 std::vector<std::optional<int>> expand_in_axes(const std::vector<AxisSpec>& specs,
                                                const std::vector<PyTreeDef>& trees,
-                                               const char* who = "fj::vmap");
+                                               const char* who = "fj::vmap",
+                                               bool one_for_all = true);
 
 /// vmap's array-level core: the leaves of the arguments (flattened: `fa`) mapped over the axes
-/// `in` (one spec per argument, or one for all), `body` traced for the per-example avals and
-/// batched; the outputs' axes are `out`. Sets `out_tree` to the result's structure.
-std::vector<Array> vmap_flat(const FlatArgs& fa, const std::vector<AxisSpec>& in,
+/// `in` (one spec per argument, or one for all when `in_for_all`), `body` traced for the
+/// per-example avals and batched; the outputs' axes are `out`. Sets `out_tree` to the result's
+/// structure.
+std::vector<Array> vmap_flat(const FlatArgs& fa, const std::vector<AxisSpec>& in, bool in_for_all,
                              const std::vector<std::optional<int>>& out, std::source_location loc,
                              const std::string& axis, TraceBody body, PyTreeDef& out_tree);
 
@@ -267,6 +291,7 @@ template <class F, std::size_t NI, std::size_t NO>
 struct VmapFn {
   F f;
   std::array<AxisSpec, NI> in;
+  bool in_for_all;  // in[0] for every argument (JAX's in_axes=0), not one entry per argument
   std::array<std::optional<int>, NO> out;
   std::source_location loc;  // vmap's caller
   std::string axis;          // fj::axis_name, or empty
@@ -276,7 +301,7 @@ struct VmapFn {
     using R = decltype(call_flat(f, fa.leaves, fa, a...));
     PyTreeDef out_tree;
     std::vector<Array> outs = vmap_flat(
-        fa, {in.begin(), in.end()}, {out.begin(), out.end()}, loc, axis,
+        fa, {in.begin(), in.end()}, in_for_all, {out.begin(), out.end()}, loc, axis,
         [&](std::vector<Array>& t, LowerCtx& ctx, std::vector<ir::Atom>& o) {
           auto result = call_flat(f, t, fa, a...);
           return flatten_output(ctx, result, o);
@@ -308,7 +333,8 @@ class Transformed {
 }  // namespace detail
 
 /// The gradient of a scalar function with respect to its first argument, or the ones listed:
-/// fj::grad(f)(x), fj::grad(f, fj::argnums{0, 1})(x, y) -> std::tuple of gradients.
+/// fj::grad(f)(x); fj::grad(f, fj::argnums{0, 1})(x, y) gives the gradients as a std::array
+/// (g[0], g[1]) when they have one C++ type, else as a std::tuple.
 /// Arguments may be pytrees (fj::tree_*): the gradient has the argument's structure.
 /// `loc`, the caller's line, is named in errors raised while tracing f (as for fj::jit).
 template <class F, class Wrt = argnums_t<0>>
@@ -324,23 +350,43 @@ auto value_and_grad(F f, Wrt which = {},
                              "value_and_grad", "fj::value_and_grad");
 }
 
-/// The function mapped over a leading (or the given) axis of its arguments (pytrees: each leaf
-/// mapped over its axis).
-template <class F, std::size_t NI = 1, std::size_t NO = 1>
-auto vmap(F f, in_axes<NI> in = in_axes<1>{0}, out_axes<NO> out = out_axes<1>{0},
+/// The function mapped over axis `all` (the leading one by default) of every argument, as
+/// JAX's vmap(f, in_axes=0): fj::vmap(f), fj::vmap(f, 1), fj::vmap(f, fj::none). Pytree
+/// arguments have each leaf mapped over that axis.
+template <class F, std::size_t NO = 1>
+auto vmap(F f, AxisSpec all = 0, out_axes<NO> out = out_axes<1>{0},
           std::source_location loc = std::source_location::current()) {
-  return detail::Transformed(detail::VmapFn<F, NI, NO>{std::move(f), in.v, out.v, loc, {}}, "vmap",
-                             "fj::vmap");
+  return detail::Transformed(
+      detail::VmapFn<F, 1, NO>{std::move(f), {std::move(all)}, true, out.v, loc, {}}, "vmap",
+      "fj::vmap");
+}
+/// The function mapped with one in_axes entry per positional argument, as JAX's
+/// vmap(f, in_axes=(0, None)): fj::vmap(f, fj::in_axes{0, fj::none}). Another number of
+/// entries than arguments raises fj::ValueError at the call, as in JAX.
+template <class F, std::size_t NI, std::size_t NO = 1>
+auto vmap(F f, in_axes<NI> in, out_axes<NO> out = out_axes<1>{0},
+          std::source_location loc = std::source_location::current()) {
+  return detail::Transformed(detail::VmapFn<F, NI, NO>{std::move(f), in.v, false, out.v, loc, {}},
+                             "vmap", "fj::vmap");
 }
 
 /// vmap with its axis named: inside f the collectives of fj::lax (distributed/collectives.hpp)
 /// over `name` act on the batch axis, as under JAX's vmap(axis_name=...).
-template <class F, std::size_t NI = 1, std::size_t NO = 1>
-auto vmap(F f, axis_name name, in_axes<NI> in = in_axes<1>{0}, out_axes<NO> out = out_axes<1>{0},
+template <class F, std::size_t NO = 1>
+auto vmap(F f, axis_name name, AxisSpec all = 0, out_axes<NO> out = out_axes<1>{0},
           std::source_location loc = std::source_location::current()) {
   return detail::Transformed(
-      detail::VmapFn<F, NI, NO>{std::move(f), in.v, out.v, loc, std::move(name.name)}, "vmap",
-      "fj::vmap");
+      detail::VmapFn<F, 1, NO>{
+          std::move(f), {std::move(all)}, true, out.v, loc, std::move(name.name)},
+      "vmap", "fj::vmap");
+}
+/// vmap with its axis named and one in_axes entry per positional argument.
+template <class F, std::size_t NI, std::size_t NO = 1>
+auto vmap(F f, axis_name name, in_axes<NI> in, out_axes<NO> out = out_axes<1>{0},
+          std::source_location loc = std::source_location::current()) {
+  return detail::Transformed(
+      detail::VmapFn<F, NI, NO>{std::move(f), in.v, false, out.v, loc, std::move(name.name)},
+      "vmap", "fj::vmap");
 }
 
 /// Forward mode: (f(primals...), the directional derivative along tangents), each shaped as
@@ -416,6 +462,7 @@ auto vjp(F f, const std::array<Array, N>& primals,
 
 /// x, with a zero derivative: gradients do not flow through it (lax.stop_gradient).
 Array stop_gradient(const Array& x);
+/// stop_gradient of an expression, evaluated (or recorded) first.
 template <detail::Expr E>
 Array stop_gradient(const E& e) {
   return stop_gradient(Array(e));

@@ -11,8 +11,12 @@ namespace fj {
 /// came from (add_trace_note), then rethrows the same object, so its type is kept.
 class Error : public std::runtime_error {
  public:
+  /// An error with message `msg`; each subclass takes the same (throw fj::ShapeError("...")).
+  ///@{
   explicit Error(const std::string& msg) : std::runtime_error(msg), msg_(msg) {}
   explicit Error(const char* msg) : std::runtime_error(msg), msg_(msg) {}
+  ///@}
+  /// The message, with every note added since the throw.
   const char* what() const noexcept override { return msg_.c_str(); }
   /// Appends a line to the message.
   void add_note(const std::string& note) { msg_ += "\n" + note; }

@@ -7,8 +7,9 @@ namespace fj {
 
 /// A dtype with JAX's weak-type flag: a C++ scalar literal is weakly typed.
 struct TypedDType {
-  DType dtype;
-  bool weak = false;
+  DType dtype;        ///< the dtype
+  bool weak = false;  ///< weakly typed: promotion lets the other operand's dtype win
+  /// Same dtype and weak flag.
   friend constexpr bool operator==(TypedDType, TypedDType) = default;
 };
 

@@ -11,31 +11,50 @@
 
 namespace fj {
 
+/// The largest rank an array may have: a Shape of more extents raises fj::ShapeError.
 inline constexpr int kMaxRank = 8;
 
+/// An array's shape (x.shape in JAX): up to kMaxRank extents, row-major, stored inline so that
+/// copying one never allocates. fj::Shape{2, 3} is (2, 3); fj::Shape{} is a scalar's ().
 class Shape {
  public:
+  /// The rank-0 shape ().
   constexpr Shape() = default;
+  /// The shape of these extents: fj::zeros({2, 3}). A negative extent, more than kMaxRank
+  /// extents, or more elements than an int64 counts raise fj::ShapeError.
+  ///@{
   Shape(std::initializer_list<std::int64_t> dims) { assign(dims.begin(), dims.end()); }
   explicit Shape(const std::vector<std::int64_t>& dims) { assign(dims.begin(), dims.end()); }
+  ///@}
 
+  /// The number of extents (x.ndim).
   constexpr int rank() const { return rank_; }
+  /// Extent i, 0 <= i < rank() (not checked; no negative indices).
+  ///@{
   constexpr std::int64_t operator[](int i) const { return dims_[static_cast<std::size_t>(i)]; }
   constexpr std::int64_t& operator[](int i) { return dims_[static_cast<std::size_t>(i)]; }
+  ///@}
+  /// The extents, for range-for.
+  ///@{
   const std::int64_t* begin() const { return dims_.data(); }
   const std::int64_t* end() const { return dims_.data() + rank_; }
+  ///@}
+  /// The element count, the product of the extents (x.size); 1 for ().
   std::int64_t size() const {
     std::int64_t n = 1;
     for (int i = 0; i < rank_; ++i) n *= dims_[static_cast<std::size_t>(i)];
     return n;
   }
+  /// Appends an extent; past kMaxRank, or past an int64's count of elements, fj::ShapeError.
   void push_back(std::int64_t d) {
     if (rank_ == kMaxRank) throw ShapeError("fj::Shape: rank above the maximum of 8");
     dims_[static_cast<std::size_t>(rank_++)] = d;
     check_size();
   }
+  /// The extents as a std::vector (list(x.shape)).
   std::vector<std::int64_t> to_vector() const { return {begin(), end()}; }
 
+  /// Same rank and extents.
   friend bool operator==(const Shape& a, const Shape& b) {
     return a.rank_ == b.rank_ && std::equal(a.begin(), a.end(), b.begin());
   }

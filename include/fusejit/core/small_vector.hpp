@@ -17,11 +17,18 @@ namespace fj {
 template <class T, std::size_t N>
 class SmallVector {
  public:
+  /// The member types of std::vector<T>.
+  ///@{
   using value_type = T;
   using iterator = T*;
   using const_iterator = const T*;
+  ///@}
 
+  /// Empty, inline.
   SmallVector() = default;
+  /// Copies and moves, as std::vector's; a move takes o's heap block, or moves its inline
+  /// elements.
+  ///@{
   SmallVector(const SmallVector& o) { append(o.begin(), o.end()); }
   SmallVector(SmallVector&& o) noexcept(std::is_nothrow_move_constructible_v<T>) {
     take(std::move(o));
@@ -40,8 +47,11 @@ class SmallVector {
     }
     return *this;
   }
+  ///@}
   ~SmallVector() { reset(); }
 
+  /// std::vector's size, access and iteration (no bounds checks).
+  ///@{
   std::size_t size() const { return size_; }
   bool empty() const { return size_ == 0; }
   T* data() { return data_; }
@@ -54,10 +64,13 @@ class SmallVector {
   const T& operator[](std::size_t i) const { return data_[i]; }
   T& back() { return data_[size_ - 1]; }
   const T& back() const { return data_[size_ - 1]; }
+  ///@}
 
+  /// Room for n elements without reallocating, as std::vector::reserve.
   void reserve(std::size_t n) {
     if (n > capacity_) grow(n);
   }
+  /// Appends an element made from `a` (which may be an element of this vector) and returns it.
   template <class... A>
   T& emplace_back(A&&... a) {
     if (size_ == capacity_) [[unlikely]] {
@@ -67,8 +80,12 @@ class SmallVector {
     }
     return *::new (static_cast<void*>(data_ + size_++)) T(std::forward<A>(a)...);
   }
+  /// Appends a copy of v, or v moved.
+  ///@{
   void push_back(const T& v) { emplace_back(v); }
   void push_back(T&& v) { emplace_back(std::move(v)); }
+  ///@}
+  /// Appends the elements of [first, last).
   template <class It>
   void append(It first, It last) {
     reserve(size_ + static_cast<std::size_t>(std::distance(first, last)));
@@ -80,6 +97,7 @@ class SmallVector {
     while (size_ > n) data_[--size_].~T();
     while (size_ < n) emplace_back();
   }
+  /// Destroys every element; the storage (inline or heap) is kept.
   void clear() {
     std::destroy(data_, data_ + size_);
     size_ = 0;

@@ -16,8 +16,10 @@ Array psum(const Array& x, const std::string& axis_name);
 /// psum(x) divided by the axis size.
 Array pmean(const Array& x, const std::string& axis_name);
 /// The elementwise maximum / minimum over the axis (a NaN anywhere wins); no derivative.
+///@{
 Array pmax(const Array& x, const std::string& axis_name);
 Array pmin(const Array& x, const std::string& axis_name);
+///@}
 /// Every device's x, stacked along a new axis `axis` (or, tiled, concatenated along `axis`).
 Array all_gather(const Array& x, const std::string& axis_name, int axis = 0, bool tiled = false);
 /// psum(x), of which each device keeps its own slice along `scatter_dimension` (an axis of the

@@ -15,11 +15,17 @@ void set_cpu_device_count(int n);
 
 /// This process's CPU devices: the devices fj::pmap maps over by default.
 std::vector<Device> local_devices();
-/// The CPU devices of this process, and of every process.
+/// The CPU devices of this process, and of every process (jax.local_device_count,
+/// jax.device_count).
+///@{
 int local_device_count();
 int device_count();
-/// This process's index and the number of processes (1 without fj::distributed::initialize).
+///@}
+/// This process's index and the number of processes (1 without fj::distributed::initialize):
+/// jax.process_index, jax.process_count.
+///@{
 int process_index();
 int process_count();
+///@}
 
 }  // namespace fj

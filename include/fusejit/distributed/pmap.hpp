@@ -21,14 +21,17 @@ namespace fj {
 
 /// pmap's size of the mapped axis when it runs on fewer devices than fj::local_device_count().
 struct axis_size {
-  std::int64_t n;
+  std::int64_t n;  ///< the number of slices, at most the devices there are
 };
 /// pmap's devices (JAX's devices=): CPU devices of this process; the mapped axis has one slice
 /// per device, in this order.
 struct devices_arg {
-  std::vector<Device> v;
+  std::vector<Device> v;  ///< the devices, one per slice
+  /// The devices as a vector or a braced list: fj::devices_arg{fj::local_devices()}.
+  ///@{
   devices_arg(std::vector<Device> d) : v(std::move(d)) {}
   devices_arg(std::initializer_list<Device> d) : v(d) {}
+  ///@}
 };
 
 namespace detail {

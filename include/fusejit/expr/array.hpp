@@ -10,6 +10,7 @@
 #include "fusejit/core/dtype.hpp"
 #include "fusejit/core/error.hpp"
 #include "fusejit/core/shape.hpp"
+#include "fusejit/expr/axes.hpp"
 #include "fusejit/expr/range.hpp"
 #include "fusejit/expr/trace_state.hpp"
 #include "fusejit/ir/graph.hpp"
@@ -64,6 +65,51 @@ struct ArrayMethods {
   /// Every axis of size 1 removed, or the listed ones (fj::squeeze).
   auto squeeze() const;
   auto squeeze(std::initializer_list<int> axes) const;
+  /// jax.Array's reductions: x.sum() over every axis, x.sum({0, 1}, keepdims) over the listed
+  /// ones (fj::sum and its kin); x.mean(), x.prod(), x.max(), x.min(), x.all(), x.any().
+  auto sum() const;
+  auto sum(std::initializer_list<int> axes, bool keepdims = false) const;
+  auto prod() const;
+  auto prod(std::initializer_list<int> axes, bool keepdims = false) const;
+  auto max() const;
+  auto max(std::initializer_list<int> axes, bool keepdims = false) const;
+  auto min() const;
+  auto min(std::initializer_list<int> axes, bool keepdims = false) const;
+  auto mean() const;
+  auto mean(std::initializer_list<int> axes, bool keepdims = false) const;
+  auto all() const;
+  auto all(std::initializer_list<int> axes, bool keepdims = false) const;
+  auto any() const;
+  auto any(std::initializer_list<int> axes, bool keepdims = false) const;
+  /// The flat index of the largest (smallest) element, or the indices along `axis`
+  /// (fj::argmax, fj::argmin).
+  auto argmax() const;
+  auto argmax(int axis, bool keepdims = false) const;
+  auto argmin() const;
+  auto argmin(int axis, bool keepdims = false) const;
+  /// Standard deviation and variance (fj::std, fj::var; defined in expr/nn.hpp): every axis
+  /// unless `axis` is given, with `ddof` degrees of freedom subtracted.
+  auto std(Axes axis = std::nullopt, std::int64_t ddof = 0, bool keepdims = false) const;
+  auto var(Axes axis = std::nullopt, std::int64_t ddof = 0, bool keepdims = false) const;
+  /// Cumulative sum and product over the flattened array, or along `axis` (fj::cumsum, cumprod).
+  auto cumsum(std::optional<int> axis = std::nullopt) const;
+  auto cumprod(std::optional<int> axis = std::nullopt) const;
+  /// Sorted values and the indices that sort, along `axis` (last by default; fj::sort, argsort).
+  auto sort(std::optional<int> axis = -1) const;
+  auto argsort(std::optional<int> axis = -1) const;
+  /// Elementwise min(max(x, lo), hi) (fj::clip).
+  template <class L, class H>
+  auto clip(const L& lo, const H& hi) const;
+  /// Rounded to the nearest integer, halves to even (fj::round).
+  auto round() const;
+  /// The elements as one axis, row-major (jax.Array.ravel and .flatten).
+  auto ravel() const;
+  auto flatten() const;
+  /// Axes permuted: the result's axis i is x's perm[i] (fj::transpose; x.T() reverses them).
+  auto transpose(std::initializer_list<std::int64_t> perm) const;
+  /// jnp.dot(x, y) (fj::dot).
+  template <class Y>
+  auto dot(const Y& y) const;
   /// NumPy's x[1:4, 2]: x(fj::range(1, 4), 2). An integer selects one element and drops its
   /// axis (negative counts from the end; out of range raises fj::ShapeError); fj::range(...)
   /// slices an axis; fj::newaxis (fj::none) inserts an axis of size 1 and fj::ellipsis takes
@@ -118,6 +164,10 @@ struct ExprNode : ExprBase, ArrayMethods<Self> {
     return false;                                                                         \
   }
 
+/// jax.Array: an immutable n-dimensional array, concrete (a buffer on a device) or, inside a
+/// trace, a tracer standing for a value of the traced function. Copies share the buffer.
+/// Arithmetic and the fj:: functions on arrays give expressions, evaluated as one fused kernel
+/// when assigned to an fj::Array. Example: `fj::Array y = fj::exp(x) * 2.f;`.
 class Array : public detail::ArrayMethods<Array> {
  public:
   /// An empty array: holds nothing, neither data nor a trace variable.
@@ -126,20 +176,29 @@ class Array : public detail::ArrayMethods<Array> {
   /// Evaluates an expression as one fused computation, or records it when tracing.
   template <detail::Expr E>
   Array(const E& e) : Array(detail::materialize(e)) {}
+  /// Assigns the expression's value (evaluated before *this changes, so `x = x + 1.f` works).
   template <detail::Expr E>
   Array& operator=(const E& e) {
     Array r = detail::materialize(e);  // evaluate first: e may read *this
     return *this = std::move(r);
   }
 
+  /// x.shape: the dimensions (a Shape; its rank() is x.ndim, its size() the element count).
   const Shape& shape() const { return aval_.shape; }
+  /// x.dtype.
   DType dtype() const { return aval_.dtype; }
+  /// x.ndim: the number of axes.
   int ndim() const { return aval_.shape.rank(); }
+  /// x.size: the number of elements.
   std::int64_t size() const { return aval_.shape.size(); }
+  /// Whether the dtype is weak (from a C++ scalar), as JAX's weak_type.
   bool weak_type() const { return aval_.weak; }
+  /// Shape, dtype and weak type together: JAX's ShapedArray.
   const ir::Aval& aval() const { return aval_; }
 
+  /// True for a default-constructed array, which holds neither data nor a tracer.
   bool is_empty() const { return !buf_ && !trace_; }
+  /// True inside a trace, where the array is a tracer without a value.
   bool is_traced() const { return static_cast<bool>(trace_); }
 
   /// Pointer to the elements; T must be the array's element type.
@@ -189,13 +248,14 @@ class Array : public detail::ArrayMethods<Array> {
     if (on_gpu()) detail::wait_for_device(*buf_);
   }
 
-  // Internals shared with the front end and the backends.
+  /// Internal: an array over an existing buffer (for backends and the front end).
   static Array from_buffer(runtime::BufferPtr b, ir::Aval a) {
     Array r;
     r.buf_ = std::move(b);
     r.aval_ = std::move(a);
     return r;
   }
+  /// Internal: the tracer of variable `v` in trace `t`.
   static Array from_trace(std::shared_ptr<detail::TraceState> t, ir::VarId v) {
     Array r;
     r.aval_ = t->builder.graph.aval(v);
@@ -203,9 +263,12 @@ class Array : public detail::ArrayMethods<Array> {
     r.var_ = v;
     return r;
   }
+  /// Internal: the buffer (null for a tracer).
   const runtime::BufferPtr& buffer() const { return buf_; }
+  /// Internal: the trace a tracer belongs to (null for a concrete array).
   detail::TraceState* trace() const { return trace_.get(); }
-  ir::VarId var() const { return var_; }
+  /// Internal: a tracer's variable in its trace's graph.
+  ir::VarId var_id() const { return var_; }
   /// The aval as `JitTracer(float32[3])` prints, for errors and printing of tracers.
   std::string tracer_str() const {
     return "JitTracer(" + std::string(aval_.weak ? "~" : "") + std::string(long_name(dtype())) +

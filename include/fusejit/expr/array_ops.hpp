@@ -107,10 +107,14 @@ Array index_scalar(std::int64_t v);
 
 /// A start index: a traced or concrete integer scalar array, or a C++ integer.
 struct DynamicIndex {
-  Array value;
+  Array value;  ///< the index as an integer scalar array
+  /// From an array or expression (traced or concrete); implicit, as Python takes any index.
+  ///@{
   DynamicIndex(const Array& a) : value(a) {}  // NOLINT: implicit, like a Python index
   template <detail::Expr E>
   DynamicIndex(const E& e) : value(e) {}  // NOLINT
+  ///@}
+  /// From a C++ integer: a weakly typed int32 scalar, as a Python int.
   template <class I>
   requires std::is_integral_v<I> DynamicIndex(I v) : value(detail::index_scalar(v)) {}  // NOLINT
 };
@@ -128,8 +132,9 @@ auto matmul(A&& x, B&& y) {
                            std::forward<B>(y));
 }
 
-/// The index of the first maximum over all elements (flattened), or along `axis`; NaN counts as
-/// the maximum. An empty axis raises fj::ValueError, as in JAX.
+/// jnp.argmax: the index of the first maximum over all elements (flattened), or along `axis`;
+/// NaN counts as the maximum. An empty axis raises fj::ValueError, as in JAX.
+///@{
 template <detail::Operand A>
 auto argmax(A&& x) {
   return detail::make_node(detail::ArgReduceOp{ir::Prim::argmax, 0, true, false},
@@ -140,7 +145,9 @@ auto argmax(A&& x, int axis, bool keepdims = false) {
   return detail::make_node(detail::ArgReduceOp{ir::Prim::argmax, axis, false, keepdims},
                            std::forward<A>(x));
 }
-/// The index of the first minimum; see argmax.
+///@}
+/// jnp.argmin: the index of the first minimum; see argmax.
+///@{
 template <detail::Operand A>
 auto argmin(A&& x) {
   return detail::make_node(detail::ArgReduceOp{ir::Prim::argmin, 0, true, false},
@@ -151,6 +158,7 @@ auto argmin(A&& x, int axis, bool keepdims = false) {
   return detail::make_node(detail::ArgReduceOp{ir::Prim::argmin, axis, false, keepdims},
                            std::forward<A>(x));
 }
+///@}
 
 /// Joins arrays of one rank along an existing axis; dtypes promote as in jnp.concatenate.
 inline auto concatenate(std::vector<Array> xs, int axis = 0) {

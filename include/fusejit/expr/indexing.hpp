@@ -126,6 +126,26 @@ class AtIndex {
   Array mul(U&& v, lax::GatherScatterMode mode = lax::GatherScatterMode::fill_or_drop) const {
     return node(TupleIndexOp{items_, ir::Prim::scatter_mul, mode, true}, std::forward<U>(v));
   }
+  /// x.at[idx].multiply(v), JAX's current name for mul.
+  template <Operand U>
+  Array multiply(U&& v, lax::GatherScatterMode mode = lax::GatherScatterMode::fill_or_drop) const {
+    return mul(std::forward<U>(v), mode);
+  }
+  /// x with v subtracted at idx (x.at[idx].subtract(v)): a scatter-add of -v, the same values
+  /// as JAX's scatter_sub (x - v is x + (-v) in IEEE arithmetic and in wrapping integers);
+  /// make_jaxpr shows `neg` and `scatter-add` where JAX shows `scatter_sub`.
+  template <Operand U>
+  Array subtract(U&& v, lax::GatherScatterMode mode = lax::GatherScatterMode::fill_or_drop) const {
+    return add(-std::forward<U>(v), mode);
+  }
+  /// x divided by v at idx (x.at[idx].divide(v)), as JAX computes it: x / ones_like(x) with v
+  /// multiplied in at idx. Defined in api/creation.hpp, beside ones_like.
+  template <Operand U>
+  Array divide(U&& v, lax::GatherScatterMode mode = lax::GatherScatterMode::fill_or_drop) const;
+  /// x to the power v at idx (x.at[idx].power(v)), as JAX computes it: x ** (ones_like(x) with
+  /// v multiplied in at idx). Defined in api/creation.hpp.
+  template <Operand U>
+  Array power(U&& v, lax::GatherScatterMode mode = lax::GatherScatterMode::fill_or_drop) const;
   /// min(x, v) at idx (x.at[idx].min(v)): a scatter-min, NaN propagating as lax.min.
   template <Operand U>
   Array min(U&& v, lax::GatherScatterMode mode = lax::GatherScatterMode::fill_or_drop) const {

@@ -68,6 +68,16 @@ auto cholesky(A&& a, bool upper = false, bool symmetrize_input = true) {
   return detail::make_node(detail::CholeskyOp{detail::CholeskyKind::jnp, upper, symmetrize_input},
                            std::forward<A>(a));
 }
+/// jnp.linalg.cholesky's keyword arguments: fj::linalg::cholesky(a, {.upper = true}).
+struct CholeskyOptions {
+  bool upper = false;            ///< return U = L^T instead of L
+  bool symmetrize_input = true;  ///< factor (a + a^T) / 2, not a's lower triangle alone
+};
+/// jnp.linalg.cholesky(a, upper=..., symmetrize_input=...) with keyword-style options.
+template <detail::Operand A>
+auto cholesky(A&& a, const CholeskyOptions& o) {
+  return cholesky(std::forward<A>(a), o.upper, o.symmetrize_input);
+}
 }  // namespace linalg
 
 namespace lax::linalg {
@@ -89,6 +99,15 @@ auto triangular_solve(A&& a, B&& b, bool left_side = false, bool lower = false,
       detail::TriangularSolveOp{detail::SolveKind::lax,
                                 {left_side, lower, transpose_a, conjugate_a, unit_diagonal}},
       std::forward<A>(a), std::forward<B>(b));
+}
+/// lax.linalg.triangular_solve's keyword arguments: fj::lax::linalg::triangular_solve(a, b,
+/// {.left_side = true, .lower = true}).
+using TriangularSolveOptions = detail::TriangularSolveOptions;
+/// lax.linalg.triangular_solve(a, b, left_side=..., lower=..., ...) with keyword-style options.
+template <detail::Operand A, detail::Operand B>
+auto triangular_solve(A&& a, B&& b, const TriangularSolveOptions& o) {
+  return detail::make_node(detail::TriangularSolveOp{detail::SolveKind::lax, o}, std::forward<A>(a),
+                           std::forward<B>(b));
 }
 }  // namespace lax::linalg
 
@@ -117,6 +136,20 @@ auto solve_triangular(A&& a, B&& b, int trans = 0, bool lower = false, bool unit
       detail::TriangularSolveOp{
           detail::SolveKind::solve_triangular, {true, lower, false, false, unit_diagonal}, trans},
       std::forward<A>(a), std::forward<B>(b));
+}
+/// jax.scipy.linalg.solve_triangular's keyword arguments:
+/// fj::scipy::linalg::solve_triangular(l, b, {.lower = true}).
+struct SolveTriangularOptions {
+  int trans = 0;               ///< 0: solve a x = b; 1 (or 2): a^T x = b
+  bool lower = false;          ///< read a's lower triangle (else the upper)
+  bool unit_diagonal = false;  ///< take a's diagonal as ones, without reading it
+};
+/// jax.scipy.linalg.solve_triangular(a, b, trans=..., lower=..., unit_diagonal=...) with
+/// keyword-style options.
+template <detail::Operand A, detail::Operand B>
+auto solve_triangular(A&& a, B&& b, const SolveTriangularOptions& o) {
+  return solve_triangular(std::forward<A>(a), std::forward<B>(b), o.trans, o.lower,
+                          o.unit_diagonal);
 }
 }  // namespace scipy::linalg
 

@@ -8,30 +8,9 @@
 #include <string>
 #include <vector>
 
+#include "fusejit/expr/axes.hpp"
 #include "fusejit/expr/lowering.hpp"
 #include "fusejit/ir/custom_jvp.hpp"
-
-namespace fj {
-
-/// The axes a function reduces or normalizes over: one (`0`, `-1`), several (`{0, 1}`), or
-/// all of them (`fj::none`, JAX's axis=None).
-struct Axes {
-  std::vector<int> list;
-  bool all = false;
-  bool tuple = false;  // given as a list (JAX's tuple), where a function tells `0` from `(0,)`
-  // Integers only (not bool or floats), so that logsumexp's weights and keepdims never convert
-  // to an axis and make its overloads ambiguous.
-  template <class I>
-  requires std::integral<I> &&(!std::same_as<I, bool>)Axes(I a) : list{static_cast<int>(a)} {}
-  Axes(std::initializer_list<int> a) : list(a), tuple(true) {}
-  Axes(std::nullopt_t) : all(true) {}
-  void key(std::vector<std::int64_t>& k) const {
-    k.push_back(all ? -1 : static_cast<std::int64_t>(list.size()) + (tuple ? 1000 : 0));
-    for (int a : list) k.push_back(a);
-  }
-};
-
-}  // namespace fj
 
 namespace fj::detail {
 

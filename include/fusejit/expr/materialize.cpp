@@ -22,17 +22,17 @@ ir::Atom LowerCtx::array_leaf(const Array& a) {
   if (!trace) return (*inputs)[next++];
   if (a.is_empty()) throw_empty_array("fj: expression");
   if (a.is_traced()) {
-    if (a.trace() == trace) return ir::Atom::of_var(a.var());
+    if (a.trace() == trace) return ir::Atom::of_var(a.var_id());
     if (!is_enclosing_trace(a.trace())) throw_escaped_tracer(a);
     // A tracer of an enclosing trace: a constvar here, bound to the outer variable when the
     // sub-graph is called from the outer trace.
     for (std::size_t i = 0; i < trace->consts.size(); ++i)
-      if (trace->consts[i].outer.get() == a.trace() && trace->consts[i].outer_var == a.var())
+      if (trace->consts[i].outer.get() == a.trace() && trace->consts[i].outer_var == a.var_id())
         return ir::Atom::of_var(trace->const_vars[i]);
     const ir::VarId v = trace->builder.add_constvar(a.aval());
     auto& stack = trace_stack();
     for (auto& s : stack)
-      if (s.get() == a.trace()) trace->consts.push_back({nullptr, s, a.var()});
+      if (s.get() == a.trace()) trace->consts.push_back({nullptr, s, a.var_id()});
     trace->const_vars.push_back(v);
     return ir::Atom::of_var(v);
   }

@@ -110,10 +110,15 @@ inline std::tuple<Array, Array> logsumexp_sign_traced(const Array& x, const Arra
 /// The order of fj::linalg::norm: a number (1, 2, INFINITY, -INFINITY, 0, any p), "fro" or
 /// "nuc", or fj::none (the default: 2 for vectors, Frobenius for matrices).
 struct NormOrder {
-  detail::NormOrd ord;
+  detail::NormOrd ord;  ///< the order as fusejit's lowering reads it
+  /// A numeric order p: 1, 2, INFINITY, -INFINITY, 0, or any p.
+  ///@{
   NormOrder(double p) { ord.is_default = false, ord.p = p; }
   NormOrder(int p) : NormOrder(static_cast<double>(p)) {}
+  ///@}
+  /// A named order: "fro" (Frobenius) or "nuc" (nuclear); norm raises fj::ValueError on others.
   NormOrder(const char* name) { ord.is_default = false, ord.name = name; }
+  /// The default order, fj::none (JAX's ord=None).
   NormOrder(std::nullopt_t) {}
 };
 
@@ -139,6 +144,7 @@ template <detail::Operand A>
 auto silu(A&& x) {
   return detail::make_node(detail::NnOp1<detail::lower_silu>{}, std::forward<A>(x));
 }
+/// jax.nn.swish: the same function as silu.
 template <detail::Operand A>
 auto swish(A&& x) {
   return silu(std::forward<A>(x));
@@ -181,6 +187,7 @@ inline std::tuple<Array, Array> logsumexp_with_sign(const Array& x, const Array&
       },
       "logsumexp", std::source_location::current())(x, b);
 }
+/// logsumexp with return_sign=True and no weights: (logsumexp(x), the sign of sum(exp(x))).
 inline std::tuple<Array, Array> logsumexp_with_sign(const Array& x, Axes axis = none,
                                                     bool keepdims = false) {
   if (detail::current_trace()) return detail::logsumexp_sign_traced(x, nullptr, axis, keepdims);
@@ -210,6 +217,16 @@ template <detail::Operand A>
 auto std(A&& x, Axes axis = none, std::int64_t ddof = 0, bool keepdims = false) {
   return detail::make_node(detail::VarOp<true>{std::move(axis), ddof, keepdims},
                            std::forward<A>(x));
+}
+
+// x.std() and x.var() (declared with fj::Array's methods), here beside the free functions.
+template <class S>
+auto detail::ArrayMethods<S>::std(Axes axis, std::int64_t ddof, bool keepdims) const {
+  return fj::std(self(), std::move(axis), ddof, keepdims);
+}
+template <class S>
+auto detail::ArrayMethods<S>::var(Axes axis, std::int64_t ddof, bool keepdims) const {
+  return fj::var(self(), std::move(axis), ddof, keepdims);
 }
 
 namespace linalg {

@@ -64,26 +64,45 @@ using detail::operator>>;
   auto fn(A&& a) {                                          \
     return detail::make_node(OpType{}, std::forward<A>(a)); \
   }
+/// jnp.exp: e**x elementwise; an integer operand becomes a float first, as in JAX.
 FUSEJIT_UNARY_FUNCTION(exp, detail::UnaryOp<ir::Prim::exp>)
+/// jnp.log: the natural logarithm (NaN below 0, -inf at 0).
 FUSEJIT_UNARY_FUNCTION(log, detail::UnaryOp<ir::Prim::log>)
+/// jnp.log1p: log(1 + x), accurate near 0.
 FUSEJIT_UNARY_FUNCTION(log1p, detail::UnaryOp<ir::Prim::log1p>)
+/// jnp.expm1: exp(x) - 1, accurate near 0.
 FUSEJIT_UNARY_FUNCTION(expm1, detail::UnaryOp<ir::Prim::expm1>)
+/// jnp.sin, in radians.
 FUSEJIT_UNARY_FUNCTION(sin, detail::UnaryOp<ir::Prim::sin>)
+/// jnp.cos, in radians.
 FUSEJIT_UNARY_FUNCTION(cos, detail::UnaryOp<ir::Prim::cos>)
+/// jnp.tan, in radians.
 FUSEJIT_UNARY_FUNCTION(tan, detail::UnaryOp<ir::Prim::tan>)
+/// jnp.tanh.
 FUSEJIT_UNARY_FUNCTION(tanh, detail::UnaryOp<ir::Prim::tanh>)
+/// jnp.sqrt (NaN below 0).
 FUSEJIT_UNARY_FUNCTION(sqrt, detail::UnaryOp<ir::Prim::sqrt>)
+/// lax.rsqrt: 1 / sqrt(x).
 FUSEJIT_UNARY_FUNCTION(rsqrt, detail::UnaryOp<ir::Prim::rsqrt>)
+/// jnp.abs: |x| elementwise.
 FUSEJIT_UNARY_FUNCTION(abs, detail::UnaryOp<ir::Prim::abs>)
+/// jnp.sign: -1, 0 or 1 by the sign of x (NaN stays NaN).
 FUSEJIT_UNARY_FUNCTION(sign, detail::UnaryOp<ir::Prim::sign>)
+/// jnp.floor: the largest whole number <= x.
 FUSEJIT_UNARY_FUNCTION(floor, detail::UnaryOp<ir::Prim::floor>)
+/// jnp.ceil: the smallest whole number >= x.
 FUSEJIT_UNARY_FUNCTION(ceil, detail::UnaryOp<ir::Prim::ceil>)
+/// lax.logistic (jax.nn.sigmoid): 1 / (1 + exp(-x)).
 FUSEJIT_UNARY_FUNCTION(logistic, detail::UnaryOp<ir::Prim::logistic>)
+/// jax.scipy.special.erf (lax.erf): the error function.
 FUSEJIT_UNARY_FUNCTION(erf, detail::UnaryOp<ir::Prim::erf>)
-// lax.erf_inv (jax.scipy.special.erfinv): XLA's ErfInv32 for f32; erf_inv(+-1) = +-FLT_MAX.
+/// lax.erf_inv (jax.scipy.special.erfinv): XLA's ErfInv32 for f32; erf_inv(+-1) = +-FLT_MAX.
 FUSEJIT_UNARY_FUNCTION(erf_inv, detail::UnaryOp<ir::Prim::erf_inv>)
+/// jnp.round: to the nearest whole number, halves to even; integers are returned as they are.
 FUSEJIT_UNARY_FUNCTION(round, detail::RoundOp)
+/// jnp.logical_not: x == 0 for numbers, `not` for bools; the result is bool.
 FUSEJIT_UNARY_FUNCTION(logical_not, detail::LogicalNotOp)
+/// jnp.bitwise_not (~x): the bits flipped on integers, `not` on bools; floats raise fj::DTypeError.
 FUSEJIT_UNARY_FUNCTION(bitwise_not, detail::BitwiseNotOp)
 #undef FUSEJIT_UNARY_FUNCTION
 
@@ -92,15 +111,25 @@ FUSEJIT_UNARY_FUNCTION(bitwise_not, detail::BitwiseNotOp)
   auto fn(A&& a, B&& b) {                                                       \
     return detail::make_node(OpType{}, std::forward<A>(a), std::forward<B>(b)); \
   }
+/// jnp.maximum: the elementwise maximum, broadcasting; NaN propagates.
 FUSEJIT_BINARY_FUNCTION(maximum, detail::BinaryOp<ir::Prim::max>)
+/// jnp.minimum: the elementwise minimum, broadcasting; NaN propagates.
 FUSEJIT_BINARY_FUNCTION(minimum, detail::BinaryOp<ir::Prim::min>)
+/// jnp.logical_and: both nonzero; the result is bool.
 FUSEJIT_BINARY_FUNCTION(logical_and, detail::LogicalOp<ir::Prim::and_>)
+/// jnp.logical_or: either nonzero; the result is bool.
 FUSEJIT_BINARY_FUNCTION(logical_or, detail::LogicalOp<ir::Prim::or_>)
+/// jnp.bitwise_and (x & y) on integers and bools; floats raise fj::DTypeError.
 FUSEJIT_BINARY_FUNCTION(bitwise_and, detail::BitwiseOp<ir::Prim::and_>)
+/// jnp.bitwise_or (x | y) on integers and bools; floats raise fj::DTypeError.
 FUSEJIT_BINARY_FUNCTION(bitwise_or, detail::BitwiseOp<ir::Prim::or_>)
+/// jnp.bitwise_xor (x ^ y) on integers and bools; floats raise fj::DTypeError.
 FUSEJIT_BINARY_FUNCTION(bitwise_xor, detail::BitwiseOp<ir::Prim::xor_>)
+/// jnp.left_shift (x << y) on integers.
 FUSEJIT_BINARY_FUNCTION(left_shift, detail::ShiftOp<true>)
+/// jnp.right_shift (x >> y): arithmetic on signed integers, logical on unsigned.
 FUSEJIT_BINARY_FUNCTION(right_shift, detail::ShiftOp<false>)
+/// jnp.floor_divide (Python's x // y): the quotient rounded toward -inf.
 FUSEJIT_BINARY_FUNCTION(floor_divide, detail::FloorDivideOp)
 #undef FUSEJIT_BINARY_FUNCTION
 
@@ -135,13 +164,34 @@ auto pow(A&& x, B&& y) {
         detail::ReduceOp{prim, std::vector<int>(axes), false, keepdims, is_mean}, \
         std::forward<A>(x));                                                      \
   }
+/// jnp.sum: fj::sum(x), or fj::sum(x, {0}, true) over axis 0 keeping it.
+///@{
 FUSEJIT_REDUCTION(sum, ir::Prim::reduce_sum, false)
+///@}
+/// jnp.prod: the product over every axis, or the listed ones.
+///@{
 FUSEJIT_REDUCTION(prod, ir::Prim::reduce_prod, false)
+///@}
+/// jnp.max: the maximum over every axis, or the listed ones; NaN propagates.
+///@{
 FUSEJIT_REDUCTION(max, ir::Prim::reduce_max, false)
+///@}
+/// jnp.min: the minimum over every axis, or the listed ones; NaN propagates.
+///@{
 FUSEJIT_REDUCTION(min, ir::Prim::reduce_min, false)
+///@}
+/// jnp.all: whether every element is nonzero (a bool array).
+///@{
 FUSEJIT_REDUCTION(all, ir::Prim::reduce_and, false)
+///@}
+/// jnp.any: whether any element is nonzero (a bool array).
+///@{
 FUSEJIT_REDUCTION(any, ir::Prim::reduce_or, false)
+///@}
+/// jnp.mean: the sum divided by the number of reduced elements; integers average in a float.
+///@{
 FUSEJIT_REDUCTION(mean, ir::Prim::reduce_sum, true)
+///@}
 #undef FUSEJIT_REDUCTION
 
 /// Axes reversed (x.T in NumPy), or permuted: the result's axis i is the operand's perm[i].

@@ -13,8 +13,10 @@ namespace fj {
 
 /// jnp.pad's modes (constant, edge, reflect, symmetric, wrap, maximum, minimum, mean, empty) and
 /// reflect_type (even, odd).
+///@{
 using PadMode = detail::PadMode;
 using ReflectType = detail::ReflectType;
+///@}
 
 namespace detail {
 
@@ -184,6 +186,7 @@ auto roll(A&& x, S&& shifts, std::vector<int> axes) {
 
 /// jnp.tile: x repeated reps[d] times along each axis; a shorter reps applies to the trailing
 /// axes, a longer one adds leading axes.
+///@{
 template <detail::Operand A>
 auto tile(A&& x, std::vector<std::int64_t> reps) {
   return detail::make_node(detail::TileOp{std::move(reps)}, std::forward<A>(x));
@@ -192,6 +195,7 @@ template <detail::Operand A>
 auto tile(A&& x, std::int64_t reps) {
   return tile(std::forward<A>(x), std::vector<std::int64_t>{reps});
 }
+///@}
 
 /// jnp.repeat(x, repeats): each element of the flattened array `repeats` times.
 template <detail::Operand A>

@@ -23,8 +23,11 @@ inline constexpr Ellipsis ellipsis{};
 /// step's direction); negative bounds count from the end, and bounds beyond the axis clamp to
 /// it, as Python slices do (x[1:100] of 5 elements is x[1:5]).
 struct Range {
+  /// The bounds (empty: None) and the step.
+  ///@{
   std::optional<std::int64_t> start, stop;
   std::int64_t step = 1;
+  ///@}
 };
 
 /// `:`, all of an axis.

@@ -74,10 +74,12 @@ namespace lax {
   }
 /// lax.cumsum / cumprod / cummax / cummin: the primitive along `axis`, from the end when
 /// `reverse`; integers wrap, max and min propagate NaN.
+///@{
 FUSEJIT_LAX_CUMULATIVE(cumsum, cumsum)
 FUSEJIT_LAX_CUMULATIVE(cumprod, cumprod)
 FUSEJIT_LAX_CUMULATIVE(cummax, cummax)
 FUSEJIT_LAX_CUMULATIVE(cummin, cummin)
+///@}
 #undef FUSEJIT_LAX_CUMULATIVE
 }  // namespace lax
 

@@ -11,18 +11,21 @@
 
 namespace fj {
 
+/// Counts of every cache's events since the process started, as fj::cache_stats() returns them
+/// (JAX has no one counterpart: compare jax.jit(f)._cache_size() and the compilation log).
 struct CacheStats {
-  std::uint64_t traces = 0;             // functions or expressions traced into a graph
-  std::uint64_t cache_hits = 0;         // calls served by a per-function or per-expression cache
-  std::uint64_t cache_misses = 0;       // calls that had to trace
-  std::uint64_t kernel_cache_hits = 0;  // kernels found already compiled (global kernel cache)
-  // Kernels (or graphs, on the reference backend) the in-memory caches had to produce: compiled by
-  // LLVM, or loaded from the on-disk cache (disk_hits of them).
+  std::uint64_t traces = 0;             ///< functions or expressions traced into a graph
+  std::uint64_t cache_hits = 0;         ///< calls served by a per-function or per-expression cache
+  std::uint64_t cache_misses = 0;       ///< calls that had to trace
+  std::uint64_t kernel_cache_hits = 0;  ///< kernels found already compiled (global kernel cache)
+  /// Kernels (or graphs, on the reference backend) the in-memory caches had to produce: compiled
+  /// by LLVM, or loaded from the on-disk cache (disk_hits of them).
   std::uint64_t compiles = 0;
-  std::uint64_t evictions = 0;     // entries dropped by a cache at its capacity
-  std::uint64_t disk_hits = 0;     // kernels loaded from the on-disk cache instead of compiled
-  std::uint64_t disk_writes = 0;   // entries written to the on-disk cache
-  std::uint64_t disk_rejects = 0;  // entries found but not used (corrupt, other version or target)
+  std::uint64_t evictions = 0;    ///< entries dropped by a cache at its capacity
+  std::uint64_t disk_hits = 0;    ///< kernels loaded from the on-disk cache instead of compiled
+  std::uint64_t disk_writes = 0;  ///< entries written to the on-disk cache
+  /// entries found but not used (corrupt, of another version or target)
+  std::uint64_t disk_rejects = 0;
 };
 
 namespace detail {
@@ -119,6 +122,7 @@ void evict_beyond_capacity(Entries& entries, Used used) {
 }
 }  // namespace detail
 
+/// The cache counters now: fj::cache_stats().compiles counts kernels compiled (or loaded) so far.
 inline CacheStats cache_stats() {
   auto& c = detail::stat_counters();
   return {c.traces.load(),      c.hits.load(),        c.misses.load(),
@@ -133,6 +137,7 @@ inline CacheStats cache_stats() {
 inline void set_cache_capacity(std::size_t max_entries) {
   detail::stat_counters().capacity.store(max_entries);
 }
+/// The caches' capacity in entries (0: unbounded), as set_cache_capacity set it.
 inline std::size_t cache_capacity() { return detail::stat_counters().capacity.load(); }
 
 /// Sets the on-disk kernel cache's directory (created if missing); empty turns the cache off. The
@@ -147,6 +152,7 @@ inline void set_cache_dir(std::string dir) {
   d.dir = std::move(dir);
   d.is_default = false;
 }
+/// The on-disk cache's directory in use; empty when the cache is off.
 inline std::string cache_dir() {
   auto& d = detail::disk_cache_dir();
   std::lock_guard lock(d.mu);
@@ -160,12 +166,14 @@ inline std::string cache_dir() {
 inline void set_cache_dir_limit(std::uint64_t max_bytes) {
   detail::disk_cache_dir().max_bytes.store(max_bytes);
 }
+/// The on-disk cache's size bound in bytes (0: unbounded), as set_cache_dir_limit set it.
 inline std::uint64_t cache_dir_limit() { return detail::disk_cache_dir().max_bytes.load(); }
 
 /// Empties every cache: per-function, per-expression and the global kernel cache; the next call of
 /// each traces and compiles again (code already loaded stays valid for executables that hold it).
 inline void clear_caches() { detail::stat_counters().generation.fetch_add(1); }
 
+/// Prints "CacheStats(traces=1, cache_hits=2, ...)", every counter by name.
 inline std::ostream& operator<<(std::ostream& os, const CacheStats& s) {
   return os << "CacheStats(traces=" << s.traces << ", cache_hits=" << s.cache_hits
             << ", cache_misses=" << s.cache_misses << ", kernel_cache_hits=" << s.kernel_cache_hits

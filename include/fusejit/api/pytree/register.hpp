@@ -1,5 +1,6 @@
-// FUSEJIT_PYTREE(Type, fields...): registers a user struct as a pytree node (JAX's
-// register_dataclass), and fj::MappedStruct, what tree_map makes of one whose leaves change type.
+/// \file
+/// FUSEJIT_PYTREE(Type, fields...): registers a user struct as a pytree node (JAX's
+/// register_dataclass), and fj::MappedStruct, what tree_map makes of one whose leaves change type.
 #pragma once
 #include <cstddef>
 #include <string>
@@ -77,7 +78,8 @@ using pytree_fields_t = decltype(fusejit_pytree_fields(pytree_tag<T>{}));
 /// structure (it prints and compares as S does).
 template <class S, class... T>
 struct MappedStruct {
-  std::tuple<T...> fields;
+  std::tuple<T...> fields;  ///< the mapped fields, in S's field order
+  /// Field I: std::get<I>(fields).
   template <std::size_t I>
   const auto& get() const {
     return std::get<I>(fields);
