@@ -269,6 +269,26 @@ TEST_CASE("pad/roll: vmap equals per-example results, every backend") {
   }
 }
 
+// Issue 50: reflect_type odd on an int32 array raised "concatenate: operands must have one
+// dtype, got f32[2], i32[5]" (the 2 of `2 * edge - x` was a weak float); JAX 0.10.2's values.
+TEST_CASE("pad golden: reflect_type odd keeps an int32 array int32, as JAX") {
+  using W = std::vector<std::pair<std::int64_t, std::int64_t>>;
+  const Array x = fj::array(std::vector<std::int32_t>{1, 5, 2, 8, 3});
+  for (const std::string& backend : fusejit_test::backends_to_test()) {
+    BackendScope scope(backend.c_str());
+    CAPTURE(backend);
+    const Array reflect = fj::pad(x, W{{2, 3}}, PadMode::reflect, fj::ReflectType::odd);
+    CHECK(reflect.dtype() == fj::i32);
+    CHECK(reflect.to_vector<std::int32_t>() ==
+          std::vector<std::int32_t>{0, -3, 1, 5, 2, 8, 3, -2, 4, 1});
+    const Array symmetric = fj::jit([](Tracer a) {
+      return Array(fj::pad(a, W{{2, 3}}, PadMode::symmetric, fj::ReflectType::odd));
+    })(x);
+    CHECK(symmetric.to_vector<std::int32_t>() ==
+          std::vector<std::int32_t>{-3, 1, 1, 5, 2, 8, 3, 3, -2, 4});
+  }
+}
+
 TEST_CASE("pad/roll golden: jaxpr text") {
   auto all = cases();
   all.merge(empty_cases());

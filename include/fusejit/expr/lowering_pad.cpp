@@ -117,7 +117,9 @@ Atom pad_mirror(GraphBuilder& g, Atom a, const std::vector<PadPair>& w, bool sym
                         : slice_in_dim(g, a, m - (cur + offset), stop, i);
         x = lower_flip(g, x, {i}, false);
         if (odd) {
-          const Atom two = Atom::of_literal(ir::Literal::of(2.0, true));  // Python's 2
+          // Python's int 2, weakly typed: the image keeps x's dtype (an int32 array stays
+          // int32; a float one prints 2.0:f32[]).
+          const Atom two = Atom::of_literal(ir::Literal::of(std::int32_t{2}, true));
           const Atom twice = lower_binary(g, Prim::mul, two, edge);
           x = lower_binary(g, Prim::sub, twice, x);
           const std::int64_t k = g.aval(x).shape[i];
