@@ -32,6 +32,11 @@ TEST_CASE("jaxpr golden: log2_strong_arg") {
   CHECK(fj::make_jaxpr(f)(fj::array(3.0f)).str() == kGolden.all().at("log2_strong_arg"));
 }
 
+TEST_CASE("jaxpr golden: log2_vector") {
+  auto f = [](Tracer x) { return seeds::log2(x); };
+  CHECK(fj::make_jaxpr(f)(fj::ones({3})).str() == kGolden.all().at("log2_vector"));
+}
+
 TEST_CASE("jaxpr golden: log2_if_rank_2") {
   auto f = [](Tracer x) { return seeds::log2_if_rank_2(x); };
   CHECK(fj::make_jaxpr(f)(fj::array({1, 2, 3})).str() == kGolden.all().at("log2_if_rank_2"));

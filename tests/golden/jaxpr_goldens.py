@@ -31,6 +31,8 @@ c = jnp.arange(3.0)
 cases = {
     "log2": (log2, (3.0,)),
     "log2_strong_arg": (log2, (jnp.float32(3.0),)),
+    # Issue 50: on f32[3] the weak log(2.0) is converted to strong f32 before the div, as on f32[].
+    "log2_vector": (log2, (jnp.ones(3),)),
     "log2_if_rank_2": (log2_if_rank_2, (jnp.array([1, 2, 3]),)),
     "x_times_y_plus_2": (lambda x, y: x * y + 2, (jnp.ones(3), jnp.ones(3))),
     "selu": (selu, (jnp.arange(5.0),)),
