@@ -32,7 +32,7 @@ void require_match(const ir::Aval& a, const ir::Aval& b, const std::string& msg)
 // Two captured values are one operand when they are the same tracer or the same buffer.
 bool same_value(const Array& a, const Array& b) {
   if (a.is_traced() != b.is_traced()) return false;
-  if (a.is_traced()) return a.trace() == b.trace() && a.var_id() == b.var_id();
+  if (a.is_traced()) return a.trace_state() == b.trace_state() && a.var_id() == b.var_id();
   return a.buffer() == b.buffer();
 }
 

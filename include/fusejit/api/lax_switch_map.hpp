@@ -298,5 +298,17 @@ auto associative_scan(Fn&& fn, const Elems& elems, bool reverse = false, int axi
                                                     axis, {"fj::lax::associative_scan", loc});
   return detail::unflatten_arrays<Elems>(tree, out);
 }
+/// lax.associative_scan's keyword arguments: fj::lax::associative_scan(fn, x, {.axis = 1}).
+struct AssociativeScanOptions {
+  detail::KeywordsOnly keywords{};  ///< holds nothing: designated initializers only
+  bool reverse = false;             ///< scan from the end
+  int axis = 0;                     ///< the axis scanned along
+};
+/// lax.associative_scan(fn, elems, reverse=..., axis=...) with keyword-style options.
+template <class Fn, class Elems>
+auto associative_scan(Fn&& fn, const Elems& elems, const AssociativeScanOptions& o,
+                      std::source_location loc = std::source_location::current()) {
+  return associative_scan(std::forward<Fn>(fn), elems, o.reverse, o.axis, loc);
+}
 
 }  // namespace fj::lax

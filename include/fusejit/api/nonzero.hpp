@@ -26,5 +26,27 @@ Array flatnonzero(const Array& x, std::optional<std::int64_t> size = std::nullop
 Array argwhere(const Array& x, std::optional<std::int64_t> size = std::nullopt,
                std::optional<std::int64_t> fill_value = std::nullopt,
                std::source_location loc = std::source_location::current());
+/// jnp.nonzero / flatnonzero / argwhere's keyword arguments: fj::nonzero(x, {.size = 4,
+/// .fill_value = -1}).
+struct NonzeroOptions {
+  detail::KeywordsOnly keywords{};           ///< holds nothing: designated initializers only
+  std::optional<std::int64_t> size{};        ///< the static length of the indices (jit needs it)
+  std::optional<std::int64_t> fill_value{};  ///< what pads them past the count (0 by default)
+};
+/// The nonzero functions with keyword-style options.
+///@{
+inline std::vector<Array> nonzero(const Array& x, const NonzeroOptions& o,
+                                  std::source_location loc = std::source_location::current()) {
+  return nonzero(x, o.size, o.fill_value, loc);
+}
+inline Array flatnonzero(const Array& x, const NonzeroOptions& o,
+                         std::source_location loc = std::source_location::current()) {
+  return flatnonzero(x, o.size, o.fill_value, loc);
+}
+inline Array argwhere(const Array& x, const NonzeroOptions& o,
+                      std::source_location loc = std::source_location::current()) {
+  return argwhere(x, o.size, o.fill_value, loc);
+}
+///@}
 
 }  // namespace fj

@@ -41,5 +41,38 @@ Array nanpercentile(const Array& a, const Quantiles& q, Axes axis = none,
 Array median(const Array& a, Axes axis = none, bool keepdims = false);
 Array nanmedian(const Array& a, Axes axis = none, bool keepdims = false);
 ///@}
+/// jnp.quantile / percentile / nanquantile / nanpercentile's keyword arguments:
+/// fj::quantile(a, 0.5, {.axis = 0, .method = fj::QuantileMethod::nearest}).
+struct QuantileOptions {
+  detail::KeywordsOnly keywords{};                 ///< holds nothing: designated initializers only
+  Axes axis = none;                                ///< the axes reduced (all by default)
+  QuantileMethod method = QuantileMethod::linear;  ///< how a quantile between two elements is read
+  bool keepdims = false;                           ///< keep each reduced axis with extent 1
+};
+/// The quantile functions with keyword-style options.
+///@{
+inline Array quantile(const Array& a, const Quantiles& q, const QuantileOptions& o) {
+  return quantile(a, q, o.axis, o.method, o.keepdims);
+}
+inline Array nanquantile(const Array& a, const Quantiles& q, const QuantileOptions& o) {
+  return nanquantile(a, q, o.axis, o.method, o.keepdims);
+}
+inline Array percentile(const Array& a, const Quantiles& q, const QuantileOptions& o) {
+  return percentile(a, q, o.axis, o.method, o.keepdims);
+}
+inline Array nanpercentile(const Array& a, const Quantiles& q, const QuantileOptions& o) {
+  return nanpercentile(a, q, o.axis, o.method, o.keepdims);
+}
+///@}
+/// jnp.median / jnp.nanmedian with keyword-style options: fj::median(a, {.axis = 0,
+/// .keepdims = true}).
+///@{
+inline Array median(const Array& a, const ReduceOptions& o) {
+  return median(a, o.axis, o.keepdims);
+}
+inline Array nanmedian(const Array& a, const ReduceOptions& o) {
+  return nanmedian(a, o.axis, o.keepdims);
+}
+///@}
 
 }  // namespace fj

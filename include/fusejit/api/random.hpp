@@ -156,6 +156,16 @@ inline Array bernoulli(const Array& key, double p = 0.5, std::vector<std::int64_
                                                  }),
                              {key});
 }
+/// jax.random.bernoulli's keyword arguments: fj::random::bernoulli(key, {.p = 0.3, .shape = {4}}).
+struct BernoulliOptions {
+  detail::KeywordsOnly keywords{};    ///< holds nothing: designated initializers only
+  double p = 0.5;                     ///< the probability of true
+  std::vector<std::int64_t> shape{};  ///< the result's shape (a scalar by default)
+};
+/// jax.random.bernoulli(key, p=..., shape=...) with keyword-style options.
+inline Array bernoulli(const Array& key, const BernoulliOptions& o) {
+  return bernoulli(key, o.p, o.shape);
+}
 /// With an array of probabilities (a float dtype); the shape defaults to p's.
 inline Array bernoulli(const Array& key, const Array& p,
                        std::optional<std::vector<std::int64_t>> shape = std::nullopt) {
@@ -205,6 +215,16 @@ inline Array categorical(const Array& key, const Array& logits, int axis = -1,
     o.axis = axis;
   });
   return detail::random_node(std::move(op), {key, logits});
+}
+/// jax.random.categorical's keyword arguments: fj::random::categorical(key, logits, {.axis = 0}).
+struct CategoricalOptions {
+  detail::KeywordsOnly keywords{};  ///< holds nothing: designated initializers only
+  int axis = -1;                    ///< the axis of the categories
+  std::optional<std::vector<std::int64_t>> shape{};  ///< the samples' shape (see above)
+};
+/// jax.random.categorical(key, logits, axis=..., shape=...) with keyword-style options.
+inline Array categorical(const Array& key, const Array& logits, const CategoricalOptions& o) {
+  return categorical(key, logits, o.axis, o.shape);
 }
 
 }  // namespace random

@@ -27,6 +27,28 @@ Array eigvalsh(const Array& a, bool lower = true,
 /// f32. A matrix with a NaN or an infinity gives NaNs.
 std::vector<Array> svd(const Array& a, bool full_matrices = true, bool compute_uv = true,
                        std::source_location loc = std::source_location::current());
+/// jnp.linalg.svd's keyword arguments: fj::linalg::svd(a, {.full_matrices = false}).
+struct SvdOptions {
+  detail::KeywordsOnly keywords{};  ///< holds nothing: designated initializers only
+  bool full_matrices = true;  ///< u (..., m, m) and vh (..., n, n), not (..., m, k), (..., k, n)
+  bool compute_uv = true;     ///< return {u, s, vh}; otherwise {s} alone
+};
+/// jnp.linalg.svd(a, full_matrices=..., compute_uv=...) with keyword-style options.
+inline std::vector<Array> svd(const Array& a, const SvdOptions& o,
+                              std::source_location loc = std::source_location::current()) {
+  return svd(a, o.full_matrices, o.compute_uv, loc);
+}
+/// jnp.linalg.eigh's keyword arguments: fj::linalg::eigh(a, {.symmetrize_input = false}).
+struct EighOptions {
+  detail::KeywordsOnly keywords{};  ///< holds nothing: designated initializers only
+  bool lower = true;                ///< read the lower triangle (UPLO "L"), else the upper
+  bool symmetrize_input = true;     ///< use (a + a^T) / 2 rather than one triangle
+};
+/// jnp.linalg.eigh(a, UPLO=..., symmetrize_input=...) with keyword-style options.
+inline std::array<Array, 2> eigh(const Array& a, const EighOptions& o,
+                                 std::source_location loc = std::source_location::current()) {
+  return eigh(a, o.lower, o.symmetrize_input, loc);
+}
 
 /// jnp.linalg.qr: q (..., m, k) with orthonormal columns and upper-triangular r (..., k, n),
 /// k = min(m, n), a = q r, with LAPACK's signs (r's diagonal may be negative), as JAX's; mode

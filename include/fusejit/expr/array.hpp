@@ -66,21 +66,29 @@ struct ArrayMethods {
   auto squeeze() const;
   auto squeeze(std::initializer_list<int> axes) const;
   /// jax.Array's reductions: x.sum() over every axis, x.sum({0, 1}, keepdims) over the listed
-  /// ones (fj::sum and its kin); x.mean(), x.prod(), x.max(), x.min(), x.all(), x.any().
+  /// ones, x.sum({.axis = 1, .keepdims = true}) with keyword-style options (fj::sum and its
+  /// kin); x.mean(), x.prod(), x.max(), x.min(), x.all(), x.any().
   auto sum() const;
   auto sum(std::initializer_list<int> axes, bool keepdims = false) const;
+  auto sum(const ReduceOptions& o) const;
   auto prod() const;
   auto prod(std::initializer_list<int> axes, bool keepdims = false) const;
+  auto prod(const ReduceOptions& o) const;
   auto max() const;
   auto max(std::initializer_list<int> axes, bool keepdims = false) const;
+  auto max(const ReduceOptions& o) const;
   auto min() const;
   auto min(std::initializer_list<int> axes, bool keepdims = false) const;
+  auto min(const ReduceOptions& o) const;
   auto mean() const;
   auto mean(std::initializer_list<int> axes, bool keepdims = false) const;
+  auto mean(const ReduceOptions& o) const;
   auto all() const;
   auto all(std::initializer_list<int> axes, bool keepdims = false) const;
+  auto all(const ReduceOptions& o) const;
   auto any() const;
   auto any(std::initializer_list<int> axes, bool keepdims = false) const;
+  auto any(const ReduceOptions& o) const;
   /// The flat index of the largest (smallest) element, or the indices along `axis`
   /// (fj::argmax, fj::argmin).
   auto argmax() const;
@@ -91,12 +99,22 @@ struct ArrayMethods {
   /// unless `axis` is given, with `ddof` degrees of freedom subtracted.
   auto std(Axes axis = std::nullopt, std::int64_t ddof = 0, bool keepdims = false) const;
   auto var(Axes axis = std::nullopt, std::int64_t ddof = 0, bool keepdims = false) const;
+  /// x.std / x.var with keyword-style options: x.var({.axis = 0, .ddof = 1}).
+  auto std(const VarOptions& o) const;
+  auto var(const VarOptions& o) const;
   /// Cumulative sum and product over the flattened array, or along `axis` (fj::cumsum, cumprod).
   auto cumsum(std::optional<int> axis = std::nullopt) const;
   auto cumprod(std::optional<int> axis = std::nullopt) const;
   /// Sorted values and the indices that sort, along `axis` (last by default; fj::sort, argsort).
   auto sort(std::optional<int> axis = -1) const;
   auto argsort(std::optional<int> axis = -1) const;
+  /// jax.Array.diagonal / .trace: the diagonal `offset` over axis1 and axis2, or its sum
+  /// (fj::diagonal, fj::trace; defined in expr/diagonal.hpp).
+  auto diagonal(std::int64_t offset = 0, int axis1 = 0, int axis2 = 1) const;
+  auto trace(std::int64_t offset = 0, int axis1 = 0, int axis2 = 1) const;
+  /// x.sort / x.argsort with keyword-style options: x.sort({.descending = true}).
+  auto sort(const SortOptions& o) const;
+  auto argsort(const SortOptions& o) const;
   /// Elementwise min(max(x, lo), hi) (fj::clip).
   template <class L, class H>
   auto clip(const L& lo, const H& hi) const;
@@ -266,7 +284,7 @@ class Array : public detail::ArrayMethods<Array> {
   /// Internal: the buffer (null for a tracer).
   const runtime::BufferPtr& buffer() const { return buf_; }
   /// Internal: the trace a tracer belongs to (null for a concrete array).
-  detail::TraceState* trace() const { return trace_.get(); }
+  detail::TraceState* trace_state() const { return trace_.get(); }
   /// Internal: a tracer's variable in its trace's graph.
   ir::VarId var_id() const { return var_; }
   /// The aval as `JitTracer(float32[3])` prints, for errors and printing of tracers.

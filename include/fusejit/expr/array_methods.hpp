@@ -44,62 +44,28 @@ template <class S>
 auto ArrayMethods<S>::squeeze(std::initializer_list<int> axes) const {
   return fj::squeeze(self(), axes);
 }
-template <class S>
-auto ArrayMethods<S>::sum() const {
-  return fj::sum(self());
-}
-template <class S>
-auto ArrayMethods<S>::sum(std::initializer_list<int> axes, bool keepdims) const {
-  return fj::sum(self(), axes, keepdims);
-}
-template <class S>
-auto ArrayMethods<S>::prod() const {
-  return fj::prod(self());
-}
-template <class S>
-auto ArrayMethods<S>::prod(std::initializer_list<int> axes, bool keepdims) const {
-  return fj::prod(self(), axes, keepdims);
-}
-template <class S>
-auto ArrayMethods<S>::max() const {
-  return fj::max(self());
-}
-template <class S>
-auto ArrayMethods<S>::max(std::initializer_list<int> axes, bool keepdims) const {
-  return fj::max(self(), axes, keepdims);
-}
-template <class S>
-auto ArrayMethods<S>::min() const {
-  return fj::min(self());
-}
-template <class S>
-auto ArrayMethods<S>::min(std::initializer_list<int> axes, bool keepdims) const {
-  return fj::min(self(), axes, keepdims);
-}
-template <class S>
-auto ArrayMethods<S>::mean() const {
-  return fj::mean(self());
-}
-template <class S>
-auto ArrayMethods<S>::mean(std::initializer_list<int> axes, bool keepdims) const {
-  return fj::mean(self(), axes, keepdims);
-}
-template <class S>
-auto ArrayMethods<S>::all() const {
-  return fj::all(self());
-}
-template <class S>
-auto ArrayMethods<S>::all(std::initializer_list<int> axes, bool keepdims) const {
-  return fj::all(self(), axes, keepdims);
-}
-template <class S>
-auto ArrayMethods<S>::any() const {
-  return fj::any(self());
-}
-template <class S>
-auto ArrayMethods<S>::any(std::initializer_list<int> axes, bool keepdims) const {
-  return fj::any(self(), axes, keepdims);
-}
+// jax.Array's reductions, each forwarding to the free function of its name in three forms.
+#define FUSEJIT_REDUCTION_METHOD(fn)                                               \
+  template <class S>                                                               \
+  auto ArrayMethods<S>::fn() const {                                               \
+    return fj::fn(self());                                                         \
+  }                                                                                \
+  template <class S>                                                               \
+  auto ArrayMethods<S>::fn(std::initializer_list<int> axes, bool keepdims) const { \
+    return fj::fn(self(), axes, keepdims);                                         \
+  }                                                                                \
+  template <class S>                                                               \
+  auto ArrayMethods<S>::fn(const ReduceOptions& o) const {                         \
+    return fj::fn(self(), o);                                                      \
+  }
+FUSEJIT_REDUCTION_METHOD(sum)
+FUSEJIT_REDUCTION_METHOD(prod)
+FUSEJIT_REDUCTION_METHOD(max)
+FUSEJIT_REDUCTION_METHOD(min)
+FUSEJIT_REDUCTION_METHOD(mean)
+FUSEJIT_REDUCTION_METHOD(all)
+FUSEJIT_REDUCTION_METHOD(any)
+#undef FUSEJIT_REDUCTION_METHOD
 template <class S>
 auto ArrayMethods<S>::argmax() const {
   return fj::argmax(self());
@@ -131,6 +97,14 @@ auto ArrayMethods<S>::sort(std::optional<int> axis) const {
 template <class S>
 auto ArrayMethods<S>::argsort(std::optional<int> axis) const {
   return fj::argsort(self(), axis);
+}
+template <class S>
+auto ArrayMethods<S>::sort(const SortOptions& o) const {
+  return fj::sort(self(), o);
+}
+template <class S>
+auto ArrayMethods<S>::argsort(const SortOptions& o) const {
+  return fj::argsort(self(), o);
 }
 template <class S>
 template <class L, class H>

@@ -1,5 +1,6 @@
 // fj::Axes: the axis argument of jnp's reductions and normalizations (an int, a list, or
-// fj::none for all), shared by the free functions and fj::Array's methods.
+// fj::none for all), and the keyword options of the axis-taking functions that fj::Array's
+// methods share with the free functions (reductions, var/std, sort/argsort).
 #pragma once
 #include <concepts>
 #include <cstdint>
@@ -28,6 +29,40 @@ struct Axes {
     k.push_back(all ? -1 : static_cast<std::int64_t>(list.size()) + (tuple ? 1000 : 0));
     for (int a : list) k.push_back(a);
   }
+};
+
+namespace detail {
+/// The first member of fusejit's keyword-options structs. It holds nothing and converts from
+/// nothing, so only designated initializers ({.axis = 1}) make an options struct: a positional
+/// braced list such as fj::var(x, {0, 1}) stays the list of axes it was before the struct
+/// existed, rather than an ambiguous call.
+struct KeywordsOnly {
+  explicit KeywordsOnly() = default;
+};
+}  // namespace detail
+
+/// The keyword arguments of jnp's reductions (axis=..., keepdims=...), for designated
+/// initializers: fj::sum(x, {.axis = 1, .keepdims = true}), x.mean({.axis = {0, 2}}).
+struct ReduceOptions {
+  detail::KeywordsOnly keywords{};  ///< holds nothing: designated initializers only
+  Axes axis = std::nullopt;  ///< the axes reduced: one, a list, or fj::none (all, the default)
+  bool keepdims = false;     ///< keep each reduced axis with extent 1
+};
+
+/// jnp.var / jnp.std's keyword arguments: fj::var(x, {.axis = 0, .ddof = 1}), x.std({.ddof = 1}).
+struct VarOptions {
+  detail::KeywordsOnly keywords{};  ///< holds nothing: designated initializers only
+  Axes axis = std::nullopt;         ///< the axes reduced (all by default)
+  std::int64_t ddof = 0;            ///< delta degrees of freedom: the sum is divided by N - ddof
+  bool keepdims = false;            ///< keep each reduced axis with extent 1
+};
+
+/// jnp.sort / jnp.argsort's keyword arguments: fj::sort(x, {.axis = 0, .descending = true}).
+struct SortOptions {
+  detail::KeywordsOnly keywords{};  ///< holds nothing: designated initializers only
+  std::optional<int> axis = -1;     ///< the axis sorted (the last by default); nullopt: flattened
+  bool stable = true;       ///< equal elements keep their order (fusejit always sorts stably)
+  bool descending = false;  ///< largest first (equal elements still in their order)
 };
 
 }  // namespace fj

@@ -146,6 +146,11 @@ class AtIndex {
   /// v multiplied in at idx). Defined in api/creation.hpp.
   template <Operand U>
   Array power(U&& v, lax::GatherScatterMode mode = lax::GatherScatterMode::fill_or_drop) const;
+  /// f applied at idx (x.at[idx].apply(f)): f must act elementwise, as JAX's ufunc; a place
+  /// that repeated index-array entries name gets f once per entry, as JAX's scatter_apply. f
+  /// takes and returns fj::Array. Defined in api/at_apply.hpp.
+  template <class F>
+  Array apply(F&& f, lax::GatherScatterMode mode = lax::GatherScatterMode::fill_or_drop) const;
   /// min(x, v) at idx (x.at[idx].min(v)): a scatter-min, NaN propagating as lax.min.
   template <Operand U>
   Array min(U&& v, lax::GatherScatterMode mode = lax::GatherScatterMode::fill_or_drop) const {
@@ -178,6 +183,17 @@ template <detail::Operand A, detail::Operand I>
 auto take(A&& x, I&& idx, std::optional<int> axis = std::nullopt,
           lax::GatherScatterMode mode = lax::GatherScatterMode::fill_or_drop) {
   return detail::make_node(detail::TakeOp{axis, mode}, std::forward<A>(x), std::forward<I>(idx));
+}
+/// jnp.take's keyword arguments: fj::take(x, idx, {.axis = 1, .mode = clip}).
+struct TakeOptions {
+  detail::KeywordsOnly keywords{};  ///< holds nothing: designated initializers only
+  std::optional<int> axis{};        ///< the axis indexed (none: the flattened x)
+  lax::GatherScatterMode mode = lax::GatherScatterMode::fill_or_drop;  ///< out-of-range indices
+};
+/// jnp.take(x, idx, axis=..., mode=...) with keyword-style options.
+template <detail::Operand A, detail::Operand I>
+auto take(A&& x, I&& idx, const TakeOptions& o) {
+  return take(std::forward<A>(x), std::forward<I>(idx), o.axis, o.mode);
 }
 /// jnp.take_along_axis: idx has x's shape off `axis`; element k of idx along the axis reads x
 /// at idx's value there (argsort's output picks the sorted values). Out of range: NaN.

@@ -21,8 +21,16 @@ Atom lower_diagonal(GraphBuilder& b, Atom x);
 /// jnp.count_nonzero(x, axis): `jit[name=count_nonzero]`, the i32 count of x != 0 along axis
 /// (negative from the end).
 Atom lower_count_nonzero(GraphBuilder& b, Atom x, int axis);
-/// jnp.trace(x, axis1=axis1, axis2=axis2) (offset 0): `jit[name=trace]`, the two axes moved
-/// last, then the sum of jnp.where(eye, x, 0) over them.
-Atom lower_trace(GraphBuilder& b, Atom x, int axis1, int axis2);
+/// jnp.trace(x, offset, axis1, axis2): `jit[name=trace]`, the two axes moved last, then the sum
+/// of jnp.where(eye(k=offset), x, 0) over them. Equal or out-of-range axes raise, naming `who`.
+Atom lower_trace(GraphBuilder& b, Atom x, int axis1, int axis2, std::int64_t offset = 0,
+                 const char* who = "fj::trace");
+/// jnp.diagonal(x, offset, axis1, axis2): the two axes moved last, then x[..., i, i + offset]
+/// (x[..., i - offset, i] below the main diagonal) for every i in range, as a gather; offset 0
+/// on the last two axes is lower_diagonal, JAX's staging.
+Atom lower_diagonal_of(GraphBuilder& b, Atom x, std::int64_t offset, int axis1, int axis2);
+/// jnp.diag(v, k): a 1-d v on diagonal k of a square matrix of zeros (v padded to the side,
+/// then where(eye(k=k), v, 0)), or a 2-d v's diagonal k.
+Atom lower_diag(GraphBuilder& b, Atom v, std::int64_t k);
 
 }  // namespace fj::detail

@@ -8,7 +8,7 @@ namespace fj::detail {
 
 void throw_escaped_tracer(const Array& a) {
   throw UnexpectedTracerError(
-      "fj: a tracer " + a.tracer_str() + " created while tracing '" + a.trace()->fn_name +
+      "fj: a tracer " + a.tracer_str() + " created while tracing '" + a.trace_state()->fn_name +
       "' was used after that trace ended. A traced value must not escape its "
       "function (e.g. by being stored in a captured variable).");
 }
@@ -22,17 +22,18 @@ ir::Atom LowerCtx::array_leaf(const Array& a) {
   if (!trace) return (*inputs)[next++];
   if (a.is_empty()) throw_empty_array("fj: expression");
   if (a.is_traced()) {
-    if (a.trace() == trace) return ir::Atom::of_var(a.var_id());
-    if (!is_enclosing_trace(a.trace())) throw_escaped_tracer(a);
+    if (a.trace_state() == trace) return ir::Atom::of_var(a.var_id());
+    if (!is_enclosing_trace(a.trace_state())) throw_escaped_tracer(a);
     // A tracer of an enclosing trace: a constvar here, bound to the outer variable when the
     // sub-graph is called from the outer trace.
     for (std::size_t i = 0; i < trace->consts.size(); ++i)
-      if (trace->consts[i].outer.get() == a.trace() && trace->consts[i].outer_var == a.var_id())
+      if (trace->consts[i].outer.get() == a.trace_state() &&
+          trace->consts[i].outer_var == a.var_id())
         return ir::Atom::of_var(trace->const_vars[i]);
     const ir::VarId v = trace->builder.add_constvar(a.aval());
     auto& stack = trace_stack();
     for (auto& s : stack)
-      if (s.get() == a.trace()) trace->consts.push_back({nullptr, s, a.var_id()});
+      if (s.get() == a.trace_state()) trace->consts.push_back({nullptr, s, a.var_id()});
     trace->const_vars.push_back(v);
     return ir::Atom::of_var(v);
   }

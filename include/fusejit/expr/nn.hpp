@@ -169,6 +169,11 @@ template <detail::Operand A>
 auto logsumexp(A&& x, Axes axis = none, bool keepdims = false) {
   return detail::make_node(detail::LogsumexpOp{std::move(axis), keepdims}, std::forward<A>(x));
 }
+/// logsumexp with keyword-style options: fj::nn::logsumexp(x, {.axis = 1, .keepdims = true}).
+template <detail::Operand A>
+auto logsumexp(A&& x, const ReduceOptions& o) {
+  return logsumexp(std::forward<A>(x), o.axis, o.keepdims);
+}
 /// log(sum(b * exp(x))), NaN where the weighted sum is negative. Integer scalar weights are
 /// not taken (logsumexp(x, 1, true) is axis 1 with keepdims); write 1.0.
 template <detail::Operand A, detail::Operand B>
@@ -203,6 +208,17 @@ template <detail::Operand A>
 auto one_hot(A&& x, std::int64_t num_classes, DType dtype = DType::f32, int axis = -1) {
   return detail::make_node(detail::OneHotOp{num_classes, dtype, axis}, std::forward<A>(x));
 }
+/// jax.nn.one_hot's keyword arguments: fj::nn::one_hot(x, 4, {.dtype = fj::i32, .axis = 0}).
+struct OneHotOptions {
+  detail::KeywordsOnly keywords{};  ///< holds nothing: designated initializers only
+  DType dtype = DType::f32;         ///< the result's dtype
+  int axis = -1;                    ///< where the new axis of num_classes entries goes
+};
+/// jax.nn.one_hot(x, num_classes, dtype=..., axis=...) with keyword-style options.
+template <detail::Operand A>
+auto one_hot(A&& x, std::int64_t num_classes, const OneHotOptions& o) {
+  return one_hot(std::forward<A>(x), num_classes, o.dtype, o.axis);
+}
 
 }  // namespace nn
 
@@ -219,6 +235,18 @@ auto std(A&& x, Axes axis = none, std::int64_t ddof = 0, bool keepdims = false) 
                            std::forward<A>(x));
 }
 
+/// jnp.var / jnp.std with keyword-style options: fj::var(x, {.axis = 0, .ddof = 1}).
+///@{
+template <detail::Operand A>
+auto var(A&& x, const VarOptions& o) {
+  return var(std::forward<A>(x), o.axis, o.ddof, o.keepdims);
+}
+template <detail::Operand A>
+auto std(A&& x, const VarOptions& o) {
+  return std(std::forward<A>(x), o.axis, o.ddof, o.keepdims);
+}
+///@}
+
 // x.std() and x.var() (declared with fj::Array's methods), here beside the free functions.
 template <class S>
 auto detail::ArrayMethods<S>::std(Axes axis, std::int64_t ddof, bool keepdims) const {
@@ -228,6 +256,14 @@ template <class S>
 auto detail::ArrayMethods<S>::var(Axes axis, std::int64_t ddof, bool keepdims) const {
   return fj::var(self(), std::move(axis), ddof, keepdims);
 }
+template <class S>
+auto detail::ArrayMethods<S>::std(const VarOptions& o) const {
+  return fj::std(self(), o);
+}
+template <class S>
+auto detail::ArrayMethods<S>::var(const VarOptions& o) const {
+  return fj::var(self(), o);
+}
 
 namespace linalg {
 /// jnp.linalg.norm: a vector norm over one axis, a matrix norm over two; by default the 2-norm
@@ -236,6 +272,18 @@ namespace linalg {
 template <detail::Operand A>
 auto norm(A&& x, NormOrder ord = none, Axes axis = none, bool keepdims = false) {
   return detail::make_node(detail::NormOp{ord.ord, std::move(axis), keepdims}, std::forward<A>(x));
+}
+/// jnp.linalg.norm's keyword arguments: fj::linalg::norm(x, {.ord = 1, .axis = 0}).
+struct NormOptions {
+  detail::KeywordsOnly keywords{};  ///< holds nothing: designated initializers only
+  NormOrder ord = none;             ///< the order (the 2-norm of all elements by default)
+  Axes axis = none;       ///< one axis (a vector norm) or two (a matrix norm); all by default
+  bool keepdims = false;  ///< keep each reduced axis with extent 1
+};
+/// jnp.linalg.norm(x, ord=..., axis=..., keepdims=...) with keyword-style options.
+template <detail::Operand A>
+auto norm(A&& x, const NormOptions& o) {
+  return norm(std::forward<A>(x), o.ord, o.axis, o.keepdims);
 }
 }  // namespace linalg
 

@@ -152,19 +152,25 @@ auto pow(A&& x, B&& y) {
 // Reductions, as jnp's: fn(x) reduces every axis; fn(x, {axes...}, keepdims) the listed ones
 // (negative axes count from the end). Over an empty axis they give the identity: 0 for sum,
 // 1 for prod, -inf (or the lowest integer) for max, +inf (or the highest) for min.
-#define FUSEJIT_REDUCTION(fn, prim, is_mean)                                      \
-  template <detail::Operand A>                                                    \
-  auto fn(A&& x) {                                                                \
-    return detail::make_node(detail::ReduceOp{prim, {}, true, false, is_mean},    \
-                             std::forward<A>(x));                                 \
-  }                                                                               \
-  template <detail::Operand A>                                                    \
-  auto fn(A&& x, std::initializer_list<int> axes, bool keepdims = false) {        \
-    return detail::make_node(                                                     \
-        detail::ReduceOp{prim, std::vector<int>(axes), false, keepdims, is_mean}, \
-        std::forward<A>(x));                                                      \
+#define FUSEJIT_REDUCTION(fn, prim, is_mean)                                                       \
+  template <detail::Operand A>                                                                     \
+  auto fn(A&& x) {                                                                                 \
+    return detail::make_node(detail::ReduceOp{prim, {}, true, false, is_mean},                     \
+                             std::forward<A>(x));                                                  \
+  }                                                                                                \
+  template <detail::Operand A>                                                                     \
+  auto fn(A&& x, std::initializer_list<int> axes, bool keepdims = false) {                         \
+    return detail::make_node(                                                                      \
+        detail::ReduceOp{prim, std::vector<int>(axes), false, keepdims, is_mean},                  \
+        std::forward<A>(x));                                                                       \
+  }                                                                                                \
+  template <detail::Operand A>                                                                     \
+  auto fn(A&& x, const ReduceOptions& o) {                                                         \
+    return detail::make_node(detail::ReduceOp{prim, o.axis.list, o.axis.all, o.keepdims, is_mean}, \
+                             std::forward<A>(x));                                                  \
   }
-/// jnp.sum: fj::sum(x), or fj::sum(x, {0}, true) over axis 0 keeping it.
+/// jnp.sum: fj::sum(x), or fj::sum(x, {0}, true) over axis 0 keeping it, or with keyword-style
+/// options fj::sum(x, {.axis = 0, .keepdims = true}) (every reduction below takes them too).
 ///@{
 FUSEJIT_REDUCTION(sum, ir::Prim::reduce_sum, false)
 ///@}

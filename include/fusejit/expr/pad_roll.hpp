@@ -123,11 +123,37 @@ auto pad(A&& x, std::vector<std::pair<std::int64_t, std::int64_t>> widths, PadMo
       detail::PadOp{std::move(widths), mode, ReflectType::even, std::move(stat_length), {}},
       std::forward<A>(x), 0);
 }
+/// jnp.pad's keyword arguments: fj::pad(x, {{1, 2}}, {.mode = fj::PadMode::reflect,
+/// .reflect_type = fj::ReflectType::odd}) or {.constant_values = 5}.
+struct PadOptions {
+  detail::KeywordsOnly keywords{};               ///< holds nothing: designated initializers only
+  PadMode mode = PadMode::constant;              ///< how the new elements are filled
+  double constant_values = 0;                    ///< the fill of PadMode::constant (x's dtype)
+  ReflectType reflect_type = ReflectType::even;  ///< reflect / symmetric: mirrored or negated
+  /// maximum / minimum / mean modes: each side's statistic over this many elements (all if empty)
+  std::vector<std::pair<std::int64_t, std::int64_t>> stat_length{};
+};
+/// jnp.pad(x, widths, mode=..., constant_values=..., reflect_type=..., stat_length=...) with
+/// keyword-style options.
+template <detail::Operand A>
+Array pad(A&& x, std::vector<std::pair<std::int64_t, std::int64_t>> widths, const PadOptions& o) {
+  // A nonzero fill is an operand, as jnp.pad(x, w, constant_values=v) stages its Python scalar.
+  if (o.mode == PadMode::constant && o.constant_values != 0)
+    return Array(pad(std::forward<A>(x), std::move(widths), o.constant_values));
+  return Array(
+      detail::make_node(detail::PadOp{std::move(widths), o.mode, o.reflect_type, o.stat_length, {}},
+                        std::forward<A>(x), 0));
+}
 /// jnp.pad with `width` before and after every axis.
 template <detail::Operand A>
 auto pad(A&& x, std::int64_t width, PadMode mode = PadMode::constant,
          ReflectType reflect_type = ReflectType::even) {
   return pad(std::forward<A>(x), {{width, width}}, mode, reflect_type);
+}
+/// jnp.pad with `width` before and after every axis and keyword-style options.
+template <detail::Operand A>
+Array pad(A&& x, std::int64_t width, const PadOptions& o) {
+  return pad(std::forward<A>(x), {{width, width}}, o);
 }
 /// jnp.pad(x, widths, constant_values=value): a scalar value, converted to x's dtype.
 template <detail::Operand A, detail::Operand B>

@@ -64,13 +64,36 @@ template <detail::Operand A>
 auto argsort(A&& x, std::optional<int> axis = -1, bool stable = true, bool descending = false) {
   return detail::make_node(detail::SortOp{axis, stable, descending, true}, std::forward<A>(x));
 }
+/// jnp.sort / jnp.argsort with keyword-style options: fj::sort(x, {.axis = 0, .descending =
+/// true}).
+///@{
+template <detail::Operand A>
+auto sort(A&& x, const SortOptions& o) {
+  return sort(std::forward<A>(x), o.axis, o.stable, o.descending);
+}
+template <detail::Operand A>
+auto argsort(A&& x, const SortOptions& o) {
+  return argsort(std::forward<A>(x), o.axis, o.stable, o.descending);
+}
+///@}
 
 namespace lax {
+/// lax.cumsum / cumprod / cummax / cummin's keyword arguments:
+/// fj::lax::cumsum(x, {.axis = 1, .reverse = true}).
+struct CumulativeOptions {
+  detail::KeywordsOnly keywords{};  ///< holds nothing: designated initializers only
+  int axis = 0;                     ///< the axis accumulated along
+  bool reverse = false;             ///< accumulate from the end
+};
 #define FUSEJIT_LAX_CUMULATIVE(fn, P)                                                 \
   template <detail::Operand A>                                                        \
   auto fn(A&& x, int axis = 0, bool reverse = false) {                                \
     return detail::make_node(detail::CumulativeOp{ir::Prim::P, axis, reverse, false}, \
                              std::forward<A>(x));                                     \
+  }                                                                                   \
+  template <detail::Operand A>                                                        \
+  auto fn(A&& x, const CumulativeOptions& o) {                                        \
+    return fn(std::forward<A>(x), o.axis, o.reverse);                                 \
   }
 /// lax.cumsum / cumprod / cummax / cummin: the primitive along `axis`, from the end when
 /// `reverse`; integers wrap, max and min propagate NaN.
