@@ -13,6 +13,7 @@
 
 #include "backend_compare.hpp"
 #include "golden_file.hpp"
+#include "golden_values.hpp"
 #include "throws_with.hpp"
 
 using fj::Array;
@@ -185,15 +186,7 @@ std::vector<Row> rows() {
 void check_row(const Row& row, const Array& got) {
   CAPTURE(std::string(row.name));
   const std::string line = kGolden.lines(std::string("values ") + row.name).at(0);
-  const std::size_t bar = line.find(" : ");
-  REQUIRE(bar != std::string::npos);
-  std::vector<std::int64_t> shape;
-  for (double d : fusejit_test::golden_numbers(line.substr(0, bar)))
-    shape.push_back(static_cast<std::int64_t>(d));
-  REQUIRE(got.shape() == fj::Shape(shape));
-  const std::vector<double> v = fusejit_test::as_doubles(got);
-  const std::vector<double> w = fusejit_test::golden_numbers(line.substr(bar + 3));
-  REQUIRE(v.size() == w.size());
+  const auto [v, w] = fusejit_test::golden_values(line, got);
   if (row.ulps == 0) {
     CHECK(v == w);
     return;

@@ -15,15 +15,22 @@
 /// \namespace fj::lax::linalg
 /// jax.lax.linalg: cholesky, triangular_solve, lu, eigh, qr and svd, as lax stages them.
 /// \namespace fj::linalg
-/// jax.numpy.linalg: cholesky, solve, inv, det, slogdet, norm, eigh, eigvalsh, svd, qr.
+/// jax.numpy.linalg: cholesky, solve, inv, det, slogdet, norm, eigh, eigvalsh, svd, qr,
+/// matrix_power, multi_dot, pinv, matrix_rank, cond, lstsq, svdvals, vector_norm, matrix_norm,
+/// tensorinv, tensorsolve.
 /// \namespace fj::scipy
 /// jax.scipy.
 /// \namespace fj::scipy::linalg
-/// jax.scipy.linalg: solve_triangular, cho_factor and cho_solve.
+/// jax.scipy.linalg: solve_triangular, cho_factor, cho_solve, expm, lu, lu_factor, lu_solve, polar
+/// and the special matrices (block_diag, toeplitz, hankel, circulant, companion, ...).
 /// \namespace fj::random
 /// jax.random: threefry keys (fj::random::key, split, fold_in) and draws, bit for bit JAX's.
 /// \namespace fj::nn
 /// jax.nn: activations (relu, gelu, silu, ...), softmax, log_softmax, logsumexp, one_hot.
+/// \namespace fj::nn::initializers
+/// jax.nn.initializers: zeros, constant, normal, variance_scaling (glorot, he, lecun), orthogonal.
+/// \namespace fj::scipy::stats
+/// jax.scipy.stats: each distribution's pdf, logpdf, cdf, ... (fj::scipy::stats::norm::logpdf).
 /// \namespace fj::debug
 /// jax.debug: fj::debug::print and fj::debug::callback, run each time compiled code runs.
 /// \namespace fj::distributed
@@ -61,6 +68,7 @@
 #include "fusejit/api/print.hpp"
 #include "fusejit/api/static_argnums.hpp"
 #include "fusejit/api/pytree.hpp"
+#include "fusejit/api/pytree/tree_util_more.hpp"
 #include "fusejit/api/checking_leaks.hpp"
 #include "fusejit/api/jit.hpp"
 #include "fusejit/api/debug_nans.hpp"
@@ -74,6 +82,8 @@
 #include "fusejit/api/custom_vjp.hpp"
 #include "fusejit/api/checkpoint.hpp"
 #include "fusejit/expr/nn.hpp"
+#include "fusejit/expr/activations.hpp"
+#include "fusejit/expr/special_functions.hpp"
 #include "fusejit/api/lax_control.hpp"
 #include "fusejit/api/lax_switch_map.hpp"
 #include "fusejit/api/at_apply.hpp"
@@ -83,10 +93,29 @@
 #include "fusejit/api/numeric.hpp"
 #include "fusejit/api/quantile.hpp"
 #include "fusejit/api/split.hpp"
+#include "fusejit/api/stacking.hpp"
+#include "fusejit/api/nan_functions.hpp"
+#include "fusejit/api/tensor_products.hpp"
+#include "fusejit/api/grids.hpp"
+#include "fusejit/api/statistics.hpp"
+#include "fusejit/api/stats.hpp"
+#include "fusejit/api/lax_functions.hpp"
+#include "fusejit/expr/ufunc_aliases.hpp"
+#include "fusejit/api/jnp_arithmetic.hpp"
+#include "fusejit/api/jnp_windows.hpp"
+#include "fusejit/api/jnp_polynomials.hpp"
+#include "fusejit/api/jnp_editing.hpp"
+#include "fusejit/api/jnp_index_helpers.hpp"
+#include "fusejit/api/jnp_search.hpp"
+#include "fusejit/api/jnp_sets.hpp"
 #include "fusejit/api/lu.hpp"
 #include "fusejit/api/spectral.hpp"
+#include "fusejit/api/linalg_extras.hpp"
+#include "fusejit/api/scipy_linalg.hpp"
 #include "fusejit/api/make_jaxpr.hpp"
 #include "fusejit/api/random.hpp"
+#include "fusejit/api/random_distributions.hpp"
+#include "fusejit/api/initializers.hpp"
 #include "fusejit/api/debug.hpp"
 #include "fusejit/api/pure_callback.hpp"
 #include "fusejit/api/device.hpp"

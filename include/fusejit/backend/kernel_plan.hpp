@@ -408,7 +408,9 @@ class Planner {
         // The fusion pass materializes a reshape's operand, so this reads its buffer in the
         // new shape: row-major data does not move.
         const ir::Atom src = e.in[0];
-        if (src.is_literal() || producer_[static_cast<std::size_t>(src.var)])
+        // A literal is a scalar: every element of its reshape (of size 1) is that value.
+        if (src.is_literal()) return value(src, {});
+        if (producer_[static_cast<std::size_t>(src.var)])
           throw CompileError("kernel planner: a reshape of a value computed inside the kernel");
         return load(src.var, out.dtype, out.shape, map);
       }

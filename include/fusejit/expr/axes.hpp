@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <initializer_list>
 #include <optional>
+#include <utility>
 #include <vector>
 
 namespace fj {
@@ -48,6 +49,16 @@ struct ReduceOptions {
   Axes axis = std::nullopt;  ///< the axes reduced: one, a list, or fj::none (all, the default)
   bool keepdims = false;     ///< keep each reduced axis with extent 1
 };
+
+namespace detail {
+/// ReduceOptions{axis, keepdims}, for the library's own compositions.
+inline ReduceOptions reduce_over(Axes axis, bool keepdims) {
+  ReduceOptions o;
+  o.axis = std::move(axis);
+  o.keepdims = keepdims;
+  return o;
+}
+}  // namespace detail
 
 /// jnp.var / jnp.std's keyword arguments: fj::var(x, {.axis = 0, .ddof = 1}), x.std({.ddof = 1}).
 struct VarOptions {
