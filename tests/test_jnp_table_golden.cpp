@@ -59,7 +59,7 @@ std::vector<Row> rows() {
          return fj::hstack({in("v"), in("u")});
        }},
       {"hstack_2d",
-       [col] {
+       [] {
          // The golden's second operand: k[:, :1].repeat(3, 0)[:3], a column of ones.
          return fj::hstack({in("m"), Array(fj::reshape(fj::array({1.0, 1.0, 1.0}), {3, 1}))});
        }},
