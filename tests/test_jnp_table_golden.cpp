@@ -246,31 +246,17 @@ std::vector<Row> rows() {
 void check_row(const Row& row, const Array& got) {
   CAPTURE(std::string(row.name));
   const std::string line = kGolden.lines(std::string("values ") + row.name).at(0);
-  const auto [v, w] = fusejit_test::golden_values(line, got);
-  double scale = 0;
-  for (double x : w)
-    if (std::isfinite(x)) scale = std::max(scale, std::abs(x));
-  for (std::size_t i = 0; i < v.size(); ++i) {
-    CAPTURE(i);
-    CAPTURE(v[i]);
-    CAPTURE(w[i]);
-    if (std::isnan(w[i]) || !std::isfinite(w[i]) || row.ulps == 0)
-      CHECK((v[i] == w[i] || (std::isnan(v[i]) && std::isnan(w[i]))));
-    else
-      CHECK(std::abs(v[i] - w[i]) <= row.ulps * 0x1p-52 * scale);
-  }
+  fusejit_test::check_to_largest(fusejit_test::golden_values(line, got), row.ulps);
 }
 
 }  // namespace
 
 TEST_CASE("jnp table golden: every row gives JAX's values, every backend") {
-  for (const std::string& backend : fusejit_test::backends_to_test()) {
-    CAPTURE(backend);
-    const fusejit_test::BackendScope scope(backend.c_str());
-    // x64 on, as the golden script runs JAX: Python scalars and default dtypes are 64-bit.
-    const fj::x64_scope x64;
+  // x64 on, as the golden script runs JAX: Python scalars and default dtypes are 64-bit.
+  const fj::x64_scope x64;
+  fusejit_test::on_each_backend([&] {
     for (const Row& row : rows()) check_row(row, row.call());
-  }
+  });
 }
 
 TEST_CASE("jnp table golden: the same rows under jit") {

@@ -182,31 +182,19 @@ std::vector<Row> rows() {
 }
 
 // The row's result against its golden line "d0 d1 : v0 v1 ...": the shape, then each entry
-// bit for bit (ulps 0) or within `ulps` f64 ulps of the golden's largest entry.
+// bit for bit (ulps 0, NaN matching NaN) or within `ulps` f64 ulps of the largest entry.
 void check_row(const Row& row, const Array& got) {
   CAPTURE(std::string(row.name));
   const std::string line = kGolden.lines(std::string("values ") + row.name).at(0);
-  const auto [v, w] = fusejit_test::golden_values(line, got);
-  if (row.ulps == 0) {
-    CHECK(v == w);
-    return;
-  }
-  double scale = 0;
-  for (double x : w) scale = std::max(scale, std::abs(x));
-  for (std::size_t i = 0; i < v.size(); ++i) {
-    CAPTURE(i);
-    CHECK(std::abs(v[i] - w[i]) <= row.ulps * 0x1p-52 * scale);
-  }
+  fusejit_test::check_to_largest(fusejit_test::golden_values(line, got), row.ulps);
 }
 
 }  // namespace
 
 TEST_CASE("keywords golden: each keyword-options call gives what JAX's keywords give") {
-  for (const std::string& backend : fusejit_test::backends_to_test()) {
-    CAPTURE(backend);
-    const fusejit_test::BackendScope scope(backend.c_str());
+  fusejit_test::on_each_backend([&] {
     for (const Row& row : rows()) check_row(row, row.call());
-  }
+  });
 }
 
 TEST_CASE("keywords golden: the same rows under jit") {

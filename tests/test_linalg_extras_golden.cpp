@@ -4,11 +4,8 @@
 // again under jit; then bad input.
 #include <doctest/doctest.h>
 
-#include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
 #include <functional>
 #include <fusejit/api/linalg_extras.hpp>
 #include <fusejit/api/scipy_linalg.hpp>
@@ -18,6 +15,7 @@
 
 #include "backend_compare.hpp"
 #include "golden_file.hpp"
+#include "golden_values.hpp"
 #include "throws_with.hpp"
 
 using fj::Array;
@@ -200,55 +198,21 @@ std::vector<Row> rows() {
 }
 
 // The row's result against its golden line "d0 d1 : v0 v1 ...": the shape, then each entry
-// bit for bit (ulps 0, NaN matching NaN) or within `ulps` f64 ulps of the largest entry. For
-// studying a bound: FJ_LA_WORST=1 prints each row's largest distance in those ulps, and
-// FJ_LA_DUMP=<row> that row's values beside the golden's.
+// bit for bit (ulps 0, NaN matching NaN) or within `ulps` f64 ulps of the largest entry.
 void check_row(const Row& row, const Array& got) {
   CAPTURE(std::string(row.name));
   const std::string line = kGolden.lines(std::string("values ") + row.name).at(0);
-  const std::size_t bar = line.find(" : ");
-  REQUIRE(bar != std::string::npos);
-  std::vector<std::int64_t> shape;
-  for (double d : fusejit_test::golden_numbers(line.substr(0, bar)))
-    shape.push_back(static_cast<std::int64_t>(d));
-  REQUIRE(got.shape() == fj::Shape(shape));
-  const std::vector<double> v = fusejit_test::as_doubles(got);
-  const std::vector<double> w = fusejit_test::golden_numbers(line.substr(bar + 3));
-  REQUIRE(v.size() == w.size());
-  double scale = 0;
-  for (double x : w)
-    if (std::isfinite(x)) scale = std::max(scale, std::abs(x));
-  double worst = 0;
-  for (std::size_t i = 0; i < v.size(); ++i) {
-    CAPTURE(i);
-    CAPTURE(v[i]);
-    CAPTURE(w[i]);
-    if (std::isfinite(w[i]) && scale > 0)
-      worst = std::max(worst, std::abs(v[i] - w[i]) / (0x1p-52 * scale));
-    if (std::isnan(w[i]) || !std::isfinite(w[i]) || row.ulps == 0)
-      CHECK((v[i] == w[i] || (std::isnan(v[i]) && std::isnan(w[i]))));
-    else
-      CHECK(std::abs(v[i] - w[i]) <= row.ulps * 0x1p-52 * scale);
-  }
-  if (const char* d = std::getenv("FJ_LA_DUMP"); d && std::string(d) == row.name)
-    for (std::size_t i = 0; i < v.size(); ++i) {
-      char buf[96];
-      std::snprintf(buf, sizeof buf, "%zu %.17g %.17g", i, v[i], w[i]);
-      MESSAGE(std::string(buf));
-    }
-  if (std::getenv("FJ_LA_WORST")) MESSAGE(std::string(row.name) << " worst " << worst << " ulps");
+  fusejit_test::check_to_largest(fusejit_test::golden_values(line, got), row.ulps);
 }
 
 }  // namespace
 
 TEST_CASE("linalg extras golden: every row gives JAX's values, every backend") {
-  for (const std::string& backend : fusejit_test::backends_to_test()) {
-    CAPTURE(backend);
-    const fusejit_test::BackendScope scope(backend.c_str());
-    // x64 on, as the golden script runs JAX.
-    const fj::x64_scope x64;
+  // x64 on, as the golden script runs JAX.
+  const fj::x64_scope x64;
+  fusejit_test::on_each_backend([&] {
     for (const Row& row : rows()) check_row(row, row.call());
-  }
+  });
 }
 
 TEST_CASE("linalg extras golden: the same rows under jit") {

@@ -188,11 +188,9 @@ void check_row(const Row& row, const Array& got) {
 }  // namespace
 
 TEST_CASE("nn/special golden: each function gives JAX's values on every backend") {
-  for (const std::string& backend : fusejit_test::backends_to_test()) {
-    CAPTURE(backend);
-    const fusejit_test::BackendScope scope(backend.c_str());
+  fusejit_test::on_each_backend([&] {
     for (const Row& row : rows()) check_row(row, row.call());
-  }
+  });
 }
 
 TEST_CASE("nn/special golden: the same rows under jit") {

@@ -372,11 +372,9 @@ void check_row(const Row& row, const Array& got, bool on_llvm) {
 
 TEST_CASE("stats golden: each function gives JAX's values on every backend") {
   const fj::x64_scope x64;  // the goldens are JAX's with jax_enable_x64
-  for (const std::string& backend : fusejit_test::backends_to_test()) {
-    CAPTURE(backend);
-    const fusejit_test::BackendScope scope(backend.c_str());
+  fusejit_test::on_each_backend([&](const std::string& backend) {
     for (const Row& row : rows()) check_row(row, row.call(), backend == "llvm");
-  }
+  });
 }
 
 TEST_CASE("stats golden: the same rows under jit") {
