@@ -95,6 +95,23 @@ inline Array unique_impl(const Array& x, const SetOptions& o, const char* fn) {
   return fill_past(result, Array(p.mask.astype(DType::i32).sum()), o.size, o.fill_value);
 }
 
+/// The `size` entries of the sorted `aux` (n of them) where `aux_mask` (n - 1 or n long) holds,
+/// picked by a static-size nonzero as JAX's set functions pick them, then padded with
+/// `fill_value`, or without one the largest and then the smallest picked value, as JAX pads.
+inline Array picked_and_padded(const Array& aux, const Array& aux_mask, std::int64_t size,
+                               const std::optional<double>& fill_value) {
+  const std::int64_t n = aux.size();
+  const Array num = Array(aux_mask.astype(DType::i32).sum());
+  const Array idx = flatnonzero(aux_mask, size, n);
+  // aux.at[idx].get(mode='fill', fill_value=0): the padding index n reads 0.
+  const Array got = Array(take(aux, Array(clip(idx, 0, n - 1))));
+  Array vals = Array(where(idx < n, got, Array(zeros({}, aux.dtype()))));
+  if (fill_value) return fill_past(vals, num, size, fill_value);
+  const Array valid = Array(Array(iota(DType::i32, size)) < num);
+  vals = Array(where(valid, vals, Array(vals.max())));
+  return Array(where(valid, vals, Array(vals.min())));
+}
+
 }  // namespace detail::jnp_more
 
 /// jnp.unique(x, size=..., fill_value=..., equal_nan=...): the sorted distinct values of the
@@ -241,15 +258,7 @@ inline Array intersect1d(const Array& ar1, const Array& ar2, const SetOptions& o
       n > 1 ? Array(logical_and(Array(aux(range(1, n))) == Array(aux(range(0, n - 1))),
                                 Array(mask(range(1, n)))))
             : Array(zeros({0}, DType::bool_));
-  const Array num = Array(aux_mask.astype(DType::i32).sum());
-  const Array idx = flatnonzero(aux_mask, size, n);
-  // aux.at[idx].get(mode='fill', fill_value=0): the padding index n reads 0.
-  const Array got = Array(take(aux, Array(clip(idx, 0, n - 1))));
-  Array vals = Array(where(idx < n, got, Array(zeros({}, aux.dtype()))));
-  const Array valid = Array(Array(iota(DType::i32, size)) < num);
-  if (o.fill_value) return Array(where(valid, vals, Array(full({}, *o.fill_value, vals.dtype()))));
-  vals = Array(where(valid, vals, Array(vals.max())));
-  return Array(where(valid, vals, Array(vals.min())));
+  return M::picked_and_padded(aux, aux_mask, size, o.fill_value);
 }
 
 /// jnp.setxor1d(ar1, ar2, size=..., fill_value=...): the sorted values found in exactly one of
@@ -295,14 +304,7 @@ inline Array setxor1d(const Array& ar1, const Array& ar2, const SetOptions& o = 
   const Array flag =
       Array(logical_and(mask, Array(concatenate({t, neq, f}).at(count).set(array(true)))));
   const Array aux_mask = Array(logical_and(Array(flag(range(1, n + 1))), Array(flag(range(0, n)))));
-  const Array num = Array(aux_mask.astype(DType::i32).sum());
-  const Array idx = flatnonzero(aux_mask, size, n);
-  const Array got = Array(take(aux, Array(clip(idx, 0, n - 1))));
-  Array vals = Array(where(idx < n, got, Array(zeros({}, aux.dtype()))));
-  const Array valid = Array(Array(iota(DType::i32, size)) < num);
-  if (o.fill_value) return Array(where(valid, vals, Array(full({}, *o.fill_value, vals.dtype()))));
-  vals = Array(where(valid, vals, Array(vals.max())));
-  return Array(where(valid, vals, Array(vals.min())));
+  return M::picked_and_padded(aux, aux_mask, size, o.fill_value);
 }
 
 }  // namespace fj

@@ -150,10 +150,7 @@ Array dynamic_update_index_in_dim(const Array& x, const Array& update, const Dyn
 template <class T>
 requires std::is_arithmetic_v<T> Array full(const Shape& shape, T fill_value,
                                             std::optional<DType> dtype = std::nullopt) {
-  DType d = std::is_same_v<T, bool> ? DType::bool_
-            : std::is_integral_v<T> ? default_int_dtype()
-                                    : default_float_dtype();
-  return fj::full(shape, static_cast<double>(fill_value), dtype ? *dtype : d);
+  return fj::full(shape, static_cast<double>(fill_value), dtype ? *dtype : default_dtype_of<T>());
 }
 /// lax.full_like(x, fill_value, dtype, shape): an array like x (its dtype and shape unless
 /// given) filled with `fill_value`.

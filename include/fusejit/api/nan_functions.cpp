@@ -15,7 +15,7 @@ namespace fj {
 
 namespace {
 
-bool inexact(const Array& a) { return is_float(a.dtype()); }
+bool is_inexact(const Array& a) { return is_float(a.dtype()); }
 
 // a with its NaNs replaced by `init` (in a's dtype).
 Array nan_as(const Array& a, double init) { return Array(where(isnan(a), full_like(a, init), a)); }
@@ -25,7 +25,7 @@ Array nan_as(const Array& a, double init) { return Array(where(isnan(a), full_li
 template <class Reduce>
 Array nan_reduction(const Array& a, const Axes& axis, bool keepdims, double init,
                     bool nan_if_all_nan, Reduce reduce) {
-  if (!inexact(a)) return reduce(a);
+  if (!is_inexact(a)) return reduce(a);
   const Array out = reduce(nan_as(a, init));
   if (!nan_if_all_nan) return out;
   const Array all_nan = Array(all(isnan(a), detail::reduce_over(axis, keepdims)));
@@ -59,7 +59,7 @@ Array nanmin(const Array& a, Axes axis, bool keepdims) {
 }
 
 Array nanmean(const Array& a, Axes axis, bool keepdims) {
-  if (!inexact(a)) return Array(mean(a, detail::reduce_over(axis, keepdims)));
+  if (!is_inexact(a)) return Array(mean(a, detail::reduce_over(axis, keepdims)));
   // JAX: nansum over the count of non-NaN elements, converted to a's dtype.
   const Array count =
       Array(sum(logical_not(isnan(a)), detail::reduce_over(axis, keepdims))).astype(a.dtype());
@@ -67,7 +67,7 @@ Array nanmean(const Array& a, Axes axis, bool keepdims) {
 }
 
 Array nanvar(const Array& a, Axes axis, std::int64_t ddof, bool keepdims) {
-  const Array x = inexact(a) ? a : a.astype(default_float_dtype());
+  const Array x = is_inexact(a) ? a : a.astype(default_float_dtype());
   const Array mean_kept = nanmean(x, axis, true);
   const Array nan = Array(isnan(x));
   const Array centered = Array(where(nan, full_like(x, 0), x - mean_kept));
@@ -92,7 +92,7 @@ Array nan_arg(const Array& a, std::optional<int> axis, bool keepdims, bool large
     if (axis) return Array(largest ? argmax(x, *axis, keepdims) : argmin(x, *axis, keepdims));
     return Array(largest ? argmax(x) : argmin(x));
   };
-  if (!inexact(a)) return arg(a);
+  if (!is_inexact(a)) return arg(a);
   const double inf = std::numeric_limits<double>::infinity();
   const Array nan = Array(isnan(a));
   const Array res = arg(Array(where(nan, full_like(a, largest ? -inf : inf), a)));
@@ -112,11 +112,11 @@ Array nanargmin(const Array& a, std::optional<int> axis, bool keepdims) {
 }
 
 Array nancumsum(const Array& a, std::optional<int> axis) {
-  return Array(cumsum(inexact(a) ? nan_as(a, 0) : a, axis));
+  return Array(cumsum(is_inexact(a) ? nan_as(a, 0) : a, axis));
 }
 
 Array nancumprod(const Array& a, std::optional<int> axis) {
-  return Array(cumprod(inexact(a) ? nan_as(a, 1) : a, axis));
+  return Array(cumprod(is_inexact(a) ? nan_as(a, 1) : a, axis));
 }
 
 }  // namespace fj

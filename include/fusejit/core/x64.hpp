@@ -1,6 +1,7 @@
 // x64 mode (jax_enable_x64): whether the default integer and float dtypes are 64-bit.
 #pragma once
 #include <atomic>
+#include <type_traits>
 
 #include "fusejit/core/dtype.hpp"
 
@@ -56,5 +57,16 @@ class x64_scope {
 inline DType default_int_dtype() { return x64_enabled() ? DType::i64 : DType::i32; }
 /// JAX's default float dtype (dtypes.float_): float64 in x64 mode, else float32.
 inline DType default_float_dtype() { return x64_enabled() ? DType::f64 : DType::f32; }
+/// The dtype JAX gives a Python scalar of C++ type T: bool, the default int for an integer, the
+/// default float for a floating value.
+template <class T>
+DType default_dtype_of() {
+  if constexpr (std::is_same_v<T, bool>)
+    return DType::bool_;
+  else if constexpr (std::is_integral_v<T>)
+    return default_int_dtype();
+  else
+    return default_float_dtype();
+}
 
 }  // namespace fj

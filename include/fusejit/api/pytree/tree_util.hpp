@@ -268,12 +268,11 @@ T tree_unflatten(const PyTreeDef& def, const std::vector<L>& leaves) {
   });
 }
 
-/// f applied to each leaf of `tree` (and the corresponding leaves of `rest`), in a tree of the
-/// same structure (jax.tree_util.tree_map). The other trees must have tree's structure (a leaf
-/// of `tree` takes their whole corresponding subtree): a different node type is a compile-time
-/// error, a different length or key set an fj::ValueError showing both structures.
-template <class F, class T, class... Us>
-auto tree_map(F&& f, const T& tree, const Us&... rest) {
+namespace detail {
+/// fj::ValueError naming `fn` unless each of `rest` has `tree`'s structure (a leaf of `tree` may
+/// stand for a whole subtree), as tree_map and its kin check their extra trees.
+template <class T, class... Us>
+void check_first_structure(const char* fn, const T& tree, const Us&... rest) {
   if constexpr (sizeof...(Us) > 0) {
     const PyTreeDef d = tree_structure(tree);
     std::size_t k = 0;
@@ -281,13 +280,23 @@ auto tree_map(F&& f, const T& tree, const Us&... rest) {
         [&](const auto& u) {
           ++k;
           const PyTreeDef du = tree_structure(u);
-          if (!detail::tree_prefix_of(d, du))
-            throw ValueError("fj::tree_map: tree " + std::to_string(k) + " has structure " +
+          if (!tree_prefix_of(d, du))
+            throw ValueError(std::string(fn) + ": tree " + std::to_string(k) + " has structure " +
                              du.str() + " but the first tree has " + d.str() +
                              "; every tree must have the first tree's structure");
         }(rest),
         ...);
   }
+}
+}  // namespace detail
+
+/// f applied to each leaf of `tree` (and the corresponding leaves of `rest`), in a tree of the
+/// same structure (jax.tree_util.tree_map). The other trees must have tree's structure (a leaf
+/// of `tree` takes their whole corresponding subtree): a different node type is a compile-time
+/// error, a different length or key set an fj::ValueError showing both structures.
+template <class F, class T, class... Us>
+auto tree_map(F&& f, const T& tree, const Us&... rest) {
+  detail::check_first_structure("fj::tree_map", tree, rest...);
   // Expressions are evaluated into arrays: they may refer to the leaves they were made of.
   auto leaf = [&](const auto&... l) {
     using R = decltype(f(l...));

@@ -437,20 +437,7 @@ std::pair<std::vector<tree_path_leaf_t<T>>, PyTreeDef> tree_flatten_with_path(co
 /// them, and fj::ValueError names this function and both structures.
 template <class F, class T, class... Us>
 auto tree_map_with_path(F&& f, const T& tree, const Us&... rest) {
-  if constexpr (sizeof...(Us) > 0) {
-    const PyTreeDef d = tree_structure(tree);
-    std::size_t k = 0;
-    (
-        [&](const auto& u) {
-          ++k;
-          const PyTreeDef du = tree_structure(u);
-          if (!detail::tree_prefix_of(d, du))
-            throw ValueError("fj::tree_map_with_path: tree " + std::to_string(k) +
-                             " has structure " + du.str() + " but the first tree has " + d.str() +
-                             "; every tree must have the first tree's structure");
-        }(rest),
-        ...);
-  }
+  detail::check_first_structure("fj::tree_map_with_path", tree, rest...);
   std::vector<KeyPath> paths;
   KeyPath path;
   detail::pytree::for_each_leaf_with_path(

@@ -30,9 +30,8 @@ struct Arg {
   /// From a C++ integer or float: a weakly typed scalar of the default dtype.
   template <class T>
   requires std::is_arithmetic_v<T> Arg(T v)  // NOLINT
-      : value(detail::full_like_value(
-            detail::index_scalar(0), static_cast<double>(v),
-            std::is_integral_v<T> ? default_int_dtype() : default_float_dtype(), true)) {}
+      : value(detail::full_like_value(detail::index_scalar(0), static_cast<double>(v),
+                                      default_dtype_of<T>(), true)) {}
 };
 
 }  // namespace fj::scipy::stats
