@@ -23,10 +23,10 @@ using fj::abs, fj::absolute, fj::acos, fj::acosh, fj::add, fj::all, fj::allclose
     fj::flip, fj::fliplr, fj::flipud, fj::float_power, fj::floor, fj::floor_divide, fj::fmax,
     fj::fmin, fj::fmod, fj::frexp, fj::full, fj::full_like, fj::gcd, fj::geomspace, fj::greater,
     fj::greater_equal, fj::hamming, fj::hanning, fj::heaviside, fj::histogram,
-    fj::histogram_bin_edges, fj::hsplit, fj::hstack, fj::hypot, fj::identity, fj::indices,
+    fj::histogram_bin_edges, fj::hsplit, fj::hstack, fj::hypot, fj::i0, fj::identity, fj::indices,
     fj::inner, fj::insert, fj::interp, fj::intersect1d, fj::invert, fj::isclose, fj::isfinite,
-    fj::isin, fj::isinf, fj::isnan, fj::isneginf, fj::isposinf, fj::ix_, fj::kron, fj::lcm,
-    fj::ldexp, fj::left_shift, fj::less, fj::less_equal, fj::linspace, fj::log, fj::log10,
+    fj::isin, fj::isinf, fj::isnan, fj::isneginf, fj::isposinf, fj::ix_, fj::kaiser, fj::kron,
+    fj::lcm, fj::ldexp, fj::left_shift, fj::less, fj::less_equal, fj::linspace, fj::log, fj::log10,
     fj::log1p, fj::log2, fj::logaddexp, fj::logaddexp2, fj::logical_and, fj::logical_not,
     fj::logical_or, fj::logical_xor, fj::logspace, fj::mask_indices, fj::matmul,
     fj::matrix_transpose, fj::matvec, fj::max, fj::maximum, fj::mean, fj::median, fj::meshgrid,
@@ -67,26 +67,28 @@ using fj::abs, fj::add, fj::argmax, fj::argmin, fj::asinh, fj::atanh, fj::bitwis
     fj::exp, fj::exp2, fj::expand_dims, fj::expm1, fj::floor, fj::integer_pow, fj::iota,
     fj::lax::acos, fj::lax::acosh, fj::lax::all_gather, fj::lax::all_to_all, fj::lax::asin,
     fj::lax::associative_scan, fj::lax::atan, fj::lax::atan2, fj::lax::axis_index,
-    fj::lax::batch_matmul, fj::lax::bitcast_convert_type, fj::lax::broadcast,
-    fj::lax::broadcast_in_dim, fj::lax::broadcast_to_rank, fj::lax::broadcasted_iota,
-    fj::lax::clamp, fj::lax::clz, fj::lax::collapse, fj::lax::cond, fj::lax::convert_element_type,
-    fj::lax::cummax, fj::lax::cummin, fj::lax::cumprod, fj::lax::cumsum, fj::lax::div,
-    fj::lax::dot_general, fj::lax::dynamic_index_in_dim, fj::lax::dynamic_slice,
-    fj::lax::dynamic_slice_in_dim, fj::lax::dynamic_update_index_in_dim,
+    fj::lax::batch_matmul, fj::lax::bessel_i0e, fj::lax::bessel_i1e, fj::lax::bitcast_convert_type,
+    fj::lax::broadcast, fj::lax::broadcast_in_dim, fj::lax::broadcast_to_rank,
+    fj::lax::broadcasted_iota, fj::lax::clamp, fj::lax::clz, fj::lax::collapse, fj::lax::cond,
+    fj::lax::convert_element_type, fj::lax::cummax, fj::lax::cummin, fj::lax::cumprod,
+    fj::lax::cumsum, fj::lax::div, fj::lax::dot_general, fj::lax::dynamic_index_in_dim,
+    fj::lax::dynamic_slice, fj::lax::dynamic_slice_in_dim, fj::lax::dynamic_update_index_in_dim,
     fj::lax::dynamic_update_slice, fj::lax::dynamic_update_slice_in_dim, fj::lax::eq,
     fj::lax::fori_loop, fj::lax::full, fj::lax::full_like, fj::lax::ge, fj::lax::gt,
-    fj::lax::index_in_dim, fj::lax::is_finite, fj::lax::le, fj::lax::lt, fj::lax::map, fj::lax::max,
-    fj::lax::min, fj::lax::mul, fj::lax::ne, fj::lax::neg, fj::lax::nextafter, fj::lax::pad,
-    fj::lax::pmax, fj::lax::pmean, fj::lax::pmin, fj::lax::polygamma, fj::lax::population_count,
-    fj::lax::ppermute, fj::lax::psum, fj::lax::psum_scatter, fj::lax::reduce_and,
+    fj::lax::igamma, fj::lax::igamma_grad_a, fj::lax::igammac, fj::lax::index_in_dim,
+    fj::lax::is_finite, fj::lax::le, fj::lax::lt, fj::lax::map, fj::lax::max, fj::lax::min,
+    fj::lax::mul, fj::lax::ne, fj::lax::neg, fj::lax::nextafter, fj::lax::pad, fj::lax::pmax,
+    fj::lax::pmean, fj::lax::pmin, fj::lax::polygamma, fj::lax::population_count, fj::lax::ppermute,
+    fj::lax::psum, fj::lax::psum_scatter, fj::lax::random_gamma_grad, fj::lax::reduce_and,
     fj::lax::reduce_max, fj::lax::reduce_min, fj::lax::reduce_or, fj::lax::reduce_prod,
     fj::lax::reduce_sum, fj::lax::rem, fj::lax::rev, fj::lax::round, fj::lax::scan, fj::lax::select,
     fj::lax::select_n, fj::lax::shift_left, fj::lax::shift_right_arithmetic,
     fj::lax::shift_right_logical, fj::lax::slice_in_dim, fj::lax::sort, fj::lax::sort_key_val,
     fj::lax::split, fj::lax::square, fj::lax::sub, fj::lax::switch_, fj::lax::top_k,
-    fj::lax::unstack, fj::lax::while_loop, fj::lgamma, fj::log, fj::log1p, fj::logistic, fj::pow,
-    fj::reciprocal, fj::reshape, fj::rsqrt, fj::sign, fj::sin, fj::sinh, fj::slice, fj::sqrt,
-    fj::squeeze, fj::stack, fj::stop_gradient, fj::tan, fj::tanh, fj::tile, fj::transpose;
+    fj::lax::unstack, fj::lax::while_loop, fj::lax::zeta, fj::lgamma, fj::log, fj::log1p,
+    fj::logistic, fj::pow, fj::reciprocal, fj::reshape, fj::rsqrt, fj::sign, fj::sin, fj::sinh,
+    fj::slice, fj::sqrt, fj::squeeze, fj::stack, fj::stop_gradient, fj::tan, fj::tanh, fj::tile,
+    fj::transpose;
 }  // namespace spellings_jax_lax
 
 namespace spellings_jax_lax_linalg {
@@ -127,15 +129,19 @@ using fj::random::PRNGKey, fj::random::bernoulli, fj::random::bits, fj::random::
 }  // namespace spellings_jax_random
 
 namespace spellings_jax_scipy_special {
-using fj::digamma, fj::erf, fj::erfc, fj::gammaln, fj::polygamma, fj::scipy::special::beta,
-    fj::scipy::special::betaln, fj::scipy::special::boxcox, fj::scipy::special::boxcox1p,
-    fj::scipy::special::comb, fj::scipy::special::entr, fj::scipy::special::erfinv,
-    fj::scipy::special::expit, fj::scipy::special::factorial, fj::scipy::special::gamma,
-    fj::scipy::special::gammasgn, fj::scipy::special::kl_div, fj::scipy::special::log_ndtr,
-    fj::scipy::special::log_softmax, fj::scipy::special::loggamma, fj::scipy::special::logit,
+using fj::scipy::special::beta, fj::scipy::special::betaln, fj::scipy::special::boxcox,
+    fj::scipy::special::boxcox1p, fj::scipy::special::comb, fj::scipy::special::digamma,
+    fj::scipy::special::entr, fj::scipy::special::erf, fj::scipy::special::erfc,
+    fj::scipy::special::erfinv, fj::scipy::special::expit, fj::scipy::special::factorial,
+    fj::scipy::special::gamma, fj::scipy::special::gammainc, fj::scipy::special::gammaincc,
+    fj::scipy::special::gammaln, fj::scipy::special::gammasgn, fj::scipy::special::i0,
+    fj::scipy::special::i0e, fj::scipy::special::i1, fj::scipy::special::i1e,
+    fj::scipy::special::kl_div, fj::scipy::special::log_ndtr, fj::scipy::special::log_softmax,
+    fj::scipy::special::loggamma, fj::scipy::special::logit, fj::scipy::special::logsumexp,
     fj::scipy::special::multigammaln, fj::scipy::special::ndtr, fj::scipy::special::ndtri,
-    fj::scipy::special::poch, fj::scipy::special::rel_entr, fj::scipy::special::softmax,
-    fj::scipy::special::xlog1py, fj::scipy::special::xlogy;
+    fj::scipy::special::poch, fj::scipy::special::polygamma, fj::scipy::special::rel_entr,
+    fj::scipy::special::softmax, fj::scipy::special::xlog1py, fj::scipy::special::xlogy,
+    fj::scipy::special::zeta;
 }  // namespace spellings_jax_scipy_special
 
 namespace spellings_jax_scipy_linalg {
@@ -184,7 +190,8 @@ using fj::scipy::stats::cauchy::cdf, fj::scipy::stats::cauchy::isf,
 }  // namespace spellings_jax_scipy_stats_cauchy
 
 namespace spellings_jax_scipy_stats_chi2 {
-using fj::scipy::stats::chi2::logpdf, fj::scipy::stats::chi2::pdf;
+using fj::scipy::stats::chi2::cdf, fj::scipy::stats::chi2::logcdf, fj::scipy::stats::chi2::logpdf,
+    fj::scipy::stats::chi2::logsf, fj::scipy::stats::chi2::pdf, fj::scipy::stats::chi2::sf;
 }  // namespace spellings_jax_scipy_stats_chi2
 
 namespace spellings_jax_scipy_stats_dirichlet {
@@ -198,7 +205,9 @@ using fj::scipy::stats::expon::cdf, fj::scipy::stats::expon::logcdf,
 }  // namespace spellings_jax_scipy_stats_expon
 
 namespace spellings_jax_scipy_stats_gamma {
-using fj::scipy::stats::gamma::logpdf, fj::scipy::stats::gamma::pdf;
+using fj::scipy::stats::gamma::cdf, fj::scipy::stats::gamma::logcdf,
+    fj::scipy::stats::gamma::logpdf, fj::scipy::stats::gamma::logsf, fj::scipy::stats::gamma::pdf,
+    fj::scipy::stats::gamma::sf;
 }  // namespace spellings_jax_scipy_stats_gamma
 
 namespace spellings_jax_scipy_stats_gennorm {
@@ -259,8 +268,8 @@ using fj::scipy::stats::pareto::cdf, fj::scipy::stats::pareto::logcdf,
 }  // namespace spellings_jax_scipy_stats_pareto
 
 namespace spellings_jax_scipy_stats_poisson {
-using fj::scipy::stats::poisson::entropy, fj::scipy::stats::poisson::logpmf,
-    fj::scipy::stats::poisson::pmf;
+using fj::scipy::stats::poisson::cdf, fj::scipy::stats::poisson::entropy,
+    fj::scipy::stats::poisson::logpmf, fj::scipy::stats::poisson::pmf;
 }  // namespace spellings_jax_scipy_stats_poisson
 
 namespace spellings_jax_scipy_stats_t {
@@ -277,6 +286,10 @@ namespace spellings_jax_scipy_stats_uniform {
 using fj::scipy::stats::uniform::cdf, fj::scipy::stats::uniform::logpdf,
     fj::scipy::stats::uniform::pdf, fj::scipy::stats::uniform::ppf;
 }  // namespace spellings_jax_scipy_stats_uniform
+
+namespace spellings_jax_scipy_stats_vonmises {
+using fj::scipy::stats::vonmises::logpdf, fj::scipy::stats::vonmises::pdf;
+}  // namespace spellings_jax_scipy_stats_vonmises
 
 namespace spellings_jax_scipy_stats_wrapcauchy {
 using fj::scipy::stats::wrapcauchy::logpdf, fj::scipy::stats::wrapcauchy::pdf;

@@ -106,6 +106,10 @@ std::vector<Row> rows() {
       {"bartlett", [] { return fj::bartlett(6); }, 1},
       {"hamming_1", [] { return fj::hamming(1); }},
       {"bartlett_0", [] { return fj::bartlett(0); }},
+      // i0 of beta sqrt(1 - r^2) over i0(beta): exp and Cephes' i0e series (up to 8 ulps in
+      // XLA, docs/MATH.md) in each, and the quotient.
+      {"kaiser", [] { return fj::kaiser(7, 5.0); }, 19},
+      {"kaiser_1", [] { return fj::kaiser(1, 3.0); }},
       // Polynomials.
       {"polyadd", [] { return fj::polyadd(in("p"), in("q")); }},
       {"polyadd_longer_second", [] { return fj::polyadd(in("q"), in("p")); }},

@@ -54,6 +54,10 @@ const std::map<std::string, Unary>& unary_functions() {
       {"digamma", [](Tracer x) { return Array(fj::digamma(x)); }},
       {"polygamma1", [](Tracer x) { return Array(fj::lax::polygamma(1.0f, x)); }},
       {"polygamma2", [](Tracer x) { return Array(fj::lax::polygamma(2.0f, x)); }},
+      {"i0e", [](Tracer x) { return fj::scipy::special::i0e(x); }},
+      {"i1e", [](Tracer x) { return fj::scipy::special::i1e(x); }},
+      {"i0", [](Tracer x) { return Array(fj::i0(x)); }},
+      {"i1", [](Tracer x) { return fj::scipy::special::i1(x); }},
       {"trunc", [](Tracer x) { return Array(fj::trunc(x)); }},
       {"rint", [](Tracer x) { return Array(fj::rint(x)); }},
       {"square", [](Tracer x) { return Array(fj::square(x)); }},
@@ -79,6 +83,12 @@ const std::map<std::string, Binary>& binary_functions() {
       {"rem", [](Tracer x, Tracer y) { return Array(fj::lax::rem(x, y)); }},
       {"nextafter", [](Tracer x, Tracer y) { return Array(fj::nextafter(x, y)); }},
       {"polygamma", [](Tracer m, Tracer x) { return Array(fj::lax::polygamma(m, x)); }},
+      {"zeta", [](Tracer x, Tracer q) { return Array(fj::lax::zeta(x, q)); }},
+      {"igamma", [](Tracer a, Tracer x) { return Array(fj::lax::igamma(a, x)); }},
+      {"igammac", [](Tracer a, Tracer x) { return Array(fj::lax::igammac(a, x)); }},
+      {"igamma_grad_a", [](Tracer a, Tracer x) { return Array(fj::lax::igamma_grad_a(a, x)); }},
+      {"random_gamma_grad",
+       [](Tracer a, Tracer x) { return Array(fj::lax::random_gamma_grad(a, x)); }},
   };
   return m;
 }
@@ -87,14 +97,47 @@ const std::map<std::string, Binary>& binary_functions() {
 // bound for the LLVM backend's polynomial (the reference backend's long double functions are
 // within 0.5 + 2^-11), plus the composition's own rounding for the jnp compositions (log2: a
 // division of two logs each within 1 ulp, 2.5; log10: a log and a product, 2; hypot: sqrt of
-// 1 + q^2 and a product, 2; logaddexp: max + log1p(exp(-d)), 2.5). Exact functions: 0.
+// 1 + q^2 and a product, 2; logaddexp: max + log1p(exp(-d)), 2.5). i0e and i1e: Cephes'
+// Chebyshev series, as XLA's: up to 8.0 and 11.9 ulps from the exact value in f64 (docs/MATH.md;
+// JAX's error too), 8.5 and 12.5; i0 and i1: exp (1) times those, 10 and 14; zeta: polygamma's
+// sum, 8. The incomplete gamma family runs XLA's series and continued fraction, whose x^a e^-x /
+// Gamma(a) carries lgamma's and log's roundings: at the golden points JAX is up to 11 (igamma,
+// random_gamma_grad), 30 (igammac, where 1 - P cancels) and 27 (igamma_grad_a) ulps from mpmath, so
+// 16 and 32; the derivatives' recurrences lose more: a float64 Python replica of XLA's loop is 56
+// ulps off at igamma_grad_a(2.5, 3), fusejit's LLVM backend 46 (XLA's contracted multiply-adds land
+// 13 off), random_gamma_grad 33, so 48 and 36. Exact functions: 0.
 double bound_f64(const std::string& fn) {
-  static const std::map<std::string, double> b = {
-      {"arcsin", 2},     {"arccos", 2},      {"arctan", 2},       {"sinh", 2},    {"cosh", 2},
-      {"arcsinh", 2},    {"arccosh", 2},     {"arctanh", 2},      {"cbrt", 1},    {"exp2", 1.5},
-      {"log2", 2.5},     {"log10", 2},       {"erfc", 2},         {"lgamma", 4},  {"digamma", 4},
-      {"hypot", 2},      {"logaddexp", 2.5}, {"logaddexp2", 2.5}, {"arctan2", 2}, {"polygamma1", 8},
-      {"polygamma2", 8}, {"polygamma", 8}};
+  static const std::map<std::string, double> b = {{"arcsin", 2},
+                                                  {"arccos", 2},
+                                                  {"arctan", 2},
+                                                  {"sinh", 2},
+                                                  {"cosh", 2},
+                                                  {"arcsinh", 2},
+                                                  {"arccosh", 2},
+                                                  {"arctanh", 2},
+                                                  {"cbrt", 1},
+                                                  {"exp2", 1.5},
+                                                  {"log2", 2.5},
+                                                  {"log10", 2},
+                                                  {"erfc", 2},
+                                                  {"lgamma", 4},
+                                                  {"digamma", 4},
+                                                  {"hypot", 2},
+                                                  {"logaddexp", 2.5},
+                                                  {"logaddexp2", 2.5},
+                                                  {"arctan2", 2},
+                                                  {"polygamma1", 8},
+                                                  {"polygamma2", 8},
+                                                  {"polygamma", 8},
+                                                  {"i0e", 8.5},
+                                                  {"i1e", 12.5},
+                                                  {"i0", 10},
+                                                  {"i1", 14},
+                                                  {"zeta", 8},
+                                                  {"igamma", 16},
+                                                  {"igammac", 32},
+                                                  {"igamma_grad_a", 48},
+                                                  {"random_gamma_grad", 36}};
   auto it = b.find(fn);
   return it == b.end() ? 0 : it->second;
 }
@@ -194,6 +237,11 @@ TEST_CASE("math golden: float predicates as JAX gives them") {
   }
 }
 
+// The bound on a first operand's derivative against JAX's: 16 (below), but igamma's and
+// igammac's derivative in a is igamma_grad_a, 48 ulps from the exact value at most here and JAX's
+// 27 (the bounds above), so 75.
+double grad_bound(const std::string& fn) { return fn == "igamma" || fn == "igammac" ? 75 : 16; }
+
 // Gradients: JAX's rules evaluated on the same f64 inputs differ only by the primitives' own
 // rounding (each within the bounds above) times the rule's condition, so 16 ulps; and each
 // against a central difference, (f(x+h) - f(x-h)) / 2h with h = 1e-6 max(|x|, 1e-3): truncation
@@ -231,7 +279,7 @@ TEST_CASE("math golden: gradients against JAX and central differences") {
         for (std::size_t i = 0; i < x.size(); ++i) {
           CAPTURE(x[i]);
           CAPTURE(y[i]);
-          CHECK(fusejit_test::ulp_distance(ga[i], wa[i]) <= 16);
+          CHECK(fusejit_test::ulp_distance(ga[i], wa[i]) <= grad_bound(fn));
           CHECK(fusejit_test::ulp_distance(gb[i], wb[i]) <= 16);
         }
       }

@@ -123,6 +123,8 @@ std::vector<Case> differentiable_cases() {
   unary("erfc", ir::Prim::erfc, in_range(-2, 2));
   unary("lgamma", ir::Prim::lgamma, in_range(0.3, 5));
   unary("digamma", ir::Prim::digamma, in_range(0.5, 4));
+  unary("bessel_i0e", ir::Prim::bessel_i0e, away_from_zero(0.2, 10));
+  unary("bessel_i1e", ir::Prim::bessel_i1e, away_from_zero(0.2, 10));
   unary("square", ir::Prim::square, in_range(-2, 2));
   auto binary = [&](const char* n, ir::Prim p, auto sample, Dims a = {2, 3}, Dims b = {2, 3}) {
     c.push_back({n, p, {f64(a), f64(b)}, {}, sample});
@@ -142,6 +144,9 @@ std::vector<Case> differentiable_cases() {
     return k == 0 ? uniform(g, 0.5, 2) : uniform(g, -1.5, 1.5);
   });
   binary("atan2", ir::Prim::atan2, away_from_zero(0.3, 2));
+  // a and x in (0.5, 4): both the series (x < 1 or x <= a) and the continued fraction.
+  binary("igamma", ir::Prim::igamma, in_range(0.5, 4));
+  binary("igammac", ir::Prim::igammac, in_range(0.5, 4));
   binary("max", ir::Prim::max, distinct());
   binary("min", ir::Prim::min, distinct());
   c.push_back({"select_n",
@@ -611,12 +616,23 @@ std::vector<Case> other_cases() {
     c.push_back(
         {std::string(ir::name(p)), p, {typed(DType::i32, s), typed(DType::i32, s)}, {}, ints});
   c.push_back({"stop_gradient", ir::Prim::stop_gradient, {f64(s)}, {}, in_range(-2, 2)});
-  // Zero derivative (is_finite: a bool result; nextafter: JAX defines none and neither does
-  // fusejit) or integer-only; polygamma has none in its order m (it raises ValueError, as JAX's
-  // rule; its derivative in x is checked against JAX and central differences in
+  // Zero derivative (is_finite: a bool result; nextafter and zeta: JAX defines none and neither
+  // does fusejit) or integer-only; polygamma has none in its order m (it raises ValueError, as
+  // JAX's rule; its derivative in x is checked against JAX and central differences in
   // test_math_golden.cpp), its batching rule is checked here, at whole orders.
   c.push_back({"is_finite", ir::Prim::is_finite, {f64(s)}, {}, in_range(-2, 2)});
   c.push_back({"nextafter", ir::Prim::nextafter, {f64(s), f64(s)}, {}, in_range(-2, 2)});
+  // igamma_grad_a and random_gamma_grad: no derivatives (JAX defines none).
+  for (auto p : {ir::Prim::igamma_grad_a, ir::Prim::random_gamma_grad})
+    c.push_back({std::string(ir::name(p)), p, {f64(s), f64(s)}, {}, in_range(0.5, 4)});
+  // zeta(x, q): no derivative (JAX's lax.zeta has none; scipy's custom_jvp is not the primitive).
+  c.push_back({"zeta",
+               ir::Prim::zeta,
+               {f64(s), f64(s)},
+               {},
+               [](std::mt19937& g, std::size_t k, std::int64_t) {
+                 return k == 0 ? uniform(g, 1.5, 6) : uniform(g, 0.5, 4);
+               }});
   c.push_back({"polygamma",
                ir::Prim::polygamma,
                {f64(s), f64(s)},

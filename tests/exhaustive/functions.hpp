@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "functions_bessel.hpp"
 #include "functions_gamma.hpp"
 #include "functions_hyperbolic.hpp"
 #include "functions_inverse_trig.hpp"
@@ -147,7 +148,8 @@ inline std::vector<MathFn> math_functions() {
        1},
   };
   // Each group's functions live in a header of their own (functions_*.hpp).
-  for (auto group : {inverse_trig_functions(), hyperbolic_functions(), gamma_functions()})
+  for (auto group :
+       {inverse_trig_functions(), hyperbolic_functions(), gamma_functions(), bessel_functions()})
     for (auto& f : group) fns.push_back(std::move(f));
   return fns;
 }

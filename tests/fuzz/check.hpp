@@ -244,6 +244,25 @@ class PerOpBound {
         abs_floor_ = 8 * eps_;
         reflected_ = true;
         break;
+      case P::bessel_i0e:
+      case P::bessel_i1e:
+        // The LLVM backend evaluates Cephes' Chebyshev series as XLA does (f32 in f32), the
+        // reference the defining series in long double: the series' own error (docs/MATH.md:
+        // the exhaustive sweep's and a sample's) is up to 7.7 / 13.8 ulps in f32 and 8.0 / 11.9
+        // in f64; plus the reference's half ulp, rounded up.
+        ulps_ = f32_ ? 15 : 13;
+        break;
+      case P::igamma:
+      case P::igammac:
+      case P::igamma_grad_a:
+      case P::random_gamma_grad:
+        // Both backends run XLA's series and continued fraction (the reference in long double);
+        // the LLVM backend's x^a e^-x / Gamma(a) carries its format's roundings of a log x, x
+        // and lgamma(a), each relative to its own size (at()).
+        ulps_ = 16;
+        incomplete_gamma_ = true;
+        break;
+      case P::zeta:
       case P::polygamma:
         // Both backends sum the same ten terms and Euler-Maclaurin tail (the reference in long
         // double, the LLVM backend with f64 powers, f32 through f64), each within a few ulps:
@@ -295,16 +314,34 @@ class PerOpBound {
         b.abs = std::max(b.abs, 8 * eps_ * size);
       }
     }
+    if (incomplete_gamma_) {
+      // 16 ulps of (1 + |a log x| + |x| + |lgamma(a)|), relative to the result and as an absolute
+      // error (Q = 1 - P and the derivatives' differences cancel to far less than their terms).
+      const double a = operand(0, i), x = operand(1, i);
+      // Past 2^20 (or below 2^-20) the format's x^a e^-x / Gamma(a) has no correct bits left
+      // (its log cancels), and where it overflows the reference's long double does not: the
+      // backends then disagree on NaN against a value, as XLA's f64 would with a long double.
+      const auto outside = [](double v) { return v < 0x1p-20 || v > 0x1p20; };
+      if (a > 0 && x > 0 && std::isfinite(a) && std::isfinite(x) && (outside(a) || outside(x)))
+        b.skip = true;
+      const double size = 1 + std::abs(a * std::log(x)) + std::abs(x) + std::abs(std::lgamma(a));
+      if (std::isfinite(size)) {
+        b.ulps = 16 * size;
+        b.abs = std::max(b.abs, 16 * eps_ * size);
+      }
+    }
     if (summed_terms_) {
       // polygamma: m! sum |x + k|^-(m+1) over the directly summed terms (and the tail's point),
+      // zeta the same without m! (its first operand the exponent),
       // which below x = 0 have both signs and may cancel to far less than themselves.
-      const Shape& out = g_.aval(e_.out[0]).shape;
-      auto operand = [&](std::size_t k) {  // the operands broadcast to the result's shape
-        const Value& v = ops_.at(k);
-        return check_detail::element(v, check_detail::broadcast_source(i, out, v.aval.shape));
-      };
-      const double m = operand(0), x = operand(1);
-      if (m >= 1 && m == std::floor(m) && std::isfinite(x)) {
+      const double m = operand(0, i), x = operand(1, i);
+      if (e_.prim == ir::Prim::zeta) {  // zeta(m, x): sum |x + k|^-m, no factorial
+        if (m >= 1 && std::isfinite(x)) {
+          double terms = 0;
+          for (int k = 0; k <= 10; ++k) terms += std::pow(std::abs(x + k), -m);
+          b.abs = std::max(b.abs, 8 * eps_ * terms);
+        }
+      } else if (m >= 1 && m == std::floor(m) && std::isfinite(x)) {
         double terms = 0;
         for (int k = 0; k <= 10; ++k) terms += std::pow(std::abs(x + k), -(m + 1));
         b.abs = std::max(b.abs, 8 * eps_ * std::tgamma(m + 1) * terms);
@@ -345,10 +382,18 @@ class PerOpBound {
   }
 
  private:
+  // Operand k's element at result index i (the operands broadcast to the result's shape).
+  double operand(std::size_t k, std::int64_t i) const {
+    const Value& v = ops_.at(k);
+    const Shape& out = g_.aval(e_.out[0]).shape;
+    return check_detail::element(v, check_detail::broadcast_source(i, out, v.aval.shape));
+  }
+
   const ir::Graph& g_;
   const ir::Eqn& e_;
   const std::vector<Value>& ops_;
-  bool f32_ = false, contracted_ = false, reflected_ = false, summed_terms_ = false;
+  bool f32_ = false, contracted_ = false, reflected_ = false, summed_terms_ = false,
+       incomplete_gamma_ = false;
   double eps_ = 0, ulps_ = 0, abs_floor_ = 0;
   std::int64_t terms_ = 0;
   std::vector<Value> magnitudes_;  // reduce_prod: product, min and max of magnitudes

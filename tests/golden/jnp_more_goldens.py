@@ -72,6 +72,8 @@ values = {
     "bartlett": jnp.bartlett(6),
     "hamming_1": jnp.hamming(1),
     "bartlett_0": jnp.bartlett(0),
+    "kaiser": jnp.kaiser(7, 5.0),
+    "kaiser_1": jnp.kaiser(1, 3.0),
     # Polynomials.
     "polyadd": jnp.polyadd(p, q),
     "polyadd_longer_second": jnp.polyadd(q, p),

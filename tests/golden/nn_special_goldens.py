@@ -64,6 +64,12 @@ inputs = {
     # polygamma's orders.
     "o": np.array([0.0, 1.0, 2.0, 3.0]),
     "ox": np.array([0.5, 2.0, 7.5, 30.0]),
+    # zeta's x and q: inside the domain, x = 1, x < 1, q <= 0 (a pole, whole x, fractional x).
+    "zx": np.array([2.0, 3.0, 1.5, 4.5, 1.0, 0.5, 2.0, 2.0, 3.0, 2.5]),
+    "zq": np.array([1.0, 2.0, 0.25, 10.0, 1.0, 1.0, -0.5, -3.0, 0.0, -1.5]),
+    # gammainc's a and x: the series (x < 1 or x <= a), the continued fraction, the edges.
+    "ga": np.array([0.5, 1.0, 2.5, 10.0, 3.0, 0.1, 2.0, 2.0, -1.0]),
+    "gx": np.array([0.2, 1.0, 3.0, 12.0, 0.5, 5.0, 0.0, inf, 1.0]),
 }
 print_inputs(inputs)
 x = {k: jnp.asarray(val) for k, val in inputs.items()}
@@ -130,6 +136,13 @@ values = {
     "gamma": sp.gamma(g),
     "digamma": sp.digamma(g),
     "polygamma": sp.polygamma(x["o"].astype(jnp.int32), x["ox"]),
+    "i0e": sp.i0e(v),
+    "i1e": sp.i1e(v),
+    "i0": sp.i0(g),
+    "i1": sp.i1(g),
+    "zeta": sp.zeta(x["zx"], x["zq"]),
+    "gammainc": sp.gammainc(x["ga"], x["gx"]),
+    "gammaincc": sp.gammaincc(x["ga"], x["gx"]),
     "betaln": sp.betaln(a, b),
     "beta": sp.beta(a, b),
     "poch": sp.poch(a, b),

@@ -1,5 +1,5 @@
-// jnp's window functions (hamming, hanning, blackman, bartlett) in the default float dtype,
-// composed of iota and cosines as JAX's window_functions.py composes them.
+// jnp's window functions (hamming, hanning, blackman, bartlett, kaiser) in the default float
+// dtype, composed of iota, cosines and i0 as JAX's window_functions.py composes them.
 #pragma once
 #include <cstdint>
 #include <numbers>
@@ -7,6 +7,7 @@
 
 #include "fusejit/api/factories.hpp"
 #include "fusejit/core/error.hpp"
+#include "fusejit/expr/math_functions.hpp"
 #include "fusejit/expr/operators.hpp"
 #include "fusejit/expr/shape_ops.hpp"
 
@@ -53,6 +54,16 @@ inline Array bartlett(std::int64_t M) {
   const Array n = detail::jnp_more::window_iota(M, "fj::bartlett");
   if (M <= 1) return full({M}, 1.0, default_float_dtype());
   return Array(1.0 - Array(abs(Array(Array(2.0 * n) + 1.0 - double(M))) / double(M - 1)));
+}
+
+/// jnp.kaiser(M, beta): i0(beta sqrt(1 - ((n - alpha) / alpha)^2)) / i0(beta) with alpha =
+/// (M - 1) / 2; M ones when M <= 1.
+inline Array kaiser(std::int64_t M, double beta) {
+  const Array n = detail::jnp_more::window_iota(M, "fj::kaiser");
+  if (M <= 1) return full({M}, 1.0, default_float_dtype());
+  const double alpha = 0.5 * double(M - 1);
+  const Array r = Array(Array(n - alpha) / alpha);
+  return Array(i0(Array(beta * Array(sqrt(Array(1.0 - Array(r * r)))))) / Array(i0(beta)));
 }
 
 }  // namespace fj

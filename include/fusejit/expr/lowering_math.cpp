@@ -230,6 +230,33 @@ Atom lower_square(GraphBuilder& b, Atom x) {
   return unary(b, Prim::square, convert(b, x, t));
 }
 
+// JAX's jit[name=i0] around _i0 and its rule: the body's derivative, sign(x) exp(|x|)
+// bessel_i1e(|x|) (I0' = I1), with 0 where x is 0 (|x| has no derivative there; JAX selects 0).
+Atom lower_i0(GraphBuilder& b, Atom x) {
+  static const auto rule = std::make_shared<const ir::FunctionJvpRule>(
+      "_i0_jvp",
+      [](GraphBuilder& g, const std::vector<Atom>& p, const std::vector<Atom>&,
+         const std::vector<Atom>& t) -> std::vector<Atom> {
+        Atom ax = unary(g, Prim::abs, p[0]);
+        Atom e = unary(g, Prim::exp, ax);
+        Atom slope = lower_binary(g, Prim::mul, e, unary(g, Prim::bessel_i1e, ax));
+        Atom dx = lower_binary(g, Prim::mul, t[0], unary(g, Prim::sign, p[0]));
+        Atom d = lower_binary(g, Prim::mul, dx, slope);
+        Atom at_zero = lower_binary(g, Prim::eq, p[0], constant_like(g, p[0], 0));
+        return {lower_where(g, at_zero, full_like(g, d, 0), d)};
+      });
+  return call_named(b, "i0", {inexact(b, x)}, [](GraphBuilder& g, const std::vector<Atom>& in) {
+    return call_custom_jvp(
+        g, "_i0", {in[0]},
+        [](GraphBuilder& h, const std::vector<Atom>& v) -> std::vector<Atom> {
+          Atom ax = unary(h, Prim::abs, v[0]);
+          Atom e = unary(h, Prim::exp, ax);
+          return {lower_binary(h, Prim::mul, e, unary(h, Prim::bessel_i0e, ax))};
+        },
+        rule)[0];
+  });
+}
+
 Atom lower_float_binary(GraphBuilder& b, Prim p, Atom x, Atom y) {
   auto [xv, yv] = inexact2(b, x, y, std::string(ir::name(p)).c_str());
   return lower_binary(b, p, xv, yv);

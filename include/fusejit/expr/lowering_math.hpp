@@ -41,6 +41,8 @@ Atom lower_clamp(GraphBuilder& b, Atom lo, Atom x, Atom hi);
 Atom lower_reciprocal(GraphBuilder& b, Atom x);
 /// jnp.square: the square primitive; bools become i32.
 Atom lower_square(GraphBuilder& b, Atom x);
+/// jnp.i0: custom_jvp_call[name=_i0] around exp(|x|) * bessel_i0e(|x|), derivative 0 at 0.
+Atom lower_i0(GraphBuilder& b, Atom x);
 /// A float-only binary primitive (atan2, nextafter) with jnp's promote_args_inexact.
 Atom lower_float_binary(GraphBuilder& b, Prim p, Atom x, Atom y);
 

@@ -98,6 +98,9 @@ FUSEJIT_MATH_UNARY(rint, detail::LowerOp1<detail::lower_rint>)
 FUSEJIT_MATH_UNARY(isnan, detail::LowerOp1<detail::lower_isnan>)
 /// jnp.isinf: whether each element is +-inf (bool; false for integers).
 FUSEJIT_MATH_UNARY(isinf, detail::LowerOp1<detail::lower_isinf>)
+/// jnp.i0: the modified Bessel function of the first kind, order 0, exp(|x|) bessel_i0e(|x|);
+/// its derivative is 0 at x = 0 (JAX's custom_jvp).
+FUSEJIT_MATH_UNARY(i0, detail::LowerOp1<detail::lower_i0>)
 /// jnp.isfinite: neither NaN nor +-inf (bool; true for integers).
 FUSEJIT_MATH_UNARY(isfinite, detail::LowerOp1<detail::lower_isfinite>)
 /// jnp.signbit: whether the sign bit is set (true for -0.0 and negative NaN).
@@ -158,6 +161,22 @@ FUSEJIT_MATH_BINARY(atan2, detail::BinaryOp<ir::Prim::atan2>)
 FUSEJIT_MATH_BINARY(nextafter, detail::BinaryOp<ir::Prim::nextafter>)
 /// lax.polygamma(m, x): the polygamma primitive.
 FUSEJIT_MATH_BINARY(polygamma, detail::BinaryOp<ir::Prim::polygamma>)
+/// lax.bessel_i0e: exp(-|x|) I0(x), the exponentially scaled modified Bessel function of order 0.
+FUSEJIT_MATH_UNARY(bessel_i0e, detail::UnaryOp<ir::Prim::bessel_i0e>)
+/// lax.bessel_i1e: exp(-|x|) I1(x), the exponentially scaled modified Bessel function of order 1.
+FUSEJIT_MATH_UNARY(bessel_i1e, detail::UnaryOp<ir::Prim::bessel_i1e>)
+/// lax.zeta(x, q): the Hurwitz zeta function, sum over k >= 0 of (q + k)^-x (NaN for x < 1; no
+/// derivative, as in JAX).
+FUSEJIT_MATH_BINARY(zeta, detail::BinaryOp<ir::Prim::zeta>)
+/// lax.igamma(a, x): the regularized lower incomplete gamma function P(a, x).
+FUSEJIT_MATH_BINARY(igamma, detail::BinaryOp<ir::Prim::igamma>)
+/// lax.igammac(a, x): the regularized upper incomplete gamma function Q(a, x) = 1 - P(a, x).
+FUSEJIT_MATH_BINARY(igammac, detail::BinaryOp<ir::Prim::igammac>)
+/// lax.igamma_grad_a(a, x): the derivative of P(a, x) in a.
+FUSEJIT_MATH_BINARY(igamma_grad_a, detail::BinaryOp<ir::Prim::igamma_grad_a>)
+/// lax.random_gamma_grad(a, x): the derivative in a of a Gamma(a) sample x (the implicit
+/// reparameterization gradient, -(dP/da) / (dP/dx)).
+FUSEJIT_MATH_BINARY(random_gamma_grad, detail::BinaryOp<ir::Prim::random_gamma_grad>)
 /// C's remainder (the result has x's sign); fj's % is Python's (the divisor's sign).
 FUSEJIT_MATH_BINARY(rem, detail::LowerOp2<detail::lower_rem>)
 /// lax.clamp(min, x, max): x limited to [min, max] elementwise, NaNs propagated; min and max are

@@ -136,6 +136,38 @@ using fj::polygamma;
 /// keepdims).
 using nn::logsumexp;
 
+/// jax.scipy.special.i0e: exp(-|x|) I0(x) (lax.bessel_i0e).
+inline Array i0e(const Array& x) { return Array(lax::bessel_i0e(detail::inexact(x))); }
+/// jax.scipy.special.i0: I0(x), the modified Bessel function of order 0, exp(|x|) i0e(x).
+inline Array i0(const Array& x) {
+  const Array v = detail::inexact(x);
+  return Array(fj::exp(fj::abs(v)) * lax::bessel_i0e(v));
+}
+/// jax.scipy.special.i1e: exp(-|x|) I1(x) (lax.bessel_i1e).
+inline Array i1e(const Array& x) { return Array(lax::bessel_i1e(detail::inexact(x))); }
+/// jax.scipy.special.i1: I1(x), the modified Bessel function of order 1, exp(|x|) i1e(x).
+inline Array i1(const Array& x) {
+  const Array v = detail::inexact(x);
+  return Array(fj::exp(fj::abs(v)) * lax::bessel_i1e(v));
+}
+/// jax.scipy.special.zeta(x, q): the Hurwitz zeta function (lax.zeta), both operands promoted to
+/// one float dtype. JAX's Riemann form (q omitted) raises there too; JAX differentiates it by a
+/// series (custom_jvp), fusejit does not yet (fj::grad raises, naming zeta).
+inline Array zeta(const Array& x, const Array& q) {
+  return Array(detail::make_node(detail::FloatBinaryOp<ir::Prim::zeta>{}, x, q));
+}
+
+/// jax.scipy.special.gammainc(a, x): the regularized lower incomplete gamma function P(a, x)
+/// (lax.igamma), both operands promoted to one float dtype.
+inline Array gammainc(const Array& a, const Array& x) {
+  return Array(detail::make_node(detail::FloatBinaryOp<ir::Prim::igamma>{}, a, x));
+}
+/// jax.scipy.special.gammaincc(a, x): the regularized upper incomplete gamma function Q(a, x) =
+/// 1 - P(a, x) (lax.igammac).
+inline Array gammaincc(const Array& a, const Array& x) {
+  return Array(detail::make_node(detail::FloatBinaryOp<ir::Prim::igammac>{}, a, x));
+}
+
 /// jax.scipy.special.erfinv: the inverse of erf (lax.erf_inv, fj::erf_inv).
 inline Array erfinv(const Array& x) { return Array(fj::erf_inv(detail::inexact(x))); }
 

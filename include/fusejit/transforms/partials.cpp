@@ -33,6 +33,27 @@ void reject_polygamma_order_derivative(Prim p, bool differentiated, const char* 
                      ": polygamma(m, x) has no derivative with respect to its order m (as in "
                      "JAX); pass m as a constant or stop_gradient it");
 }
+
+// d/dx P(a, x) = exp(-x + (a - 1) log x - lgamma(a)), in JAX's order (igamma_gradx).
+Atom igamma_x_derivative(Emit& E, Atom a, Atom x) {
+  const Atom neg_x = E.neg(x);
+  const Atom a_minus_1 = E.sub(a, E.full(E.aval(a), 1));
+  const Atom power = E.add(neg_x, E.mul(a_minus_1, E.un(Prim::log, x)));
+  return E.un(Prim::exp, E.sub(power, E.un(Prim::lgamma, a)));
+}
+
+// JAX's _bessel_i1e_jvp: bessel_i0e(x) - y * (sign(x) + 1/x), with x replaced by eps where
+// |x| <= eps (the two terms' 1/x cancel) and the limit 1/2 selected there.
+Atom bessel_i1e_derivative(Emit& E, Atom x, Atom y) {
+  const DType d = E.dtype(x);
+  const double eps = d == DType::f64 ? 0x1p-52 : 0x1p-23;
+  const Atom not_tiny = E.bin(Prim::gt, E.un(Prim::abs, x), Emit::lit(eps, d));
+  const Atom safe_x = E.select(not_tiny, E.full(E.aval(x), eps), x);
+  const Atom i0e = E.un(Prim::bessel_i0e, safe_x);
+  const Atom sign = E.un(Prim::sign, safe_x);
+  const Atom slope = E.sub(i0e, E.mul(y, E.add(sign, E.div(Emit::lit(1, d), safe_x))));
+  return E.select(not_tiny, E.full(E.aval(x), 0.5), slope);
+}
 }  // namespace
 
 std::vector<MaybeAtom> elementwise_partials(Emit& E, Prim p, const ir::Params& params,
@@ -135,6 +156,14 @@ std::vector<MaybeAtom> elementwise_partials(Emit& E, Prim p, const ir::Params& p
       case Prim::digamma:  // JAX's polygamma(1, x), its order a literal
         r[0] = E.bin(Prim::polygamma, L(1), x);
         break;
+      case Prim::bessel_i0e: {  // JAX's bessel_i1e(x) - sign(x) * y, in its order
+        const Atom i1e = E.un(Prim::bessel_i1e, x);
+        r[0] = E.sub(i1e, E.mul(E.un(Prim::sign, x), y));
+        break;
+      }
+      case Prim::bessel_i1e:
+        r[0] = bessel_i1e_derivative(E, x, y);
+        break;
       case Prim::square:
         r[0] = E.mul(L(2), x);
         break;
@@ -187,6 +216,14 @@ std::vector<MaybeAtom> elementwise_partials(Emit& E, Prim p, const ir::Params& p
       case Prim::polygamma:  // d/dx polygamma(m, x) = polygamma(m + 1, x), m + 1 staged as is
         r[1] = polygamma_of_next_order(E, x, b);
         break;
+      case Prim::igamma:  // JAX's igamma_grada and igamma_gradx; igammac's are their negations
+      case Prim::igammac: {
+        const Atom da = E.bin(Prim::igamma_grad_a, x, b);
+        const Atom dx = igamma_x_derivative(E, x, b);
+        r = p == Prim::igamma ? std::vector<MaybeAtom>{da, dx}
+                              : std::vector<MaybeAtom>{E.neg(da), E.neg(dx)};
+        break;
+      }
       case Prim::atan2: {  // atan2(x, y): d/dx = y / (x^2 + y^2), d/dy = -x / (x^2 + y^2)
         const Atom den = E.add(E.un(Prim::square, x), E.un(Prim::square, b));
         r = {E.div(b, den), E.div(E.neg(x), den)};

@@ -322,8 +322,7 @@ inline Array pdf(const Arg& x, const Arg& df, const Arg& loc = 0, const Arg& sca
 }
 }  // namespace t
 
-/// jax.scipy.stats.chi2: the chi-squared distribution with df degrees of freedom (the cdfs
-/// need the incomplete gamma function, which fusejit does not have yet).
+/// jax.scipy.stats.chi2: the chi-squared distribution with df degrees of freedom.
 namespace chi2 {
 /// chi2.logpdf: (df / 2 - 1) log y - y / 2 - lgamma(df / 2) - df log(2) / 2 - log scale with
 /// y = (x - loc) / scale, -inf below loc.
@@ -345,6 +344,33 @@ inline Array logpdf(const Arg& x_in, const Arg& df_in, const Arg& loc_in = 0,
 /// chi2.pdf: exp(logpdf).
 inline Array pdf(const Arg& x, const Arg& df, const Arg& loc = 0, const Arg& scale = 1) {
   return Array(fj::exp(logpdf(x, df, loc, scale)));
+}
+/// chi2.cdf: gammainc(df / 2, clamp(0, (x - loc) / (2 scale), inf)).
+inline Array cdf(const Arg& x_in, const Arg& df_in, const Arg& loc_in = 0,
+                 const Arg& scale_in = 1) {
+  const auto v = detail::stats::promote_args_inexact(
+      "chi2.cdf",
+      {{"x", x_in.value}, {"df", df_in.value}, {"loc", loc_in.value}, {"scale", scale_in.value}});
+  const Array &x = v[0], &df = v[1], &loc = v[2], &scale = v[3];
+  const Array y = lax::clamp(0.0, (x - loc) / (scale * 2.0), detail::stats::kInf);
+  return special::gammainc(Array(df / 2.0), y);
+}
+/// chi2.logcdf: log(cdf).
+inline Array logcdf(const Arg& x, const Arg& df, const Arg& loc = 0, const Arg& scale = 1) {
+  return Array(fj::log(cdf(x, df, loc, scale)));
+}
+/// chi2.sf: gammaincc(df / 2, clamp(0, (x - loc) / (2 scale), inf)).
+inline Array sf(const Arg& x_in, const Arg& df_in, const Arg& loc_in = 0, const Arg& scale_in = 1) {
+  const auto v = detail::stats::promote_args_inexact(
+      "chi2.sf",
+      {{"x", x_in.value}, {"df", df_in.value}, {"loc", loc_in.value}, {"scale", scale_in.value}});
+  const Array &x = v[0], &df = v[1], &loc = v[2], &scale = v[3];
+  const Array y = lax::clamp(0.0, (x - loc) / (scale * 2.0), detail::stats::kInf);
+  return special::gammaincc(Array(df / 2.0), y);
+}
+/// chi2.logsf: log(sf).
+inline Array logsf(const Arg& x, const Arg& df, const Arg& loc = 0, const Arg& scale = 1) {
+  return Array(fj::log(sf(x, df, loc, scale)));
 }
 }  // namespace chi2
 
@@ -368,6 +394,31 @@ inline Array logpdf(const Arg& x_in, const Arg& a_in, const Arg& loc_in = 0,
 /// gamma.pdf: exp(logpdf).
 inline Array pdf(const Arg& x, const Arg& a, const Arg& loc = 0, const Arg& scale = 1) {
   return Array(fj::exp(logpdf(x, a, loc, scale)));
+}
+/// gamma.cdf: gammainc(a, clamp(0, (x - loc) / scale, inf)).
+inline Array cdf(const Arg& x_in, const Arg& a_in, const Arg& loc_in = 0, const Arg& scale_in = 1) {
+  const auto v = detail::stats::promote_args_inexact(
+      "gamma.cdf",
+      {{"x", x_in.value}, {"a", a_in.value}, {"loc", loc_in.value}, {"scale", scale_in.value}});
+  const Array &x = v[0], &a = v[1], &loc = v[2], &scale = v[3];
+  return special::gammainc(a, lax::clamp(0.0, (x - loc) / scale, detail::stats::kInf));
+}
+/// gamma.logcdf: log(cdf).
+inline Array logcdf(const Arg& x, const Arg& a, const Arg& loc = 0, const Arg& scale = 1) {
+  return Array(fj::log(cdf(x, a, loc, scale)));
+}
+/// gamma.sf: gammaincc(a, (x - loc) / scale), 1 below loc.
+inline Array sf(const Arg& x_in, const Arg& a_in, const Arg& loc_in = 0, const Arg& scale_in = 1) {
+  const auto v = detail::stats::promote_args_inexact(
+      "gamma.sf",
+      {{"x", x_in.value}, {"a", a_in.value}, {"loc", loc_in.value}, {"scale", scale_in.value}});
+  const Array &x = v[0], &a = v[1], &loc = v[2], &scale = v[3];
+  const Array y = (x - loc) / scale;
+  return Array(fj::where(y < 0.0, 1.0, special::gammaincc(a, y)));
+}
+/// gamma.logsf: log(sf).
+inline Array logsf(const Arg& x, const Arg& a, const Arg& loc = 0, const Arg& scale = 1) {
+  return Array(fj::log(sf(x, a, loc, scale)));
 }
 }  // namespace gamma
 
@@ -481,6 +532,14 @@ inline Array logpdf(const Arg& x_in, const Arg& beta_in) {
 }
 /// gennorm.pdf: exp(logpdf).
 inline Array pdf(const Arg& x, const Arg& beta) { return Array(fj::exp(logpdf(x, beta))); }
+/// gennorm.cdf: (1 + sign(x) igamma(1 / beta, |x|^beta)) / 2.
+inline Array cdf(const Arg& x_in, const Arg& beta_in) {
+  const auto v = detail::stats::promote_args_inexact("gennorm.cdf",
+                                                     {{"x", x_in.value}, {"beta", beta_in.value}});
+  const Array &x = v[0], &beta = v[1];
+  const Array p = lax::igamma(Array(1.0 / beta), Array(fj::pow(Array(fj::abs(x)), beta)));
+  return Array(0.5 * (1.0 + fj::sign(x) * p));
+}
 }  // namespace gennorm
 
 }  // namespace fj::scipy::stats

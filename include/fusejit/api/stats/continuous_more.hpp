@@ -1,6 +1,6 @@
 // More of jax.scipy.stats' continuous distributions: the Gumbel pair (gumbel_l, gumbel_r), the
-// truncated normal (truncnorm) and the wrapped Cauchy (wrapcauchy), each composed of the same
-// operations in the same order as JAX 0.10.2's, so each gives JAX's values.
+// truncated normal (truncnorm), the wrapped Cauchy (wrapcauchy) and von Mises, each composed of the
+// same operations in the same order as JAX 0.10.2's, so each gives JAX's values.
 #pragma once
 #include <vector>
 
@@ -250,5 +250,22 @@ inline Array logpdf(const Arg& x_in, const Arg& c_in) {
 /// wrapcauchy.pdf: exp(logpdf).
 inline Array pdf(const Arg& x, const Arg& c) { return Array(fj::exp(logpdf(x, c))); }
 }  // namespace wrapcauchy
+
+/// jax.scipy.stats.vonmises: the von Mises (circular normal) distribution on [-pi, pi]; NaN
+/// unless kappa > 0.
+namespace vonmises {
+/// vonmises.logpdf: kappa (cos x - 1) - log(2 pi bessel_i0e(kappa)), the scaled Bessel function
+/// keeping large kappa finite.
+inline Array logpdf(const Arg& x_in, const Arg& kappa_in) {
+  const auto v = detail::stats::promote_args_inexact(
+      "vonmises.logpdf", {{"x", x_in.value}, {"kappa", kappa_in.value}});
+  const Array &x = v[0], &kappa = v[1];
+  const Array value =
+      kappa * (fj::cos(x) - 1.0) - fj::log(2 * detail::stats::kPi * lax::bessel_i0e(kappa));
+  return Array(fj::where(kappa > 0.0, value, detail::stats::kNaN));
+}
+/// vonmises.pdf: exp(logpdf).
+inline Array pdf(const Arg& x, const Arg& kappa) { return Array(fj::exp(logpdf(x, kappa))); }
+}  // namespace vonmises
 
 }  // namespace fj::scipy::stats

@@ -86,6 +86,15 @@ inline Array logpmf(const Arg& k_in, const Arg& mu_in, const Arg& loc_in = 0) {
 inline Array pmf(const Arg& k, const Arg& mu, const Arg& loc = 0) {
   return Array(fj::exp(logpmf(k, mu, loc)));
 }
+/// poisson.cdf: gammaincc(floor(1 + k - loc), mu), 0 below loc.
+inline Array cdf(const Arg& k_in, const Arg& mu_in, const Arg& loc_in = 0) {
+  const auto v = detail::stats::promote_args_inexact(
+      "poisson.cdf", {{"k", k_in.value}, {"mu", mu_in.value}, {"loc", loc_in.value}});
+  const Array &k = v[0], &mu = v[1], &loc = v[2];
+  const Array x = k - loc;
+  const Array p = special::gammaincc(Array(fj::floor(1.0 + x)), mu);
+  return Array(fj::where(x < 0.0, 0.0, p));
+}
 /// poisson.entropy: the entropy of Poisson(mu) (loc only broadcasts the result), as JAX
 /// computes it: 0 at mu = 0; below 10 and below 100, the sum of entr(pmf(k)) over k < 35 and
 /// k < 250 (cut at ceil(mu + 20) and ceil(mu + 10 sqrt(mu) + 20)); from 100 on, the asymptotic

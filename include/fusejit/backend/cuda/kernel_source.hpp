@@ -297,6 +297,8 @@ class KernelSource {
       case Prim::erfc:
       case Prim::lgamma:
       case Prim::digamma:
+      case Prim::bessel_i0e:
+      case Prim::bessel_i1e:
       case Prim::is_finite:
       case Prim::population_count:
       case Prim::clz:
@@ -309,6 +311,16 @@ class KernelSource {
         return call2("fj_nextafter");
       case Prim::polygamma:
         return call2("fj_polygamma");
+      case Prim::zeta:
+        return call2("fj_zeta");
+      case Prim::igamma:
+        return call2("fj_igamma");
+      case Prim::igammac:
+        return call2("fj_igammac");
+      case Prim::igamma_grad_a:
+        return call2("fj_igamma_grad_a");
+      case Prim::random_gamma_grad:
+        return call2("fj_random_gamma_grad");
       case Prim::abs:
         return call("fj_abs");
       case Prim::sign:

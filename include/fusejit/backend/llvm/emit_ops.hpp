@@ -95,13 +95,19 @@ FUSEJIT_MATH(exp2, math::exp2)
 FUSEJIT_MATH(erfc, math::erfc)
 FUSEJIT_MATH(lgamma, math::lgamma)
 FUSEJIT_MATH(digamma, math::digamma)
+FUSEJIT_MATH(bessel_i0e, math::bessel_i0e)
+FUSEJIT_MATH(bessel_i1e, math::bessel_i1e)
 #undef FUSEJIT_MATH
-inline llvm::Value* atan2(Emitter& e, const Node&, Args a, DType) {
-  return math::atan2(e.b, a[0], a[1]);
-}
-inline llvm::Value* polygamma(Emitter& e, const Node&, Args a, DType) {
-  return math::polygamma(e.b, a[0], a[1]);
-}
+#define FUSEJIT_MATH2(id, fn) \
+  inline llvm::Value* id(Emitter& e, const Node&, Args a, DType) { return fn(e.b, a[0], a[1]); }
+FUSEJIT_MATH2(atan2, math::atan2)
+FUSEJIT_MATH2(polygamma, math::polygamma)
+FUSEJIT_MATH2(zeta, math::zeta)
+FUSEJIT_MATH2(igamma, math::igamma)
+FUSEJIT_MATH2(igammac, math::igammac)
+FUSEJIT_MATH2(igamma_grad_a, math::igamma_grad_a)
+FUSEJIT_MATH2(random_gamma_grad, math::random_gamma_grad)
+#undef FUSEJIT_MATH2
 // The next float after x toward y, read off the bit pattern: one step up or down in magnitude,
 // or the smallest subnormal with y's sign from a zero; NaN when either is NaN, y when x == y.
 inline llvm::Value* nextafter(Emitter& e, const Node&, Args a, DType d) {

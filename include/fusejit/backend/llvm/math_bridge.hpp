@@ -3,10 +3,12 @@
 #pragma once
 #include <llvm/IR/IRBuilder.h>
 
+#include "fusejit/backend/llvm/math_bessel.hpp"
 #include "fusejit/backend/llvm/math_exp_log.hpp"
 #include "fusejit/backend/llvm/math_gamma.hpp"
 #include "fusejit/backend/llvm/math_polygamma.hpp"
 #include "fusejit/backend/llvm/math_hyperbolic.hpp"
+#include "fusejit/backend/llvm/math_igamma.hpp"
 #include "fusejit/backend/llvm/math_inverse_trig.hpp"
 #include "fusejit/backend/llvm/math_special.hpp"
 #include "fusejit/backend/llvm/math_trig.hpp"
@@ -14,6 +16,19 @@
 namespace fj::backend::llvm_kernel::math {
 
 using B = llvm::IRBuilderBase;
+// The binary functions, operands in lax's order.
+#define FUSEJIT_MATH_BRIDGE2(name)                                 \
+  inline llvm::Value* name(B& b, llvm::Value* x, llvm::Value* y) { \
+    return llvm_ir::emit_##name(b, x, y);                          \
+  }
+FUSEJIT_MATH_BRIDGE2(atan2)
+FUSEJIT_MATH_BRIDGE2(polygamma)
+FUSEJIT_MATH_BRIDGE2(zeta)
+FUSEJIT_MATH_BRIDGE2(igamma)
+FUSEJIT_MATH_BRIDGE2(igammac)
+FUSEJIT_MATH_BRIDGE2(igamma_grad_a)
+FUSEJIT_MATH_BRIDGE2(random_gamma_grad)
+#undef FUSEJIT_MATH_BRIDGE2
 inline llvm::Value* exp(B& b, llvm::Value* x) { return llvm_ir::emit_exp(b, x); }
 inline llvm::Value* log(B& b, llvm::Value* x) { return llvm_ir::emit_log(b, x); }
 inline llvm::Value* log1p(B& b, llvm::Value* x) { return llvm_ir::emit_log1p(b, x); }
@@ -40,11 +55,7 @@ inline llvm::Value* exp2(B& b, llvm::Value* x) { return llvm_ir::emit_exp2(b, x)
 inline llvm::Value* erfc(B& b, llvm::Value* x) { return llvm_ir::emit_erfc(b, x); }
 inline llvm::Value* lgamma(B& b, llvm::Value* x) { return llvm_ir::emit_lgamma(b, x); }
 inline llvm::Value* digamma(B& b, llvm::Value* x) { return llvm_ir::emit_digamma(b, x); }
-inline llvm::Value* polygamma(B& b, llvm::Value* m, llvm::Value* x) {
-  return llvm_ir::emit_polygamma(b, m, x);
-}
-inline llvm::Value* atan2(B& b, llvm::Value* y, llvm::Value* x) {
-  return llvm_ir::emit_atan2(b, y, x);
-}
+inline llvm::Value* bessel_i0e(B& b, llvm::Value* x) { return llvm_ir::emit_bessel_i0e(b, x); }
+inline llvm::Value* bessel_i1e(B& b, llvm::Value* x) { return llvm_ir::emit_bessel_i1e(b, x); }
 
 }  // namespace fj::backend::llvm_kernel::math

@@ -47,5 +47,16 @@ llvm::Value* emit_lgamma(llvm::IRBuilderBase& b, llvm::Value* x);
 llvm::Value* emit_digamma(llvm::IRBuilderBase& b, llvm::Value* x);
 // polygamma(m, x), lax.polygamma's operand order (math_polygamma.hpp).
 llvm::Value* emit_polygamma(llvm::IRBuilderBase& b, llvm::Value* m, llvm::Value* x);
+// zeta(x, q), lax.zeta's operand order (math_polygamma.hpp).
+llvm::Value* emit_zeta(llvm::IRBuilderBase& b, llvm::Value* x, llvm::Value* q);
+// exp(-|x|) I0(x) and exp(-|x|) I1(x) (math_bessel.hpp).
+llvm::Value* emit_bessel_i0e(llvm::IRBuilderBase& b, llvm::Value* x);
+llvm::Value* emit_bessel_i1e(llvm::IRBuilderBase& b, llvm::Value* x);
+// The incomplete gamma family, operands (a, x) (math_igamma.hpp): loops over the lanes, not
+// straight-line code.
+llvm::Value* emit_igamma(llvm::IRBuilderBase& b, llvm::Value* a, llvm::Value* x);
+llvm::Value* emit_igammac(llvm::IRBuilderBase& b, llvm::Value* a, llvm::Value* x);
+llvm::Value* emit_igamma_grad_a(llvm::IRBuilderBase& b, llvm::Value* a, llvm::Value* x);
+llvm::Value* emit_random_gamma_grad(llvm::IRBuilderBase& b, llvm::Value* a, llvm::Value* x);
 
 }  // namespace fj::backend::llvm_ir

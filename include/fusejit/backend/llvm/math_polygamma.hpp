@@ -1,6 +1,6 @@
-// polygamma(m, x) as inline IR (a definition of math_ir.hpp, over math_fp.hpp): digamma for
-// m = 0, else (-1)^(m+1) m! zeta(m + 1, x) with the Hurwitz zeta summed as XLA's chlo.polygamma
-// sums it, so that fusejit's values are JAX's (docs/MATH.md, "polygamma").
+// polygamma(m, x) and zeta(x, q) as inline IR (definitions of math_ir.hpp, over math_fp.hpp):
+// digamma for m = 0, else (-1)^(m+1) m! zeta(m + 1, x) with the Hurwitz zeta summed as XLA's
+// chlo.polygamma sums it, so that fusejit's values are JAX's (docs/MATH.md, "polygamma").
 #pragma once
 #include <array>
 #include <span>
@@ -91,22 +91,52 @@ inline llvm::Value* polygamma_impl(Fp& f, llvm::Value* m, llvm::Value* x) {
   return f.sel(f.either(f.isnan(x), f.b.CreateNot(whole)), f.nan(), res);
 }
 
+// zeta(x, q), XLA's chlo.zeta: the sum above with its special cases. NaN for x < 1 and for q <= 0
+// with x fractional; at the poles (q a whole number <= 0) +inf for an even whole x, else NaN;
+// +inf at x = 1 (the harmonic series); NaN at q = +inf, where XLA's tail is inf / inf.
+inline llvm::Value* zeta_impl(Fp& f, llvm::Value* x, llvm::Value* q) {
+  llvm::Value* x_whole = f.eq(f.floor(x), x);
+  llvm::Value* half_x = f.mul(x, f.k(0.5));
+  llvm::Value* x_odd = f.both(x_whole, f.ne(f.floor(half_x), half_x));
+  llvm::Value* x_even = f.both(x_whole, f.eq(f.floor(half_x), half_x));
+  llvm::Value* res = hurwitz_zeta(f, x, q, x_odd);
+  res = f.sel(f.either(f.lt(x, f.k(1.0)), f.eq(q, f.inf())), f.nan(), res);
+  llvm::Value* q_nonpositive = f.b.CreateFCmpOLE(q, f.k(0.0));
+  res = f.sel(f.both(q_nonpositive, f.b.CreateNot(x_whole)), f.nan(), res);
+  llvm::Value* pole = f.both(q_nonpositive, f.eq(f.floor(q), q));
+  res = f.sel(pole, f.sel(x_even, f.inf(), f.nan()), res);
+  return f.sel(f.eq(x, f.k(1.0)), f.inf(), res);
+}
+
 }  // namespace fj::backend::llvm_ir::detail
 
 namespace fj::backend::llvm_ir {
 
-inline llvm::Value* emit_polygamma(llvm::IRBuilderBase& b, llvm::Value* m, llvm::Value* x) {
-  detail::Fp f(b, x->getType());
-  if (f.f64) return detail::polygamma_impl(f, m, x);
+namespace detail {
+// impl(x, y) at f64; at f32 the operands are widened, impl runs once in f64 (outlined as `name`
+// in the GPU's C) and the result is rounded once: the sums' powers lose bits in f32.
+template <llvm::Value* (*Impl)(Fp&, llvm::Value*, llvm::Value*)>
+llvm::Value* binary_in_f64(llvm::IRBuilderBase& b, const char* name, llvm::Value* x,
+                           llvm::Value* y) {
+  Fp f(b, x->getType());
+  if (f.f64) return Impl(f, x, y);
   llvm::Type* dty = llvm::Type::getDoubleTy(b.getContext());
   if (auto* v = llvm::dyn_cast<llvm::FixedVectorType>(f.ty))
     dty = llvm::FixedVectorType::get(dty, v->getNumElements());
-  detail::Fp d(b, dty);
-  llvm::Value* y = d.outlined("polygamma", {b.CreateFPExt(m, dty), b.CreateFPExt(x, dty)},
-                              [](detail::Fp& g, std::span<llvm::Value* const> a) {
-                                return detail::polygamma_impl(g, a[0], a[1]);
-                              });
-  return b.CreateFPTrunc(y, f.ty);
+  Fp d(b, dty);
+  llvm::Value* r =
+      d.outlined(name, {b.CreateFPExt(x, dty), b.CreateFPExt(y, dty)},
+                 [](Fp& g, std::span<llvm::Value* const> a) { return Impl(g, a[0], a[1]); });
+  return b.CreateFPTrunc(r, f.ty);
+}
+}  // namespace detail
+
+inline llvm::Value* emit_zeta(llvm::IRBuilderBase& b, llvm::Value* x, llvm::Value* q) {
+  return detail::binary_in_f64<detail::zeta_impl>(b, "zeta", x, q);
+}
+
+inline llvm::Value* emit_polygamma(llvm::IRBuilderBase& b, llvm::Value* m, llvm::Value* x) {
+  return detail::binary_in_f64<detail::polygamma_impl>(b, "polygamma", m, x);
 }
 
 }  // namespace fj::backend::llvm_ir

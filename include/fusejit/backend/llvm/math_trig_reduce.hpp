@@ -13,6 +13,7 @@
 #include <llvm/IR/Module.h>
 
 #include "fusejit/backend/llvm/math_fp.hpp"
+#include "fusejit/backend/llvm/math_loop.hpp"
 
 namespace fj::backend::llvm_ir::detail {
 
@@ -189,11 +190,7 @@ inline TrigReduced trig_reduce_large(Fp& f, llvm::Value* x, TrigReduced fast) {
   auto* vty = llvm::dyn_cast<llvm::FixedVectorType>(f.ty);
   llvm::Value* any = vty ? b.CreateOrReduce(big) : big;
 
-  llvm::BasicBlock* join = llvm::BasicBlock::Create(ctx, "trig.join", fn, pre->getNextNode());
-  if (b.GetInsertPoint() != pre->end()) {
-    join->splice(join->end(), pre, b.GetInsertPoint(), pre->end());
-    join->replaceSuccessorsPhiUsesWith(pre, join);
-  }
+  llvm::BasicBlock* join = split_after_insert_point(b, "trig.join");
   llvm::BasicBlock* slow = llvm::BasicBlock::Create(ctx, "trig.large", fn, join);
   llvm::BasicBlock* lane = llvm::BasicBlock::Create(ctx, "trig.lane", fn, join);
   llvm::BasicBlock* done = llvm::BasicBlock::Create(ctx, "trig.done", fn, join);

@@ -5,7 +5,9 @@
 #include <cmath>
 #include <type_traits>
 
+#include "fusejit/backend/reference/bessel.hpp"
 #include "fusejit/backend/reference/digamma.hpp"
+#include "fusejit/backend/reference/igamma.hpp"
 #include "fusejit/backend/reference/polygamma.hpp"
 #include "fusejit/backend/reference/ops.hpp"
 
@@ -42,6 +44,8 @@ struct exp2 : LongDoubleFn<exp2_ld> {};
 struct erfc : LongDoubleFn<erfc_ld> {};
 struct lgamma : LongDoubleFn<lgamma_ld> {};
 struct digamma : LongDoubleFn<reference::digamma_ld> {};
+struct bessel_i0e : LongDoubleFn<reference::bessel_i0e_ld> {};
+struct bessel_i1e : LongDoubleFn<reference::bessel_i1e_ld> {};
 
 // x * x; integers wrap.
 struct square : NumUnary {
@@ -96,6 +100,44 @@ struct polygamma : ScalarFloatBinary {
   template <class T>
   T scalar(T m, T x) const {
     return static_cast<T>(polygamma_ld(static_cast<long double>(m), static_cast<long double>(x)));
+  }
+};
+// lax.zeta(x, q) in long double (reference/polygamma.hpp), rounded once to T.
+struct zeta : ScalarFloatBinary {
+  template <class T>
+  T scalar(T x, T q) const {
+    return static_cast<T>(zeta_ld(static_cast<long double>(x), static_cast<long double>(q)));
+  }
+};
+// The incomplete gamma family in long double (reference/igamma.hpp), rounded once to T; the
+// underflow threshold is T's, as JAX's.
+template <class T>
+constexpr long double log_max_of() {
+  return std::is_same_v<T, float> ? 88.72283935546875L : 709.782712893383996843L;
+}
+struct igamma : ScalarFloatBinary {
+  template <class T>
+  T scalar(T a, T x) const {
+    return static_cast<T>(igamma_ld(a, x, log_max_of<T>()));
+  }
+};
+struct igammac : ScalarFloatBinary {
+  template <class T>
+  T scalar(T a, T x) const {
+    return static_cast<T>(igammac_ld(a, x, log_max_of<T>()));
+  }
+};
+struct igamma_grad_a : ScalarFloatBinary {
+  template <class T>
+  T scalar(T a, T x) const {
+    return static_cast<T>(igamma_derivative_ld(a, x, log_max_of<T>(), IgammaMode::derivative));
+  }
+};
+struct random_gamma_grad : ScalarFloatBinary {
+  template <class T>
+  T scalar(T a, T x) const {
+    return static_cast<T>(
+        igamma_derivative_ld(a, x, log_max_of<T>(), IgammaMode::sample_derivative));
   }
 };
 // The next representable T after a toward b, subnormals included (no flush to zero).
