@@ -336,6 +336,13 @@ class PerOpBound {
       // which below x = 0 have both signs and may cancel to far less than themselves.
       const double m = operand(0, i), x = operand(1, i);
       if (e_.prim == ir::Prim::zeta) {  // zeta(m, x): sum |x + k|^-m, no factorial
+        // Past 2^20 in magnitude (or below 2^-20), or infinite, the sum's powers overflow or
+        // underflow in f64 where the reference's long double does not (inf or NaN against a
+        // value); a sweep of 28 000 pairs of each format inside that range found no difference.
+        const auto outside = [](double v) {
+          return std::isinf(v) || (v != 0 && (std::abs(v) < 0x1p-20 || std::abs(v) > 0x1p20));
+        };
+        if (outside(m) || outside(x)) b.skip = true;
         if (m >= 1 && std::isfinite(x)) {
           double terms = 0;
           for (int k = 0; k <= 10; ++k) terms += std::pow(std::abs(x + k), -m);
